@@ -1,0 +1,458 @@
+//! The display list: what a chart draws, in CSS pixels, independent of any rasteriser.
+//!
+//! Items are painted in order, like calls on a canvas 2D context. Layout and scene building
+//! never touch tiny-skia; [`crate::raster`] turns a [`Scene`] into pixels, and an SVG or PDF
+//! writer could consume the same list.
+
+use chart_spec::font::FontSpec;
+use chart_spec::Rgba;
+use std::f32::consts::{PI, TAU};
+
+/// A whole chart, ready to rasterise.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Scene {
+    /// Canvas width in CSS px.
+    pub width: f32,
+    /// Canvas height in CSS px.
+    pub height: f32,
+    /// Device pixel ratio applied by the rasteriser (Chart.js scales the context by it).
+    pub device_pixel_ratio: f32,
+    /// Painted first over the whole canvas (the render's `backgroundColor`).
+    pub background: Rgba,
+    /// Drawing operations, in paint order.
+    pub items: Vec<Item>,
+}
+
+/// One drawing operation.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Item {
+    /// `ctx.fill()` with the non-zero rule.
+    Fill {
+        path: Path,
+        paint: Paint,
+        transform: Transform,
+    },
+    /// `ctx.stroke()`.
+    Stroke {
+        path: Path,
+        paint: Paint,
+        stroke: Stroke,
+        transform: Transform,
+    },
+    /// `ctx.fillText()` (or `strokeText` when `stroke` is set).
+    Text(TextItem),
+    /// `ctx.save(); ctx.clip(path)`: later items are clipped until the matching [`Item::PopClip`].
+    PushClip { path: Path, transform: Transform },
+    /// `ctx.restore()` of the last [`Item::PushClip`].
+    PopClip,
+}
+
+/// How a shape is coloured.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Paint {
+    /// A plain colour.
+    Solid(Rgba),
+    /// `createLinearGradient(x0, y0, x1, y1)` with colour stops in 0..=1.
+    LinearGradient {
+        x0: f32,
+        y0: f32,
+        x1: f32,
+        y1: f32,
+        stops: Vec<(f32, Rgba)>,
+    },
+    /// `createRadialGradient(x0, y0, r0, x1, y1, r1)` with colour stops in 0..=1.
+    RadialGradient {
+        x0: f32,
+        y0: f32,
+        r0: f32,
+        x1: f32,
+        y1: f32,
+        r1: f32,
+        stops: Vec<(f32, Rgba)>,
+    },
+}
+
+impl Paint {
+    /// True when painting with it changes no pixel.
+    pub fn is_invisible(&self) -> bool {
+        match self {
+            Paint::Solid(c) => c.is_transparent(),
+            Paint::LinearGradient { stops, .. } | Paint::RadialGradient { stops, .. } => {
+                stops.iter().all(|(_, c)| c.is_transparent())
+            }
+        }
+    }
+}
+
+/// `lineCap`. Canvas default: butt.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineCap {
+    /// `butt`.
+    #[default]
+    Butt,
+    /// `round`.
+    Round,
+    /// `square`.
+    Square,
+}
+
+/// `lineJoin`. Canvas default: miter.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum LineJoin {
+    /// `miter`.
+    #[default]
+    Miter,
+    /// `round`.
+    Round,
+    /// `bevel`.
+    Bevel,
+}
+
+/// Stroke parameters of the canvas context.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Stroke {
+    /// `lineWidth`, CSS px. Canvas default: 1.
+    pub width: f32,
+    /// `lineCap`.
+    pub cap: LineCap,
+    /// `lineJoin`.
+    pub join: LineJoin,
+    /// `miterLimit`. Canvas default: 10.
+    pub miter_limit: f32,
+    /// `setLineDash()`; empty is solid.
+    pub dash: Vec<f32>,
+    /// `lineDashOffset`.
+    pub dash_offset: f32,
+}
+
+impl Default for Stroke {
+    fn default() -> Self {
+        Self {
+            width: 1.0,
+            cap: LineCap::Butt,
+            join: LineJoin::Miter,
+            miter_limit: 10.0,
+            dash: Vec::new(),
+            dash_offset: 0.0,
+        }
+    }
+}
+
+/// `textAlign`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextAlign {
+    /// `left` (and `start` in a left-to-right canvas).
+    #[default]
+    Left,
+    /// `center`.
+    Center,
+    /// `right` (and `end`).
+    Right,
+}
+
+/// `textBaseline`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextBaseline {
+    /// `top`.
+    Top,
+    /// `hanging`.
+    Hanging,
+    /// `middle`.
+    Middle,
+    /// `alphabetic` (canvas default).
+    #[default]
+    Alphabetic,
+    /// `ideographic`.
+    Ideographic,
+    /// `bottom`.
+    Bottom,
+}
+
+/// One `fillText` call.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TextItem {
+    /// The string, one line.
+    pub text: String,
+    /// Anchor x, CSS px, in the item's coordinate space.
+    pub x: f32,
+    /// Anchor y, CSS px, in the item's coordinate space.
+    pub y: f32,
+    /// The font.
+    pub font: FontSpec,
+    /// Fill colour.
+    pub paint: Paint,
+    /// Horizontal anchoring.
+    pub align: TextAlign,
+    /// Vertical anchoring.
+    pub baseline: TextBaseline,
+    /// The context transform at the time of the call (rotation of tick labels, …).
+    pub transform: Transform,
+    /// `strokeText` with this stroke and colour before the fill, when set.
+    pub stroke: Option<(Stroke, Paint)>,
+}
+
+/// A 2D affine transform, canvas order: `[a c e; b d f; 0 0 1]`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Transform {
+    pub a: f32,
+    pub b: f32,
+    pub c: f32,
+    pub d: f32,
+    pub e: f32,
+    pub f: f32,
+}
+
+impl Default for Transform {
+    fn default() -> Self {
+        Self::IDENTITY
+    }
+}
+
+impl Transform {
+    /// No transformation.
+    pub const IDENTITY: Transform = Transform {
+        a: 1.0,
+        b: 0.0,
+        c: 0.0,
+        d: 1.0,
+        e: 0.0,
+        f: 0.0,
+    };
+
+    /// A translation.
+    pub fn translate(x: f32, y: f32) -> Self {
+        Transform {
+            e: x,
+            f: y,
+            ..Self::IDENTITY
+        }
+    }
+
+    /// A rotation by `angle` radians (clockwise on screen, as `ctx.rotate`).
+    pub fn rotate(angle: f32) -> Self {
+        let (s, c) = (libm::sinf(angle), libm::cosf(angle));
+        Transform {
+            a: c,
+            b: s,
+            c: -s,
+            d: c,
+            e: 0.0,
+            f: 0.0,
+        }
+    }
+
+    /// `self` then `next` in canvas order: like `ctx.transform(next)` after `self`.
+    pub fn then(self, next: Transform) -> Transform {
+        let m = self;
+        Transform {
+            a: m.a * next.a + m.c * next.b,
+            b: m.b * next.a + m.d * next.b,
+            c: m.a * next.c + m.c * next.d,
+            d: m.b * next.c + m.d * next.d,
+            e: m.a * next.e + m.c * next.f + m.e,
+            f: m.b * next.e + m.d * next.f + m.f,
+        }
+    }
+
+    /// Maps a point.
+    pub fn apply(&self, x: f32, y: f32) -> (f32, f32) {
+        (
+            self.a * x + self.c * y + self.e,
+            self.b * x + self.d * y + self.f,
+        )
+    }
+}
+
+/// One path command, CSS px.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PathCmd {
+    /// Start a subpath.
+    MoveTo(f32, f32),
+    /// Straight segment.
+    LineTo(f32, f32),
+    /// Quadratic Bézier (control, end).
+    QuadTo(f32, f32, f32, f32),
+    /// Cubic Bézier (control 1, control 2, end).
+    CubicTo(f32, f32, f32, f32, f32, f32),
+    /// Close the subpath.
+    Close,
+}
+
+/// A canvas-like path builder. Arcs are turned into cubic Béziers here, so the scene only
+/// holds lines and curves.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Path {
+    /// The commands, in order.
+    pub cmds: Vec<PathCmd>,
+}
+
+impl Path {
+    /// An empty path (`ctx.beginPath()`).
+    pub fn new() -> Self {
+        Self::default()
+    }
+
+    /// True when no command was added.
+    pub fn is_empty(&self) -> bool {
+        self.cmds.is_empty()
+    }
+
+    fn has_current_point(&self) -> bool {
+        !self.cmds.is_empty()
+    }
+
+    /// `ctx.moveTo`.
+    pub fn move_to(&mut self, x: f32, y: f32) -> &mut Self {
+        self.cmds.push(PathCmd::MoveTo(x, y));
+        self
+    }
+
+    /// `ctx.lineTo`; starts a subpath when there is no current point, as canvas does.
+    pub fn line_to(&mut self, x: f32, y: f32) -> &mut Self {
+        if self.has_current_point() {
+            self.cmds.push(PathCmd::LineTo(x, y));
+        } else {
+            self.cmds.push(PathCmd::MoveTo(x, y));
+        }
+        self
+    }
+
+    /// `ctx.quadraticCurveTo`.
+    pub fn quad_to(&mut self, cx: f32, cy: f32, x: f32, y: f32) -> &mut Self {
+        if !self.has_current_point() {
+            self.cmds.push(PathCmd::MoveTo(cx, cy));
+        }
+        self.cmds.push(PathCmd::QuadTo(cx, cy, x, y));
+        self
+    }
+
+    /// `ctx.bezierCurveTo`.
+    pub fn cubic_to(
+        &mut self,
+        c1x: f32,
+        c1y: f32,
+        c2x: f32,
+        c2y: f32,
+        x: f32,
+        y: f32,
+    ) -> &mut Self {
+        if !self.has_current_point() {
+            self.cmds.push(PathCmd::MoveTo(c1x, c1y));
+        }
+        self.cmds.push(PathCmd::CubicTo(c1x, c1y, c2x, c2y, x, y));
+        self
+    }
+
+    /// `ctx.closePath`.
+    pub fn close(&mut self) -> &mut Self {
+        if self.has_current_point() {
+            self.cmds.push(PathCmd::Close);
+        }
+        self
+    }
+
+    /// `ctx.rect`: a closed subpath, clockwise from the top-left corner.
+    pub fn rect(&mut self, x: f32, y: f32, w: f32, h: f32) -> &mut Self {
+        self.cmds.push(PathCmd::MoveTo(x, y));
+        self.cmds.push(PathCmd::LineTo(x + w, y));
+        self.cmds.push(PathCmd::LineTo(x + w, y + h));
+        self.cmds.push(PathCmd::LineTo(x, y + h));
+        self.cmds.push(PathCmd::Close);
+        self
+    }
+
+    /// `ctx.arc(x, y, r, start, end, counterclockwise)` with the canvas rules: a line from the
+    /// current point to the arc's start, and a full circle when the sweep reaches 2π.
+    pub fn arc(&mut self, x: f32, y: f32, r: f32, start: f32, end: f32, ccw: bool) -> &mut Self {
+        let r = r.max(0.0);
+        let sweep = arc_sweep(start, end, ccw);
+        let (sx, sy) = (x + r * libm::cosf(start), y + r * libm::sinf(start));
+        self.line_to(sx, sy);
+        if r == 0.0 || sweep == 0.0 {
+            return self;
+        }
+        // Split into pieces of at most 90° so the cubic approximation error stays tiny.
+        let n = (sweep.abs() / (PI / 2.0)).ceil().max(1.0) as usize;
+        let step = sweep / n as f32;
+        let k = 4.0 / 3.0 * libm::tanf(step / 4.0);
+        let mut a0 = start;
+        for _ in 0..n {
+            let a1 = a0 + step;
+            let (c0, s0) = (libm::cosf(a0), libm::sinf(a0));
+            let (c1, s1) = (libm::cosf(a1), libm::sinf(a1));
+            self.cmds.push(PathCmd::CubicTo(
+                x + r * (c0 - k * s0),
+                y + r * (s0 + k * c0),
+                x + r * (c1 + k * s1),
+                y + r * (s1 - k * c1),
+                x + r * c1,
+                y + r * s1,
+            ));
+            a0 = a1;
+        }
+        self
+    }
+
+    /// `ctx.ellipse` without rotation is not needed by Chart.js core; circles use [`Path::arc`].
+    /// A full circle as its own closed subpath.
+    pub fn circle(&mut self, x: f32, y: f32, r: f32) -> &mut Self {
+        self.cmds.push(PathCmd::MoveTo(x + r, y));
+        self.arc(x, y, r, 0.0, TAU, false);
+        self.close()
+    }
+}
+
+/// The signed sweep of a canvas arc (HTML spec: "ellipse method" steps).
+fn arc_sweep(start: f32, end: f32, ccw: bool) -> f32 {
+    let diff = end - start;
+    if !ccw {
+        if diff >= TAU {
+            TAU
+        } else {
+            let d = diff.rem_euclid(TAU);
+            if d == 0.0 && diff != 0.0 {
+                TAU
+            } else {
+                d
+            }
+        }
+    } else if -diff >= TAU {
+        -TAU
+    } else {
+        let d = (-diff).rem_euclid(TAU);
+        -(if d == 0.0 && diff != 0.0 { TAU } else { d })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn full_circle_sweep() {
+        assert_eq!(arc_sweep(0.0, TAU, false), TAU);
+        assert_eq!(arc_sweep(0.0, -TAU, true), -TAU);
+        assert!((arc_sweep(0.0, PI / 2.0, false) - PI / 2.0).abs() < 1e-6);
+        // Counter-clockwise from 0 to π/2 goes the long way round.
+        assert!((arc_sweep(0.0, PI / 2.0, true) + 1.5 * PI).abs() < 1e-5);
+    }
+
+    #[test]
+    fn arc_ends_on_circle() {
+        let mut p = Path::new();
+        p.arc(10.0, 10.0, 5.0, 0.0, PI, false);
+        match p.cmds.last() {
+            Some(PathCmd::CubicTo(.., x, y)) => {
+                assert!((x - 5.0).abs() < 1e-4 && (y - 10.0).abs() < 1e-4);
+            }
+            other => panic!("unexpected {other:?}"),
+        }
+    }
+
+    #[test]
+    fn transform_composition() {
+        let t = Transform::translate(10.0, 0.0).then(Transform::rotate(PI / 2.0));
+        let (x, y) = t.apply(1.0, 0.0);
+        assert!((x - 10.0).abs() < 1e-5 && (y - 1.0).abs() < 1e-5);
+    }
+}

@@ -1,0 +1,3 @@
+//! Integration tests of chart-spec: requests, hashing and option resolution seen from outside.
+
+mod request;
