@@ -1,7 +1,27 @@
-//! `cargo xtask <task>`: repository automation (fixture runner, browser assets, engine
-//! comparison, load test).
+//! `cargo xtask <task>`: repository automation.
+//!
+//! - `fixtures`: render Chart.js's image tests with the skia engine and compare.
+//! - `browser-assets`: fetch and verify the pinned JS bundles of the browser engine.
+//! - `compare`: the skia and browser engines side by side.
+//! - `loadtest`: cache-hit and cache-miss throughput of the service.
+
+mod browser_assets;
+mod compare;
+mod fixtures;
+mod loadtest;
+mod pixelmatch;
 
 fn main() -> anyhow::Result<()> {
-    let task = std::env::args().nth(1).unwrap_or_default();
-    anyhow::bail!("unknown task {task:?}")
+    let mut args = std::env::args().skip(1);
+    let task = args.next().unwrap_or_default();
+    let rest: Vec<String> = args.collect();
+    match task.as_str() {
+        "fixtures" => fixtures::run(&rest),
+        "browser-assets" => browser_assets::run(&rest),
+        "compare" => compare::run(&rest),
+        "loadtest" => loadtest::run(&rest),
+        _ => anyhow::bail!(
+            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest"
+        ),
+    }
 }

@@ -1,0 +1,5 @@
+//! TODO: the `fixtures` task.
+
+pub fn run(_args: &[String]) -> anyhow::Result<()> {
+    anyhow::bail!("not implemented yet")
+}
