@@ -1,0 +1,4 @@
+//! Scales.
+
+pub mod log;
+pub mod time;
