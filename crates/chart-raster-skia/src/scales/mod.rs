@@ -1,4 +1,5 @@
 //! Scales.
 
 pub mod log;
+pub mod radial_geometry;
 pub mod time;
