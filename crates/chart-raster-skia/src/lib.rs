@@ -6,6 +6,7 @@
 //! knows tiny-skia) → straight-alpha [`Bitmap`].
 
 pub mod chart;
+pub mod controllers;
 pub mod elements;
 pub mod plugins;
 pub mod raster;
