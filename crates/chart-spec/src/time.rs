@@ -134,6 +134,54 @@ pub enum TokenStyle {
     DateFns,
 }
 
+impl TokenStyle {
+    /// Reads `adapters.date.tokens` (`'moment'` or `'date-fns'`), chart-raster's own key for
+    /// choosing the token language explicitly (the real adapters ignore unknown keys).
+    pub fn from_name(name: &str) -> Option<TokenStyle> {
+        match name {
+            "moment" => Some(TokenStyle::Moment),
+            "date-fns" | "datefns" | "date_fns" => Some(TokenStyle::DateFns),
+            _ => None,
+        }
+    }
+
+    /// Guesses the token language of the format strings a config uses (`parser`,
+    /// `displayFormats`, `tooltipFormat`), when `adapters.date.tokens` does not say.
+    ///
+    /// The two languages are told apart by tokens that only make sense in one of them:
+    /// `YYYY`, `D`/`DD` (day of month), `[literal]`, `A` are moment's (date-fns rejects `YYYY`
+    /// and `D` without opt-in flags and has no `A` or brackets); `yyyy`, `d` (day of month
+    /// alone, not moment's `ddd` weekday), `'literal'`, `EEE`, `aaaa`, `P`, `p` are date-fns's.
+    /// `None` when no format decides (e.g. `'MMM'`, `'HH:mm'`: both read them the same).
+    pub fn detect<'a>(formats: impl IntoIterator<Item = &'a str>) -> Option<TokenStyle> {
+        let mut fns = false;
+        for f in formats {
+            let mut in_quote = false;
+            let chars: Vec<char> = f.chars().collect();
+            for (i, &c) in chars.iter().enumerate() {
+                match c {
+                    '\'' => {
+                        in_quote = !in_quote;
+                        fns = true;
+                    }
+                    _ if in_quote => {}
+                    'Y' | 'D' | 'A' | '[' => return Some(TokenStyle::Moment),
+                    'y' | 'E' | 'P' | 'p' => fns = true,
+                    'd' => {
+                        let run = chars[i..].iter().take_while(|&&x| x == 'd').count();
+                        let prev_d = i > 0 && chars[i - 1] == 'd';
+                        if !prev_d && run <= 2 && chars.get(i + run) != Some(&'o') {
+                            fns = true;
+                        }
+                    }
+                    _ => {}
+                }
+            }
+        }
+        fns.then_some(TokenStyle::DateFns)
+    }
+}
+
 /// The `displayFormats` of a time scale: one format per unit plus `datetime` (tooltips).
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct DisplayFormats {
@@ -1845,5 +1893,29 @@ mod tests {
         let t = utc(2021, 1, 3, 0, 0, 0); // Sunday
         assert_eq!(a.format(t, "w W"), "2 53");
         assert_eq!(a.format(t, "L LT"), "01/03/2021 12:00 AM");
+    }
+}
+
+#[cfg(test)]
+mod detect_tests {
+    use super::TokenStyle;
+
+    #[test]
+    fn detects_token_language() {
+        assert_eq!(TokenStyle::detect(["YYYY-MM-DD"]), Some(TokenStyle::Moment));
+        assert_eq!(TokenStyle::detect(["MMM D"]), Some(TokenStyle::Moment));
+        assert_eq!(TokenStyle::detect(["ddd, MMM D"]), Some(TokenStyle::Moment));
+        assert_eq!(
+            TokenStyle::detect(["yyyy-MM-dd"]),
+            Some(TokenStyle::DateFns)
+        );
+        assert_eq!(TokenStyle::detect(["MMM d"]), Some(TokenStyle::DateFns));
+        assert_eq!(TokenStyle::detect(["[day] d"]), Some(TokenStyle::Moment));
+        assert_eq!(
+            TokenStyle::detect(["d 'of' MMMM"]),
+            Some(TokenStyle::DateFns)
+        );
+        assert_eq!(TokenStyle::detect(["HH:mm", "MMM"]), None);
+        assert_eq!(TokenStyle::from_name("date-fns"), Some(TokenStyle::DateFns));
     }
 }
