@@ -348,7 +348,10 @@ impl Painter<'_> {
     }
 
     fn outline_text(&mut self, item: &TextItem) {
-        let Some(line) = self.text.shape(&item.font, &item.text) else {
+        let t = self.base.then(item.transform);
+        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
+        let hint = axis_aligned.then_some(t.d);
+        let Some(line) = self.text.shape(&item.font, &item.text, hint) else {
             return;
         };
         let dx = match item.align {
@@ -365,12 +368,10 @@ impl Painter<'_> {
             TextBaseline::Ideographic => b.ideographic,
             TextBaseline::Bottom => b.bottom,
         };
-        let t = self.base.then(item.transform);
         let (ox, oy) = (item.x + dx, item.y + dy);
         // Skia's glyph placement for unrotated text: the baseline snaps to whole device
         // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
         // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
-        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (gt, scale_x, scale_y) = if axis_aligned {
