@@ -65,7 +65,7 @@ struct Catalog {
 /// The fonts of the machine, with family resolution cached per font.
 pub struct FontDb {
     catalog: Arc<Catalog>,
-    resolved: RwLock<HashMap<(String, u16, FontStyle), Arc<Chain>>>,
+    resolved: RwLock<HashMap<String, HashMap<(u16, FontStyle), Arc<Chain>>>>,
 }
 
 /// The faces to try for a font, in order: the CSS family list, then fallbacks.
@@ -481,15 +481,19 @@ impl FontDb {
     }
 
     fn chain(&self, font: &FontSpec) -> Arc<Chain> {
-        let key = (font.family.clone(), font.weight, font.style);
+        // Keyed by family first so a lookup borrows the family string (layout measures a
+        // lot of text; no allocation on the hot path).
+        let key = (font.weight, font.style);
         if let Ok(map) = self.resolved.read() {
-            if let Some(c) = map.get(&key) {
+            if let Some(c) = map.get(font.family.as_str()).and_then(|m| m.get(&key)) {
                 return c.clone();
             }
         }
         let chain = Arc::new(self.resolve(font));
         if let Ok(mut map) = self.resolved.write() {
-            map.insert(key, chain.clone());
+            map.entry(font.family.clone())
+                .or_default()
+                .insert(key, chain.clone());
         }
         chain
     }
@@ -879,6 +883,21 @@ mod tests {
             size,
             weight,
             ..FontSpec::default()
+        }
+    }
+
+    #[test]
+    fn light_hinting_fits_x_height_and_caps() {
+        let face = ttf_parser::Face::parse(BUNDLED, 0).expect("bundled font");
+        let zones = BlueZones::of(&face).expect("latin zones");
+        // Chrome draws Liberation Sans at 12px with a 7px x-height and a 9px cap height,
+        // at 16px with 9px and 12px.
+        for (size, xh, cap) in [(12.0, 7.0, 9.0), (16.0, 9.0, 12.0), (10.0, 6.0, 8.0)] {
+            let keys = zones.keys(size / 2048.0);
+            assert_eq!(interpolate(&keys, 1082.0), xh, "x-height at {size}px");
+            assert_eq!(interpolate(&keys, 1409.0), cap, "cap height at {size}px");
+            assert_eq!(interpolate(&keys, 0.0), 0.0);
+            assert_eq!(interpolate(&keys, -20.0), 0.0, "overshoot flattened");
         }
     }
 
