@@ -7,6 +7,7 @@
 
 pub mod bitmap;
 pub mod color;
+pub mod defaults_extra;
 pub mod font;
 pub mod message;
 pub mod request;
