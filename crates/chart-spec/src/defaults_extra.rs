@@ -124,6 +124,28 @@ static PLUGINS: LazyLock<Value> = LazyLock::new(|| {
     })
 });
 
+/// Adds this family's entries to one of [`crate::defaults`]'s tables (`"global"`,
+/// `"overrides"` or `"scales"`) when it is built; existing keys are kept.
+pub(crate) fn extend(table: &str, mut v: Value) -> Value {
+    let add = |target: Option<&mut Value>, from: &Value| {
+        if let (Some(Value::Object(t)), Value::Object(f)) = (target, from) {
+            for (k, val) in f {
+                t.entry(k.clone()).or_insert_with(|| val.clone());
+            }
+        }
+    };
+    match table {
+        "global" => {
+            add(v.get_mut("datasets"), &DATASETS);
+            add(v.get_mut("plugins"), &PLUGINS);
+        }
+        "overrides" => add(Some(&mut v), &OVERRIDES),
+        "scales" => add(Some(&mut v), &SCALES),
+        _ => {}
+    }
+    v
+}
+
 fn entry(table: &'static Value, key: &str) -> Option<&'static Map<String, Value>> {
     table.get(key).and_then(Value::as_object)
 }

@@ -14,6 +14,7 @@ pub mod defaults_extra;
 pub mod font;
 pub mod message;
 pub mod model;
+pub mod model_extra;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
