@@ -15,208 +15,207 @@ use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 
 static GLOBAL: LazyLock<Value> = LazyLock::new(|| {
-    crate::defaults_extra::extend(
-        "global",
-        json!({
-            "backgroundColor": "rgba(0,0,0,0.1)",
-            "borderColor": "rgba(0,0,0,0.1)",
-            "color": "#666",
-            "font": {
-                "family": crate::font::DEFAULT_FAMILY,
-                "size": 12,
-                "style": "normal",
-                "lineHeight": 1.2,
-                "weight": null
+    json!({
+        "backgroundColor": "rgba(0,0,0,0.1)",
+        "borderColor": "rgba(0,0,0,0.1)",
+        "color": "#666",
+        "font": {
+            "family": crate::font::DEFAULT_FAMILY,
+            "size": 12,
+            "style": "normal",
+            "lineHeight": 1.2,
+            "weight": null
+        },
+        "indexAxis": "x",
+        "parsing": true,
+        "showLine": true,
+        "maintainAspectRatio": true,
+        "responsive": true,
+        "locale": "en-US",
+        "layout": {
+            "autoPadding": true,
+            "padding": {"top": 0, "right": 0, "bottom": 0, "left": 0}
+        },
+        "elements": {
+            "arc": {
+                "borderAlign": "center",
+                "borderColor": "#fff",
+                "borderDash": [],
+                "borderDashOffset": 0,
+                "borderRadius": 0,
+                "borderWidth": 2,
+                "offset": 0,
+                "spacing": 0,
+                "circular": true,
+                "selfJoin": false
             },
-            "indexAxis": "x",
-            "parsing": true,
-            "showLine": true,
-            "maintainAspectRatio": true,
-            "responsive": true,
-            "locale": "en-US",
-            "layout": {
-                "autoPadding": true,
-                "padding": {"top": 0, "right": 0, "bottom": 0, "left": 0}
+            "line": {
+                "borderCapStyle": "butt",
+                "borderDash": [],
+                "borderDashOffset": 0,
+                "borderJoinStyle": "miter",
+                "borderWidth": 3,
+                "capBezierPoints": true,
+                "cubicInterpolationMode": "default",
+                "fill": false,
+                "spanGaps": false,
+                "stepped": false,
+                "tension": 0
             },
-            "elements": {
-                "arc": {
-                    "borderAlign": "center",
-                    "borderColor": "#fff",
-                    "borderDash": [],
-                    "borderDashOffset": 0,
-                    "borderRadius": 0,
-                    "borderWidth": 2,
-                    "offset": 0,
-                    "spacing": 0,
-                    "circular": true,
-                    "selfJoin": false
-                },
-                "line": {
-                    "borderCapStyle": "butt",
-                    "borderDash": [],
-                    "borderDashOffset": 0,
-                    "borderJoinStyle": "miter",
-                    "borderWidth": 3,
-                    "capBezierPoints": true,
-                    "cubicInterpolationMode": "default",
-                    "fill": false,
-                    "spanGaps": false,
-                    "stepped": false,
-                    "tension": 0
-                },
-                "point": {
-                    "borderWidth": 1,
-                    "hitRadius": 1,
-                    "hoverBorderWidth": 1,
-                    "hoverRadius": 4,
-                    "pointStyle": "circle",
-                    "radius": 3,
-                    "rotation": 0
-                },
-                "bar": {
-                    "borderSkipped": "start",
-                    "borderWidth": 0,
-                    "borderRadius": 0,
-                    "inflateAmount": "auto"
-                }
+            "point": {
+                "borderWidth": 1,
+                "hitRadius": 1,
+                "hoverBorderWidth": 1,
+                "hoverRadius": 4,
+                "pointStyle": "circle",
+                "radius": 3,
+                "rotation": 0
             },
-            "datasets": {
-                "bar": {
-                    "datasetElementType": false,
-                    "dataElementType": "bar",
-                    "categoryPercentage": 0.8,
-                    "barPercentage": 0.9,
-                    "grouped": true
-                },
-                "line": {
-                    "datasetElementType": "line",
-                    "dataElementType": "point",
-                    "showLine": true,
-                    "spanGaps": false
-                },
-                "scatter": {
-                    "datasetElementType": false,
-                    "dataElementType": "point",
-                    "showLine": false,
-                    "fill": false
-                },
-                "bubble": {
-                    "datasetElementType": false,
-                    "dataElementType": "point"
-                }
-            },
-            "plugins": {
-                "colors": {"enabled": true, "forceOverride": false},
-                "filler": {"propagate": true, "drawTime": "beforeDatasetDraw"},
-                "legend": {
-                    "display": true,
-                    "position": "top",
-                    "align": "center",
-                    "fullSize": true,
-                    "reverse": false,
-                    "weight": 1000,
-                    "labels": {"boxWidth": 40, "padding": 10},
-                    "title": {"display": false, "position": "center", "text": ""}
-                },
-                "title": {
-                    "align": "center",
-                    "display": false,
-                    "font": {"weight": "bold"},
-                    "fullSize": true,
-                    "padding": 10,
-                    "position": "top",
-                    "text": "",
-                    "weight": 2000
-                },
-                "subtitle": {
-                    "align": "center",
-                    "display": false,
-                    "font": {"weight": "normal"},
-                    "fullSize": true,
-                    "padding": 0,
-                    "position": "top",
-                    "text": "",
-                    "weight": 1500
-                }
-            },
-            "scale": {
-                "display": true,
-                "offset": false,
-                "reverse": false,
-                "beginAtZero": false,
-                "bounds": "ticks",
-                "clip": true,
-                "grace": 0,
-                "grid": {
-                    "display": true,
-                    "lineWidth": 1,
-                    "drawOnChartArea": true,
-                    "drawTicks": true,
-                    "tickLength": 8,
-                    "offset": false
-                },
-                "border": {"display": true, "dash": [], "dashOffset": 0.0, "width": 1},
-                "title": {"display": false, "text": "", "padding": {"top": 4, "bottom": 4}},
-                "ticks": {
-                    "minRotation": 0,
-                    "maxRotation": 50,
-                    "mirror": false,
-                    "textStrokeWidth": 0,
-                    "textStrokeColor": "",
-                    "padding": 3,
-                    "display": true,
-                    "autoSkip": true,
-                    "autoSkipPadding": 3,
-                    "labelOffset": 0,
-                    "minor": {},
-                    "major": {},
-                    "align": "center",
-                    "crossAlign": "near",
-                    "showLabelBackdrop": false,
-                    "backdropColor": "rgba(255, 255, 255, 0.75)",
-                    "backdropPadding": 2
-                }
+            "bar": {
+                "borderSkipped": "start",
+                "borderWidth": 0,
+                "borderRadius": 0,
+                "inflateAmount": "auto"
             }
-        }),
-    )
+        },
+        "datasets": {
+            "bar": {
+                "datasetElementType": false,
+                "dataElementType": "bar",
+                "categoryPercentage": 0.8,
+                "barPercentage": 0.9,
+                "grouped": true
+            },
+            "line": {
+                "datasetElementType": "line",
+                "dataElementType": "point",
+                "showLine": true,
+                "spanGaps": false
+            },
+            "scatter": {
+                "datasetElementType": false,
+                "dataElementType": "point",
+                "showLine": false,
+                "fill": false
+            },
+            "bubble": {
+                "datasetElementType": false,
+                "dataElementType": "point"
+            }
+        },
+        "plugins": {
+            "colors": {"enabled": true, "forceOverride": false},
+            "filler": {"propagate": true, "drawTime": "beforeDatasetDraw"},
+            "legend": {
+                "display": true,
+                "position": "top",
+                "align": "center",
+                "fullSize": true,
+                "reverse": false,
+                "weight": 1000,
+                "labels": {"boxWidth": 40, "padding": 10},
+                "title": {"display": false, "position": "center", "text": ""}
+            },
+            "title": {
+                "align": "center",
+                "display": false,
+                "font": {"weight": "bold"},
+                "fullSize": true,
+                "padding": 10,
+                "position": "top",
+                "text": "",
+                "weight": 2000
+            },
+            "subtitle": {
+                "align": "center",
+                "display": false,
+                "font": {"weight": "normal"},
+                "fullSize": true,
+                "padding": 0,
+                "position": "top",
+                "text": "",
+                "weight": 1500
+            }
+        },
+        "scale": {
+            "display": true,
+            "offset": false,
+            "reverse": false,
+            "beginAtZero": false,
+            "bounds": "ticks",
+            "clip": true,
+            "grace": 0,
+            "grid": {
+                "display": true,
+                "lineWidth": 1,
+                "drawOnChartArea": true,
+                "drawTicks": true,
+                "tickLength": 8,
+                "offset": false
+            },
+            "border": {"display": true, "dash": [], "dashOffset": 0.0, "width": 1},
+            "title": {"display": false, "text": "", "padding": {"top": 4, "bottom": 4}},
+            "ticks": {
+                "minRotation": 0,
+                "maxRotation": 50,
+                "mirror": false,
+                "textStrokeWidth": 0,
+                "textStrokeColor": "",
+                "padding": 3,
+                "display": true,
+                "autoSkip": true,
+                "autoSkipPadding": 3,
+                "labelOffset": 0,
+                "minor": {},
+                "major": {},
+                "align": "center",
+                "crossAlign": "near",
+                "showLabelBackdrop": false,
+                "backdropColor": "rgba(255, 255, 255, 0.75)",
+                "backdropPadding": 2
+            }
+        }
+    })
 });
 
 static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
-    crate::defaults_extra::extend(
-        "overrides",
-        json!({
-            "bar": {
-                "scales": {
-                    "_index_": {"type": "category", "offset": true, "grid": {"offset": true}},
-                    "_value_": {"type": "linear", "beginAtZero": true}
-                }
-            },
-            "line": {
-                "scales": {
-                    "_index_": {"type": "category"},
-                    "_value_": {"type": "linear"}
-                }
-            },
-            "scatter": {
-                "interaction": {"mode": "point"},
-                "scales": {"x": {"type": "linear"}, "y": {"type": "linear"}}
-            },
-            "bubble": {
-                "scales": {"x": {"type": "linear"}, "y": {"type": "linear"}}
+    json!({
+        "bar": {
+            "scales": {
+                "_index_": {"type": "category", "offset": true, "grid": {"offset": true}},
+                "_value_": {"type": "linear", "beginAtZero": true}
             }
-        }),
-    )
+        },
+        "line": {
+            "scales": {
+                "_index_": {"type": "category"},
+                "_value_": {"type": "linear"}
+            }
+        },
+        "scatter": {
+            "interaction": {"mode": "point"},
+            "scales": {"x": {"type": "linear"}, "y": {"type": "linear"}}
+        },
+        "bubble": {
+            "scales": {"x": {"type": "linear"}, "y": {"type": "linear"}}
+        }
+    })
 });
 
 static SCALE_TYPES: LazyLock<Value> = LazyLock::new(|| {
-    crate::defaults_extra::extend(
-        "scales",
-        json!({
-            "category": {},
-            "linear": {}
-        }),
-    )
+    json!({
+        "category": {},
+        "linear": {}
+    })
 });
+
+// The tables with the arc/radial/time family added (`crate::defaults_extra`).
+static GLOBAL_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("global", GLOBAL.clone()));
+static OVERRIDES_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("overrides", OVERRIDES.clone()));
+static SCALE_TYPES_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("scales", SCALE_TYPES.clone()));
 
 static EMPTY: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
 
@@ -226,12 +225,12 @@ fn as_map(v: &'static Value) -> &'static Map<String, Value> {
 
 /// `Chart.defaults`.
 pub fn global() -> &'static Map<String, Value> {
-    as_map(&GLOBAL)
+    as_map(&GLOBAL_ALL)
 }
 
 /// `Chart.overrides[chart_type]`, when the type has overrides.
 pub fn overrides(chart_type: &str) -> Option<&'static Map<String, Value>> {
-    as_map(&OVERRIDES)
+    as_map(&OVERRIDES_ALL)
         .get(chart_type)
         .and_then(Value::as_object)
 }
@@ -246,7 +245,7 @@ pub fn dataset_type(chart_type: &str) -> Option<&'static Map<String, Value>> {
 
 /// `Chart.defaults.scales[scale_type]`: a scale's `static defaults`.
 pub fn scale_type(scale_type: &str) -> Option<&'static Map<String, Value>> {
-    as_map(&SCALE_TYPES)
+    as_map(&SCALE_TYPES_ALL)
         .get(scale_type)
         .and_then(Value::as_object)
 }
