@@ -3,7 +3,9 @@
 //! (`drawArc`), its border with `borderAlign: 'inner'` clipping (`clipArc`) and `selfJoin`
 //! clipping (`clipSelf`), turned into display-list items.
 
-use crate::scene::{Item, LineJoin, Paint, Path, Stroke, Transform};
+use super::{Ctx, StrokeStyle, P};
+use crate::scene::{LineJoin, Paint, Path};
+use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// `borderRadius` of an arc, per corner (`toRadiusCorners`): a number sets all four.
@@ -54,7 +56,7 @@ pub struct ArcOptions {
     /// `backgroundColor`.
     pub background: Paint,
     /// `borderColor`. Default: `'#fff'`.
-    pub border_color: Paint,
+    pub border_color: Rgba,
     /// `borderWidth`. Default: 2.
     pub border_width: f64,
     /// `borderAlign`. Default: `'center'`.
@@ -62,9 +64,9 @@ pub struct ArcOptions {
     /// `borderJoinStyle`. Default: undefined (`round` for inner borders, `bevel` otherwise).
     pub border_join: Option<LineJoin>,
     /// `borderDash`. Default: `[]`.
-    pub border_dash: Vec<f32>,
+    pub border_dash: Vec<f64>,
     /// `borderDashOffset`. Default: 0.
-    pub border_dash_offset: f32,
+    pub border_dash_offset: f64,
     /// `borderRadius`. Default: 0.
     pub border_radius: ArcCorners,
     /// `offset`. Default: 0.
@@ -80,13 +82,13 @@ pub struct ArcOptions {
 impl Default for ArcOptions {
     fn default() -> Self {
         Self {
-            background: Paint::Solid(chart_spec::Rgba {
+            background: Paint::Solid(Rgba {
                 r: 0,
                 g: 0,
                 b: 0,
                 a: 26,
             }),
-            border_color: Paint::Solid(chart_spec::Rgba::WHITE),
+            border_color: Rgba::WHITE,
             border_width: 2.0,
             border_align: BorderAlign::Center,
             border_join: None,
@@ -405,9 +407,8 @@ fn clip_arc(g: &ArcGeometry, pixel_margin: f64, end_angle: f64) -> Path {
     p
 }
 
-/// `ArcElement.draw`: appends the arc's fill and border to `items` under `base` (the
-/// context transform in effect).
-pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Vec<Item>) {
+/// `ArcElement.draw`: the arc's fill and border, drawn on `ctx`.
+pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     let offset = o.offset / 4.0;
     let spacing = o.spacing / 2.0;
     let pixel_margin = if o.border_align == BorderAlign::Inner {
@@ -424,11 +425,12 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
     if circumference == 0.0 || g.inner_radius < 0.0 || g.outer_radius < 0.0 {
         return;
     }
+    ctx.save();
     let half_angle = (g.start_angle + g.end_angle) / 2.0;
-    let transform = base.then(Transform::translate(
-        (libm::cos(half_angle) * offset) as f32,
-        (libm::sin(half_angle) * offset) as f32,
-    ));
+    ctx.translate(
+        libm::cos(half_angle) * offset,
+        libm::sin(half_angle) * offset,
+    );
     let fix = 1.0
         - libm::sin(PI.min(if circumference.is_nan() {
             0.0
@@ -440,41 +442,32 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
 
     // drawArc
     let mut end_angle = g.end_angle;
-    let fill_visible = !o.background.is_invisible();
     if full_circles > 0 {
-        let path = path_arc(&pp, radius_offset, spacing, end_angle);
-        if fill_visible {
-            for _ in 0..full_circles {
-                items.push(Item::Fill {
-                    path: path.clone(),
-                    paint: o.background.clone(),
-                    transform,
-                });
-            }
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        for _ in 0..full_circles {
+            ctx.fill_paint(&path, o.background.clone());
         }
         if !circumference.is_nan() {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    if fill_visible {
-        items.push(Item::Fill {
-            path: path_arc(&pp, radius_offset, spacing, end_angle),
-            paint: o.background.clone(),
-            transform,
-        });
-    }
+    let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+    ctx.fill_paint(&path, o.background.clone());
 
     // drawBorder
-    if o.border_width == 0.0 || o.border_width.is_nan() || o.border_color.is_invisible() {
+    if o.border_width == 0.0 || o.border_width.is_nan() {
+        ctx.restore();
         return;
     }
     let inner = o.border_align == BorderAlign::Inner;
-    let stroke = Stroke {
-        width: (if inner {
+    let style = StrokeStyle {
+        width: if inner {
             o.border_width * 2.0
         } else {
             o.border_width
-        }) as f32,
+        },
+        color: o.border_color,
+        cap: crate::scene::LineCap::Butt,
         join: o.border_join.unwrap_or(if inner {
             LineJoin::Round
         } else {
@@ -482,53 +475,32 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
         }),
         dash: o.border_dash.clone(),
         dash_offset: o.border_dash_offset,
-        ..Stroke::default()
     };
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = path_arc(&pp, radius_offset, spacing, end_angle);
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
         for _ in 0..full_circles {
-            items.push(Item::Stroke {
-                path: path.clone(),
-                paint: o.border_color.clone(),
-                stroke: stroke.clone(),
-                transform,
-            });
+            ctx.stroke(&path, &style);
         }
         if !circumference.is_nan() {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    let mut clips = 0;
     if inner {
-        items.push(Item::PushClip {
-            path: clip_arc(g, pixel_margin, end_angle),
-            transform,
-        });
-        clips += 1;
+        ctx.clip(P::from(clip_arc(g, pixel_margin, end_angle)));
     }
     if o.self_join
         && end_angle - g.start_angle >= PI
         && o.border_radius.is_zero()
         && o.border_join != Some(LineJoin::Miter)
     {
-        items.push(Item::PushClip {
-            path: clip_self(g, o, end_angle),
-            transform,
-        });
-        clips += 1;
+        ctx.clip(P::from(clip_self(g, o, end_angle)));
     }
     if full_circles == 0 {
-        items.push(Item::Stroke {
-            path: path_arc(&pp, radius_offset, spacing, end_angle),
-            paint: o.border_color.clone(),
-            stroke,
-            transform,
-        });
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        ctx.stroke(&path, &style);
     }
-    for _ in 0..clips {
-        items.push(Item::PopClip);
-    }
+    ctx.restore();
 }
 
 /// `circumference % TAU || TAU`.
@@ -544,7 +516,8 @@ fn nonzero_rem(c: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::PathCmd;
+    use crate::scene::{Item, PathCmd};
+    use crate::text::TextEngine;
 
     fn geometry(start: f64, end: f64, inner: f64) -> ArcGeometry {
         ArcGeometry {
@@ -558,15 +531,17 @@ mod tests {
         }
     }
 
+    fn draw(g: &ArcGeometry, o: &ArcOptions) -> Vec<Item> {
+        let mut items = Vec::new();
+        let text = TextEngine::system();
+        let mut ctx = Ctx::new(&mut items, &text);
+        draw_arc(&mut ctx, g, o);
+        items
+    }
+
     #[test]
     fn quarter_doughnut_has_fill_and_border() {
-        let mut items = Vec::new();
-        draw_arc(
-            &geometry(0.0, FRAC_PI_2, 25.0),
-            &ArcOptions::default(),
-            Transform::IDENTITY,
-            &mut items,
-        );
+        let items = draw(&geometry(0.0, FRAC_PI_2, 25.0), &ArcOptions::default());
         assert_eq!(items.len(), 2);
         let Item::Fill { path, .. } = &items[0] else {
             panic!("fill first");
@@ -578,17 +553,11 @@ mod tests {
 
     #[test]
     fn inner_border_is_clipped() {
-        let mut items = Vec::new();
         let o = ArcOptions {
             border_align: BorderAlign::Inner,
             ..ArcOptions::default()
         };
-        draw_arc(
-            &geometry(0.0, 1.0, 0.0),
-            &o,
-            Transform::IDENTITY,
-            &mut items,
-        );
+        let items = draw(&geometry(0.0, 1.0, 0.0), &o);
         assert!(matches!(items[1], Item::PushClip { .. }));
         let Item::Stroke { stroke, .. } = &items[2] else {
             panic!("stroke after clip");
@@ -607,14 +576,12 @@ mod tests {
 
     #[test]
     fn overfull_circle_fills_twice() {
-        let mut items = Vec::new();
         let mut g = geometry(0.0, 3.0 * PI, 0.0);
         g.circumference = 3.0 * PI;
         let o = ArcOptions {
             border_width: 0.0,
             ..ArcOptions::default()
         };
-        draw_arc(&g, &o, Transform::IDENTITY, &mut items);
-        assert_eq!(items.len(), 2);
+        assert_eq!(draw(&g, &o).len(), 2);
     }
 }
