@@ -21,6 +21,7 @@ static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "circumference": 360,
             "radius": "100%",
             "spacing": 0,
+            "spacingMode": "angular",
             "indexAxis": "r"
         },
         "pie": {
@@ -31,12 +32,15 @@ static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "circumference": 360,
             "radius": "100%",
             "spacing": 0,
+            "spacingMode": "angular",
             "indexAxis": "r"
         },
         "polarArea": {
             "dataElementType": "arc",
             "indexAxis": "r",
-            "startAngle": 0
+            "startAngle": 0,
+            "spacing": 0,
+            "spacingMode": "proportional"
         },
         "radar": {
             "datasetElementType": "line",

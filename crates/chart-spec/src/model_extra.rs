@@ -27,6 +27,18 @@ pub enum ArcJoin {
     Miter,
 }
 
+/// `spacingMode` of arcs.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SpacingMode {
+    /// `'angular'`.
+    #[default]
+    Angular,
+    /// `'proportional'`.
+    Proportional,
+    /// `'parallel'`.
+    Parallel,
+}
+
 /// Options of an arc element at one data index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArcOptions {
@@ -50,6 +62,9 @@ pub struct ArcOptions {
     pub offset: f64,
     /// `spacing`. Default: 0.
     pub spacing: f64,
+    /// `spacingMode`: `'angular'` (default), `'proportional'` (polar area default) or
+    /// `'parallel'`.
+    pub spacing_mode: SpacingMode,
     /// `angle` (polar area), degrees. Default: undefined.
     pub angle: Option<f64>,
     /// `circular`. Default: true.

@@ -72,6 +72,18 @@ pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> Vec<ArcOptions> {
                         0.0
                     }
                 },
+                spacing_mode: match (ElementLookup {
+                    scopes: scopes.clone(),
+                    prefix: "arc",
+                    index: None,
+                })
+                .get("spacingMode")
+                .and_then(Value::as_str)
+                {
+                    Some("proportional") => SpacingMode::Proportional,
+                    Some("parallel") => SpacingMode::Parallel,
+                    _ => SpacingMode::Angular,
+                },
                 angle: l.get("angle").map(to_number).filter(|v| v.is_finite()),
                 circular: !matches!(l.get("circular"), Some(Value::Bool(false))),
                 self_join: l.get("selfJoin").is_some_and(truthy),

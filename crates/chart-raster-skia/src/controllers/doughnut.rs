@@ -3,7 +3,9 @@
 
 use super::arc_layout::{layout_rings, Area as LayoutArea, Dim as LayoutDim, RingInput};
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::arc::{draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign};
+use crate::elements::arc::{
+    draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign, SpacingMode,
+};
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
 use crate::scene::{LineCap, LineJoin, Paint};
@@ -36,6 +38,11 @@ pub fn arc_element_options(o: &mx::ArcOptions) -> ArcOptions {
         },
         offset: o.offset,
         spacing: o.spacing,
+        spacing_mode: match o.spacing_mode {
+            mx::SpacingMode::Angular => SpacingMode::Angular,
+            mx::SpacingMode::Proportional => SpacingMode::Proportional,
+            mx::SpacingMode::Parallel => SpacingMode::Parallel,
+        },
         circular: o.circular,
         self_join: o.self_join,
     }
