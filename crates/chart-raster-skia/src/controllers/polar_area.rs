@@ -33,7 +33,7 @@ pub fn parse_radial(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale]) {
                 Datum::Array(_) => Raw::Object,
             };
             Parsed {
-                y: parse_on(scales, rid.as_deref(), &raw, Some(i)).filter(|v| !v.is_nan()),
+                y: parse_on(scales, rid.as_deref(), &raw, Some(i)),
                 ..Parsed::default()
             }
         })
@@ -86,4 +86,3 @@ impl Controller for PolarAreaController {
         arc_legend_style(ds, 0)
     }
 }
-

@@ -408,9 +408,7 @@ fn finite_only(p: Path) -> Path {
         let ok = match cmd {
             PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => x.is_finite() && y.is_finite(),
             PathCmd::QuadTo(a, b, x, y) => [a, b, x, y].iter().all(|v| v.is_finite()),
-            PathCmd::CubicTo(a, b, c, d, x, y) => {
-                [a, b, c, d, x, y].iter().all(|v| v.is_finite())
-            }
+            PathCmd::CubicTo(a, b, c, d, x, y) => [a, b, c, d, x, y].iter().all(|v| v.is_finite()),
             PathCmd::Close => true,
         };
         if !ok {
@@ -582,7 +580,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     // drawArc
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(&pp, radius_offset, spacing, end_angle)));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         for _ in 0..full_circles {
             ctx.fill_paint(&path, o.background.clone());
         }
@@ -590,7 +593,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    let path = P::from(finite_only(path_arc(&pp, radius_offset, spacing, end_angle)));
+    let path = P::from(finite_only(path_arc(
+        &pp,
+        radius_offset,
+        spacing,
+        end_angle,
+    )));
     ctx.fill_paint(&path, o.background.clone());
 
     // drawBorder
@@ -617,7 +625,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     };
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(&pp, radius_offset, spacing, end_angle)));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         for _ in 0..full_circles {
             ctx.stroke(&path, &style);
         }
@@ -640,7 +653,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         ctx.clip(P::from(finite_only(clip_self(g, o, end_angle))));
     }
     if full_circles == 0 {
-        let path = P::from(finite_only(path_arc(&pp, radius_offset, spacing, end_angle)));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         ctx.stroke(&path, &style);
     }
     ctx.restore();

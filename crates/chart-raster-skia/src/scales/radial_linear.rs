@@ -304,7 +304,9 @@ impl ScaleType for RadialLinearScale {
                 draw_grid_lines(
                     g,
                     &ticks,
-                    o.grid.display.then_some((&grid_styles[..], o.grid.circular)),
+                    o.grid
+                        .display
+                        .then_some((&grid_styles[..], o.grid.circular)),
                     al.display.then_some(&angle_styles[..]),
                     ctx.items,
                 );
