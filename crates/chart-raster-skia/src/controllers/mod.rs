@@ -19,6 +19,7 @@ pub mod bubble;
 pub mod doughnut;
 pub mod line;
 pub mod polar_area;
+pub mod radar;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -451,6 +452,7 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "bubble" => Some(Box::new(bubble::BubbleController::default())),
         "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
         "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
+        "radar" => Some(Box::new(radar::RadarController::default())),
         _ => None,
     }
 }
