@@ -107,6 +107,11 @@ pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Option<Box<dyn ScaleType>>
             opts.labels.clone().unwrap_or_else(|| labels.to_vec()),
         ))),
         "linear" => Some(Box::new(linear::LinearScale::default())),
+        "time" | "timeseries" => Some(Box::new(time::TimeScale::new(
+            opts,
+            labels.to_vec(),
+            opts.kind == "timeseries",
+        ))),
         "radialLinear" => Some(Box::new(radial_linear::RadialLinearScale::new(
             labels.to_vec(),
         ))),
