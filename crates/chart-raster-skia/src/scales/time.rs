@@ -433,7 +433,17 @@ impl TimeScaleState {
             determine_major_unit(self.unit)
         };
         let table_ts = if opts.series {
-            self.timestamps_for_table(inputs)
+            // timeseries `_generate` inserts min and max into the cached data timestamps
+            // array itself (JavaScript aliasing), so the lookup table sees them too.
+            let data = if opts.source == TickSource::Labels {
+                inputs.data.to_vec()
+            } else {
+                timestamps
+            };
+            self.timestamps_for_table(&TickInputs {
+                data: &data,
+                ..*inputs
+            })
         } else {
             timestamps
         };
