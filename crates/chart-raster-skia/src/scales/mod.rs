@@ -107,6 +107,7 @@ pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Option<Box<dyn ScaleType>>
             opts.labels.clone().unwrap_or_else(|| labels.to_vec()),
         ))),
         "linear" => Some(Box::new(linear::LinearScale::default())),
+        "logarithmic" => Some(Box::new(log::LogScale::default())),
         "time" | "timeseries" => Some(Box::new(time::TimeScale::new(
             opts,
             labels.to_vec(),
