@@ -116,13 +116,13 @@ impl ServiceConfig {
     /// `CACHE_MAX_BYTES` and `CACHE_TTL_SECONDS`, read through `var` (the process
     /// environment in the binary, a map in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
-        fn num<T: std::str::FromStr>(
+        fn num<T>(
             var: &impl Fn(&str) -> Option<String>,
             name: &'static str,
             positive: bool,
         ) -> Result<Option<T>, ServiceError>
         where
-            T: PartialOrd + Default,
+            T: std::str::FromStr + PartialOrd + Default,
         {
             let Some(value) = var(name).filter(|v| !v.trim().is_empty()) else {
                 return Ok(None);
