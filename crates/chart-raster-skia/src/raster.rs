@@ -199,6 +199,52 @@ fn stroke_style(s: &Stroke) -> tiny_skia::Stroke {
     }
 }
 
+/// A paint defined in user space, mapped to device space (gradient end points).
+fn device_paint(p: &Paint, t: Transform) -> Paint {
+    match p {
+        Paint::Solid(_) => p.clone(),
+        Paint::LinearGradient {
+            x0,
+            y0,
+            x1,
+            y1,
+            stops,
+        } => {
+            let (x0, y0) = t.apply(*x0, *y0);
+            let (x1, y1) = t.apply(*x1, *y1);
+            Paint::LinearGradient {
+                x0,
+                y0,
+                x1,
+                y1,
+                stops: stops.clone(),
+            }
+        }
+        Paint::RadialGradient {
+            x0,
+            y0,
+            r0,
+            x1,
+            y1,
+            r1,
+            stops,
+        } => {
+            let s = (t.a * t.d - t.b * t.c).abs().sqrt();
+            let (x0, y0) = t.apply(*x0, *y0);
+            let (x1, y1) = t.apply(*x1, *y1);
+            Paint::RadialGradient {
+                x0,
+                y0,
+                r0: r0 * s,
+                x1,
+                y1,
+                r1: r1 * s,
+                stops: stops.clone(),
+            }
+        }
+    }
+}
+
 /// The current clip mask; `Err` when the clip is empty and nothing is visible.
 fn top_mask(clips: &[Option<tiny_skia::Mask>]) -> Result<Option<&tiny_skia::Mask>, ()> {
     match clips.last() {
@@ -319,20 +365,68 @@ impl Painter<'_> {
             TextBaseline::Ideographic => b.ideographic,
             TextBaseline::Bottom => b.bottom,
         };
-        let t = self
-            .base
-            .then(item.transform)
-            .then(Transform::translate(item.x + dx, item.y + dy));
-        if let Some((stroke, p)) = &item.stroke {
-            self.stroke(&line.path, p, stroke, t);
+        let t = self.base.then(item.transform);
+        let (ox, oy) = (item.x + dx, item.y + dy);
+        // Skia's glyph placement for unrotated text: the baseline snaps to whole device
+        // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
+        // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
+        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
+        let mut path = Path::new();
+        for glyph in &line.glyphs {
+            let (gt, scale_x, scale_y) = if axis_aligned {
+                let (x, y) = t.apply(ox + glyph.x, oy);
+                let x = ((x + 0.125) * 4.0).floor() / 4.0;
+                let y = (y + 0.5).floor();
+                (Transform::translate(x, y), t.a, t.d)
+            } else {
+                (t.then(Transform::translate(ox + glyph.x, oy)), 1.0, 1.0)
+            };
+            for cmd in &glyph.path.cmds {
+                let m = |x: f32, y: f32| gt.apply(x * scale_x, y * scale_y);
+                path.cmds.push(match *cmd {
+                    PathCmd::MoveTo(x, y) => {
+                        let (x, y) = m(x, y);
+                        PathCmd::MoveTo(x, y)
+                    }
+                    PathCmd::LineTo(x, y) => {
+                        let (x, y) = m(x, y);
+                        PathCmd::LineTo(x, y)
+                    }
+                    PathCmd::QuadTo(x1, y1, x, y) => {
+                        let (x1, y1) = m(x1, y1);
+                        let (x, y) = m(x, y);
+                        PathCmd::QuadTo(x1, y1, x, y)
+                    }
+                    PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
+                        let (x1, y1) = m(x1, y1);
+                        let (x2, y2) = m(x2, y2);
+                        let (x, y) = m(x, y);
+                        PathCmd::CubicTo(x1, y1, x2, y2, x, y)
+                    }
+                    PathCmd::Close => PathCmd::Close,
+                });
+            }
         }
-        self.fill(&line.path, &item.paint, t);
+        // The path is in device space now.
+        let device = Transform::IDENTITY;
+        let dev_scale = (t.a * t.d - t.b * t.c).abs().sqrt();
+        if let Some((stroke, p)) = &item.stroke {
+            let s = Stroke {
+                width: stroke.width * dev_scale,
+                dash: stroke.dash.iter().map(|d| d * dev_scale).collect(),
+                dash_offset: stroke.dash_offset * dev_scale,
+                ..stroke.clone()
+            };
+            self.stroke(&path, &device_paint(p, t), &s, device);
+        }
+        let fill = device_paint(&item.paint, t);
+        self.fill(&path, &fill, device);
         if line.embolden > 0.0 {
             let s = Stroke {
-                width: line.embolden,
+                width: line.embolden * dev_scale,
                 ..Stroke::default()
             };
-            self.stroke(&line.path, &item.paint, &s, t);
+            self.stroke(&path, &fill, &s, device);
         }
     }
 

@@ -9,7 +9,7 @@
 //! the same font folders fontconfig scans, with no C library: only the `name`, `OS/2` and
 //! `head` tables of each file are read at start-up, whole files when first used.
 
-use super::{Baselines, ShapedLine};
+use super::{Baselines, ShapedGlyph, ShapedLine};
 use crate::scene::{Path, PathCmd};
 use chart_spec::font::{FontSpec, FontStyle};
 use std::collections::HashMap;
@@ -662,7 +662,7 @@ impl FontDb {
 
     /// The outlines of a line of text and its baselines.
     pub fn shape(&self, font: &FontSpec, text: &str) -> ShapedLine {
-        let mut path = Path::new();
+        let mut placed = Vec::new();
         let mut pen = 0.0f32;
         let mut embolden = 0.0;
         for (cf, face, glyphs) in self.runs(font, text) {
@@ -674,7 +674,8 @@ impl FontDb {
             }
             for (i, &(g, adv)) in glyphs.iter().enumerate() {
                 let outline = face.outline(g);
-                let map = |x: f32, y: f32| (pen + (x + skew * y) * scale, -y * scale);
+                let mut path = Path::new();
+                let map = |x: f32, y: f32| ((x + skew * y) * scale, -y * scale);
                 for cmd in outline.iter() {
                     path.cmds.push(match *cmd {
                         PathCmd::MoveTo(x, y) => {
@@ -699,6 +700,9 @@ impl FontDb {
                         PathCmd::Close => PathCmd::Close,
                     });
                 }
+                if !path.is_empty() {
+                    placed.push(ShapedGlyph { x: pen, path });
+                }
                 let mut units = adv as f32;
                 if let Some(&(next, _)) = glyphs.get(i + 1) {
                     units += face.kerning(g, next);
@@ -707,7 +711,7 @@ impl FontDb {
             }
         }
         ShapedLine {
-            path,
+            glyphs: placed,
             width: pen,
             baselines: self.baselines(font),
             embolden,

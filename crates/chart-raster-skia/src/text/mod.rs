@@ -23,14 +23,23 @@ pub enum TextEngine {
 /// baseline, y down.
 #[derive(Debug, Clone, Default)]
 pub struct ShapedLine {
-    /// Glyph outlines, filled with the non-zero rule.
-    pub path: Path,
+    /// The glyphs, left to right.
+    pub glyphs: Vec<ShapedGlyph>,
     /// The advance width (`measureText().width`).
     pub width: f32,
     /// Offsets of the canvas baselines below the alphabetic one (negative is up).
     pub baselines: Baselines,
     /// Extra outline stroke width for a synthesized bold face (0 when the face is bold).
     pub embolden: f32,
+}
+
+/// One glyph: its outline in CSS px around its origin (y down), and the origin's x.
+#[derive(Debug, Clone, Default)]
+pub struct ShapedGlyph {
+    /// Pen position of the glyph origin on the baseline.
+    pub x: f32,
+    /// The outline, filled with the non-zero rule.
+    pub path: Path,
 }
 
 /// Where each `textBaseline` lies relative to the alphabetic baseline, px, y down.
