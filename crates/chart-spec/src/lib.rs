@@ -17,6 +17,7 @@ pub mod request;
 pub mod resolve;
 pub mod scopes;
 pub mod values;
+pub mod time;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;

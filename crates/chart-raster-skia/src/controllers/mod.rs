@@ -13,6 +13,7 @@
 //! The chart-wide state a controller reads is in [`ChartData`] (every dataset's [`Meta`] and
 //! the stacks), which also answers the scales' [`DataLimits`] questions.
 
+pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
 pub mod line;

@@ -4,6 +4,7 @@
 //! Geometry is computed in `f64` like JavaScript and converted to the scene's `f32` only when
 //! an item is emitted.
 
+pub mod arc;
 pub mod bar;
 pub mod line;
 pub mod point;
