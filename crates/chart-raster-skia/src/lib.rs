@@ -6,7 +6,12 @@
 //! knows tiny-skia) → straight-alpha [`Bitmap`].
 
 pub mod chart;
+pub mod controllers;
+pub mod elements;
+pub mod layout;
+pub mod plugins;
 pub mod raster;
+pub mod scales;
 pub mod scene;
 pub mod text;
 
