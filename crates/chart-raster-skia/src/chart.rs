@@ -386,22 +386,39 @@ fn draw_chart(
             .then(a.1.cmp(&b.1))
     });
 
+    // Dataset clip areas (`getDatasetClipArea`).
+    let clips: Vec<Option<Area>> = chart
+        .datasets
+        .iter()
+        .enumerate()
+        .map(|(i, ds)| {
+            dataset_clip(
+                ds.clip,
+                overflows[i],
+                &data.metas[i],
+                &scales,
+                &area,
+                width,
+                height,
+            )
+        })
+        .collect();
     // beforeDraw: the filler updates every line's control points, and fills for drawTime
     // 'beforeDraw'.
     let draw_time = chart.filler.as_ref().map(|f| f.draw_time);
-    let mut fill_sources = if chart.filler.is_some() {
+    let fill_sources = if chart.filler.is_some() {
         for &i in data.sorted_visible.iter().rev() {
             if let Some(l) = ctrls[i].line() {
                 l.update_control_points(&area, data.metas[i].index_axis);
             }
         }
-        filler::sources(chart, &data, &mut ctrls, &scales)
+        filler::sources(chart, &data, &mut ctrls, &scales, &clips)
     } else {
         Vec::new()
     };
     if draw_time == Some(FillDrawTime::BeforeDraw) {
         for &i in data.sorted_visible.iter().rev() {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
 
@@ -444,56 +461,18 @@ fn draw_chart(
     // _drawDatasets
     if draw_time == Some(FillDrawTime::BeforeDatasetsDraw) {
         for &i in data.sorted_visible.iter().rev() {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
     for &i in data.sorted_visible.iter().rev() {
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
-        // getDatasetClipArea
-        let clip = match ds.clip {
-            Some(Clip::Disabled) => None,
-            Some(Clip::Sides(s)) => Some((s.left, s.top, s.right, s.bottom)),
-            None => overflows[i].map(|o| {
-                let xs = scales
-                    .iter()
-                    .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
-                let ys = scales
-                    .iter()
-                    .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
-                let (xl, xr) = scale_clip(xs, o);
-                let (yb, yt) = scale_clip(ys, o);
-                (xl, yt, xr, yb)
-            }),
-        };
-        if let Some((l, t, r, b)) = clip {
-            let xs = scales
-                .iter()
-                .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
-            let ys = scales
-                .iter()
-                .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
-            let pick = |s: Option<&Scale>, f: fn(&ScaleCore) -> f64, a: f64| match s {
-                Some(s) if s.core.opts.clip => f(&s.core),
-                _ => a,
-            };
-            let (al, ar) = (
-                pick(xs, |c| c.left, area.left),
-                pick(xs, |c| c.right, area.right),
-            );
-            let (at, ab) = (
-                pick(ys, |c| c.top, area.top),
-                pick(ys, |c| c.bottom, area.bottom),
-            );
-            ctx.clip_area(Area {
-                left: al - l,
-                top: at - t,
-                right: ar + r,
-                bottom: ab + b,
-            });
+        let clip = clips[i];
+        if let Some(c) = clip {
+            ctx.clip_area(c);
         }
         ctrls[i].draw(&mut ctx, ds, meta, &area);
         if clip.is_some() {
@@ -509,4 +488,52 @@ fn draw_chart(
 /// `chart.options.indexAxis`.
 fn chart_index_axis(chart: &Chart) -> Axis {
     chart.index_axis
+}
+
+/// `getDatasetClipArea(chart, meta)` with `meta._clip` from `toClip(options.clip ??
+/// defaultClip(xScale, yScale, getMaxOverflow()))`; `None` when clipping is disabled.
+fn dataset_clip(
+    clip: Option<Clip>,
+    overflow: Option<f64>,
+    meta: &Meta,
+    scales: &[Scale],
+    area: &Area,
+    width: f64,
+    height: f64,
+) -> Option<Area> {
+    let xs = scales
+        .iter()
+        .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
+    let ys = scales
+        .iter()
+        .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
+    let (l, t, r, b) = match clip {
+        Some(Clip::Disabled) => return None,
+        Some(Clip::Sides(s)) => (s.left, s.top, s.right, s.bottom),
+        None => {
+            let o = overflow?;
+            let (xl, xr) = scale_clip(xs, o);
+            let (yb, yt) = scale_clip(ys, o);
+            (xl, yt, xr, yb)
+        }
+    };
+    let _ = (width, height);
+    let pick = |s: Option<&Scale>, f: fn(&ScaleCore) -> f64, a: f64| match (xs.and(ys), s) {
+        (Some(_), Some(s)) if s.core.opts.clip => f(&s.core),
+        _ => a,
+    };
+    let (al, ar) = (
+        pick(xs, |c| c.left, area.left),
+        pick(xs, |c| c.right, area.right),
+    );
+    let (at, ab) = (
+        pick(ys, |c| c.top, area.top),
+        pick(ys, |c| c.bottom, area.bottom),
+    );
+    Some(Area {
+        left: al - l,
+        top: at - t,
+        right: ar + r,
+        bottom: ab + b,
+    })
 }

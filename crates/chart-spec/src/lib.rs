@@ -16,8 +16,8 @@ pub mod model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
-pub mod values;
 pub mod time;
+pub mod values;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;
