@@ -1334,6 +1334,34 @@ fn resolve_dataset(
         if !show_line && kind != "scatter" {
             lo.border_width = 0.0;
         }
+        // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
+        // style; `setStyle(ctx, options, segment.style)` and the filler's
+        // `segment.style.backgroundColor` then override the line's own values.
+        let seg_scopes = ds_scopes.child("segment");
+        if !seg_scopes.is_empty() {
+            let col = |k: &str| {
+                seg_scopes
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .and_then(parse_color)
+            };
+            if let Some(c) = col("borderColor") {
+                lo.border_color = c;
+            }
+            if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
+                lo.border_width = w;
+            }
+            if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
+                lo.border_dash = num_array(seg_scopes.get("borderDash"));
+            }
+            if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
+                lo.border_dash_offset = o;
+            }
+            if let Some(c) = col("backgroundColor") {
+                lo.fill.above = Some(c);
+                lo.fill.below = Some(c);
+            }
+        }
         // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
         if let Some(v) = r.raw("spanGaps") {
             lo.span_gaps = match v {

@@ -169,6 +169,9 @@ pub struct ChartData {
     pub scales: Vec<(String, Axis, Option<Stacked>)>,
     /// `chart.options.indexAxis`.
     pub chart_index_axis: Axis,
+    /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
+    /// bits, dataset index) → value.
+    pub visual: std::cell::RefCell<HashMap<(String, u64, usize), f64>>,
 }
 
 fn key_bits(v: Option<f64>) -> u64 {
@@ -250,8 +253,39 @@ impl ChartData {
 
     /// `applyStack(stack, value, dsIndex, {mode})`: `None` is `undefined`.
     pub fn apply_stack(&self, meta: &Meta, p: &Parsed, single: bool, all: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, all, false)
+    }
+
+    /// `DatasetController.applyStack`: like [`ChartData::apply_stack`] over the stack's
+    /// `_visualValues` (what elements are drawn from).
+    pub fn apply_stack_visual(&self, meta: &Meta, p: &Parsed, single: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, false, true)
+    }
+
+    /// Records a `_visualValues` change (bar `minBarLength`).
+    pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
+        self.visual.borrow_mut().insert(
+            (
+                Self::stack_key(meta),
+                key_bits(p.get(meta.index_axis)),
+                meta.index,
+            ),
+            value,
+        );
+    }
+
+    fn apply_stack_inner(
+        &self,
+        meta: &Meta,
+        p: &Parsed,
+        single: bool,
+        all: bool,
+        visual: bool,
+    ) -> Option<f64> {
         let mut value = p.get(meta.v_axis())?;
         let entry = self.stack_entry(meta, p)?;
+        let key = (Self::stack_key(meta), key_bits(p.get(meta.index_axis)));
+        let overrides = self.visual.borrow();
         let mut found = false;
         for &k in &self.sorted_visible {
             if k == meta.index {
@@ -261,8 +295,17 @@ impl ChartData {
                 }
                 break;
             }
-            if let Some(Some(other)) = entry.values.get(&k) {
-                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(*other)) {
+            let ov = if visual {
+                overrides.get(&(key.0.clone(), key.1, k)).copied()
+            } else {
+                None
+            };
+            let other = match ov {
+                Some(v) => Some(v),
+                None => entry.values.get(&k).copied().flatten(),
+            };
+            if let Some(other) = other {
+                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(other)) {
                     value += other;
                 }
             }
@@ -297,9 +340,9 @@ impl ChartData {
             }
             let mut value = v;
             if stack && meta.v_axis() == axis {
-                value = self
-                    .apply_stack(meta, p, meta.stacked == Some(Stacked::Single), false)
-                    .unwrap_or(f64::NAN);
+                // updateRangeFromParsed calls applyStack without a mode: ranges always use
+                // sign-matching stacking, even for `stacked: 'single'`.
+                value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
             }
             min = min.min(value);
             max = max.max(value);
