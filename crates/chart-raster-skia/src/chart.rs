@@ -276,7 +276,8 @@ fn draw_chart(
     let mut overflows = Vec::new();
     for (i, ds) in chart.datasets.iter().enumerate() {
         let o = ctrls[i].max_overflow(ds, &data.metas[i]);
-        min_padding = min_padding.max(o.unwrap_or(0.0));
+        let lo = ctrls[i].layout_overflow(ds, &data.metas[i]);
+        min_padding = min_padding.max(lo.unwrap_or(0.0));
         overflows.push(o);
     }
     if !chart.auto_padding {

@@ -469,6 +469,11 @@ pub trait Controller {
     fn max_overflow(&self, _ds: &Dataset, _meta: &Meta) -> Option<f64> {
         None
     }
+    /// `getMaxOverflow()` as the first update sees it, before layout (`autoPadding`): the
+    /// line element has no options yet then, so its border does not count.
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.max_overflow(ds, meta)
+    }
     /// Computes element geometry (`update('none')`).
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);
     /// Draws the dataset (`controller.draw()`).

@@ -93,8 +93,15 @@ impl LegendBox {
         }
     }
 
-    fn text_of(item: &LegendItem) -> String {
-        item.text.clone().unwrap_or_else(|| "undefined".to_string())
+    /// The label as a canvas receives it: a dataset without `label` passes `undefined`, which
+    /// a real canvas prints as "undefined"; the fixtures' sprite `measureText`/`fillText`
+    /// iterate over `undefined.length` and draw nothing.
+    fn text_of(item: &LegendItem, text: &TextEngine) -> String {
+        match &item.text {
+            Some(t) => t.clone(),
+            None if is_sprite(text) => String::new(),
+            None => "undefined".to_string(),
+        }
     }
 
     fn fit(&mut self, text: &TextEngine) {
@@ -116,7 +123,8 @@ impl LegendBox {
             let lh = ih + pad;
             let mut total = th;
             for (i, it) in self.items.iter().enumerate() {
-                let iw = bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it)));
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
                 let last = *self.line_widths.last().unwrap_or(&0.0);
                 if i == 0 || last + iw + 2.0 * pad > self.max_width {
                     total += lh;
@@ -141,7 +149,8 @@ impl LegendBox {
             let mut total_w = pad;
             let (mut cw, mut ch) = (0.0f64, 0.0f64);
             for (i, it) in self.items.iter().enumerate() {
-                let iw = bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it)));
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
                 let iht = if it.text.is_some() { ih } else { 0.0 };
                 if i > 0 && ch + iht + 2.0 * pad > limit {
                     total_w += cw + pad;
@@ -214,7 +223,7 @@ impl LegendBox {
         let mut line = 0usize;
         let lh = ih + pad;
         for (i, it) in self.items.iter().enumerate() {
-            let txt = Self::text_of(it);
+            let txt = Self::text_of(it, ctx.text);
             let tw = ctx.measure(&font, &txt);
             let width = bw + half + tw;
             let mut x = cx;
@@ -262,13 +271,13 @@ impl LegendBox {
             };
             o.baseline = TextBaseline::Middle;
             o.strikethrough = it.hidden;
-            let lines = match &it.text {
-                Some(t) => vec![t.clone()],
-                None => vec!["undefined".to_string()],
-            };
+            let lines = vec![txt];
             render_text(ctx, &lines, tx, y + ih / 2.0, &font, &o);
             if horizontal {
                 cx += width + pad;
+            } else if it.text.is_none() {
+                // calculateLegendItemHeight of a non-string label: no lines.
+                cy += pad;
             } else {
                 cy += lh;
             }
@@ -439,4 +448,14 @@ impl LayoutBox for LegendBox {
         self.width = width;
         self.height = height;
     }
+}
+
+#[cfg(feature = "sprite-text")]
+fn is_sprite(text: &TextEngine) -> bool {
+    matches!(text, TextEngine::Sprite(_))
+}
+
+#[cfg(not(feature = "sprite-text"))]
+fn is_sprite(_text: &TextEngine) -> bool {
+    false
 }
