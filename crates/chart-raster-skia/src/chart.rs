@@ -338,6 +338,7 @@ fn draw_chart(
             data: &data,
             area,
             dpr,
+            datasets: &chart.datasets,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
             ctrls[i].update(ds, &data.metas[i], &cx);

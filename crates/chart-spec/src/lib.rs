@@ -10,9 +10,11 @@
 pub mod bitmap;
 pub mod color;
 pub mod defaults;
+pub mod defaults_extra;
 pub mod font;
 pub mod message;
 pub mod model;
+pub mod model_extra;
 pub mod request;
 pub mod resolve;
 pub mod scopes;

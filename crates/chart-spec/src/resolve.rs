@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 
 type Obj = Map<String, Value>;
 
+#[path = "resolve_extra.rs"]
+mod extra;
+
 /// Resolves a Chart.js config. `Err` holds the messages when the chart cannot be built at all
 /// (Chart.js would throw in `new Chart()`); the caller draws a blank canvas then.
 pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
@@ -180,6 +183,7 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
             legend,
             filler,
             device_pixel_ratio,
+            decimation: extra::decimation(options),
         },
         msgs,
     ))
@@ -651,6 +655,7 @@ fn resolve_scale(
         }
         _ => dposition,
     };
+    let kind_for_extra = kind.clone();
     let mut r = Reader::new(scopes.clone(), format!("options.scales.{id}"), msgs);
     let display = match r.raw("display") {
         Some(Value::String(s)) if s == "auto" => Display::Auto,
@@ -851,6 +856,7 @@ fn resolve_scale(
         border,
         title,
         ticks,
+        extra: extra::scale_extra(&kind_for_extra, &scopes, r.messages),
     }
 }
 
@@ -1288,7 +1294,9 @@ fn resolve_dataset(
         .and_then(Value::as_str)
         .unwrap_or("point");
     let n = data.len().max(1);
-    let elements = if data_element == "bar" {
+    let elements = if data_element == "arc" {
+        Elements::Arc(extra::resolve_arcs(&element_scopes("arc"), data.len()))
+    } else if data_element == "bar" {
         let scopes = element_scopes("bar");
         Elements::Bar(
             (0..n)
@@ -1375,6 +1383,8 @@ fn resolve_dataset(
         None
     };
     let _ = &mut r;
+    let arc = matches!(kind.as_str(), "doughnut" | "pie")
+        .then(|| extra::arc_dataset(&ds_scopes, ds, kind == "pie"));
     Dataset {
         index,
         kind,
@@ -1393,6 +1403,7 @@ fn resolve_dataset(
         bar,
         line,
         elements,
+        arc,
     }
 }
 

@@ -16,6 +16,7 @@
 pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
+pub mod doughnut;
 pub mod line;
 
 use crate::elements::{Area, Ctx};
@@ -426,6 +427,8 @@ pub struct UpdateCx<'a> {
     pub area: Area,
     /// Device pixel ratio.
     pub dpr: f64,
+    /// Every dataset, resolved (ring weights and rotations of the other doughnut datasets).
+    pub datasets: &'a [chart_spec::model::Dataset],
 }
 
 impl UpdateCx<'_> {
@@ -493,6 +496,7 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "line" => Some(Box::new(line::LineController::new(false))),
         "scatter" => Some(Box::new(line::LineController::new(true))),
         "bubble" => Some(Box::new(bubble::BubbleController::default())),
+        "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
         _ => None,
     }
 }

@@ -87,6 +87,12 @@ impl P {
     }
 }
 
+impl From<Path> for P {
+    fn from(path: Path) -> Self {
+        Self { path }
+    }
+}
+
 /// Stroke style as the canvas state holds it.
 #[derive(Debug, Clone)]
 pub struct StrokeStyle {
