@@ -286,17 +286,42 @@ fn draw_chart(
 
     // Layout boxes: legend, subtitle, title (plugin start order), then scales.
     let mut legend = chart.legend.as_ref().map(|lo| {
-        let items = all_sorted
-            .iter()
-            .map(|&i| {
-                let ds = &chart.datasets[i];
-                LegendItem {
-                    text: ds.label.clone(),
-                    hidden: ds.hidden,
-                    style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
-                }
-            })
-            .collect();
+        let items = if matches!(chart.kind.as_str(), "doughnut" | "pie" | "polarArea") {
+            // The doughnut/pie/polarArea overrides of `generateLabels`: one item per label,
+            // styled like dataset 0's element at that index.
+            match chart.datasets.first() {
+                Some(ds0) if !chart.labels.is_empty() => chart
+                    .labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let mut style = crate::controllers::doughnut::arc_legend_style(ds0, i);
+                        style.point_style = lo.labels.point_style;
+                        LegendItem {
+                            text: match l {
+                                chart_spec::model::Raw::Undefined => None,
+                                l => Some(l.to_js_string()),
+                            },
+                            hidden: false,
+                            style,
+                        }
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }
+        } else {
+            all_sorted
+                .iter()
+                .map(|&i| {
+                    let ds = &chart.datasets[i];
+                    LegendItem {
+                        text: ds.label.clone(),
+                        hidden: ds.hidden,
+                        style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
+                    }
+                })
+                .collect()
+        };
         LegendBox::new(lo.clone(), items)
     });
     let mut subtitle = chart.subtitle.as_ref().map(|t| TitleBox::new(t.clone()));

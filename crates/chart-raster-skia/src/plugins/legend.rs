@@ -251,24 +251,45 @@ impl LegendBox {
                 );
                 y = cy;
             }
-            self.draw_box(ctx, x, y, &it.style, bw, bh, fs);
-            let text_align = lo.text_align.unwrap_or(Align::Start);
-            // _textX(align, left, right, rtl)
+            // getRtlAdapter(rtl, this.left, this.width)
+            let rtl = self.opts.rtl;
+            let rx = |v: f64| {
+                if rtl {
+                    self.left + self.left + self.width - v
+                } else {
+                    v
+                }
+            };
+            self.draw_box(ctx, rx(x), y, &it.style, bw, bh, fs, rtl);
+            // `rtlHelper.textAlign(legendItem.textAlign)`, then `_textX` of that (already
+            // flipped) alignment, as Chart.js does.
+            let eff: Option<TextAlign> = match (lo.text_align, rtl) {
+                (Some(Align::Center), _) => Some(TextAlign::Center),
+                (Some(Align::End), false) => Some(TextAlign::Right),
+                (Some(_), false) => Some(TextAlign::Left),
+                (None, false) => None,
+                (Some(Align::End), true) => Some(TextAlign::Left),
+                (_, true) => Some(TextAlign::Right),
+            };
             let (l, r) = (
                 x + bw + half,
                 if horizontal { x + width } else { self.right },
             );
-            let tx = match text_align {
-                Align::End => r,
-                Align::Center => (l + r) / 2.0,
-                _ => l,
+            let check = if rtl {
+                TextAlign::Left
+            } else {
+                TextAlign::Right
             };
+            let tx = if eff == Some(check) {
+                r
+            } else if eff == Some(TextAlign::Center) {
+                (l + r) / 2.0
+            } else {
+                l
+            };
+            let tx = rx(tx);
             let mut o = TextOpts::new(lo.color);
-            o.align = match text_align {
-                Align::End => TextAlign::Right,
-                Align::Center => TextAlign::Center,
-                _ => TextAlign::Left,
-            };
+            o.align = eff.unwrap_or(TextAlign::Left);
             o.baseline = TextBaseline::Middle;
             o.strikethrough = it.hidden;
             let lines = vec![txt];
@@ -294,6 +315,7 @@ impl LegendBox {
         bw: f64,
         bh: f64,
         fs: f64,
+        rtl: bool,
     ) {
         if bw.is_nan() || bw <= 0.0 || bh.is_nan() || bh < 0.0 {
             return;
@@ -319,9 +341,11 @@ impl LegendBox {
                 join: s.join,
             };
             let w = lo.point_style_width.filter(|w| *w != 0.0).map(|_| bw);
-            draw_point(ctx, &d, x + bw / 2.0, y + fs / 2.0, w);
+            let cx = if rtl { x - bw / 2.0 } else { x + bw / 2.0 };
+            draw_point(ctx, &d, cx, y + fs / 2.0, w);
         } else {
             let yt = y + ((fs - bh) / 2.0).max(0.0);
+            let x = if rtl { x - bw } else { x };
             let radius = if lo.use_border_radius {
                 match lo.border_radius {
                     Some(r) if r != 0.0 => Some(BarRadius::All(r)),
