@@ -473,29 +473,31 @@ impl Painter<'_> {
             if cell.width == 0 {
                 continue;
             }
-            let Some(rect) = tiny_skia::IntRect::from_xywh(
-                cell.sx as i32,
-                cell.sy as i32,
-                cell.width,
-                sprite.font_height,
-            ) else {
-                continue;
-            };
-            let Some(cell_img) = image.clone_rect(rect) else {
-                continue;
-            };
             let (dx, dy) = (x + cell.dx, y);
             let Some(dest) =
                 tiny_skia::Rect::from_xywh(dx, dy, cell.width as f32, sprite.font_height as f32)
             else {
                 continue;
             };
+            // Skia filters bilinearly unless the whole mapping is an integer translation;
+            // tiny-skia also drops to nearest for fractional translations, so a translation
+            // gets a negligible scale (1e-6 of a pixel over a cell) to keep it bilinear.
+            let (ddx, ddy) = t.apply(dx, dy);
+            let translate_only = t.b == 0.0 && t.c == 0.0 && t.a == 1.0 && t.d == 1.0;
+            let fractional = ddx.fract() != 0.0 || ddy.fract() != 0.0;
+            // The pattern is the whole sprite sheet: Blink draws with Skia's fast source-rect
+            // constraint, so filtering at a cell's edge reads the sheet's neighbouring pixels.
+            let mut pattern_ts =
+                tiny_skia::Transform::from_translate(dx - cell.sx as f32, dy - cell.sy as f32);
+            if translate_only && fractional {
+                pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
+            }
             let pattern = tiny_skia::Pattern::new(
-                cell_img.as_ref(),
+                image.as_ref(),
                 tiny_skia::SpreadMode::Pad,
                 tiny_skia::FilterQuality::Bilinear,
                 1.0,
-                tiny_skia::Transform::from_translate(dx, dy),
+                pattern_ts,
             );
             let p = tiny_skia::Paint {
                 shader: pattern,

@@ -28,12 +28,9 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
             )));
             return Err(msgs);
         }
-        None => {
-            msgs.push(Message::error(
-                "\"undefined\" is not a registered controller.",
-            ));
-            return Err(msgs);
-        }
+        // No chart type: Chart.js still builds the chart when every dataset names its own
+        // `type` (config.type is only a fallback for datasets).
+        None => String::new(),
     };
     let empty = Obj::new();
     let options: &Obj = match config.get("options") {
@@ -55,7 +52,17 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
         _ => Vec::new(),
     };
     // Chart.js throws on the first unknown controller, chart type first.
-    if !defaults::is_registered_controller(&kind) {
+    let every_dataset_typed = !raw_datasets.is_empty()
+        && raw_datasets
+            .iter()
+            .all(|d| matches!(d.get("type"), Some(Value::String(_))));
+    if kind.is_empty() && !every_dataset_typed {
+        msgs.push(Message::error(
+            "\"undefined\" is not a registered controller.",
+        ));
+        return Err(msgs);
+    }
+    if !kind.is_empty() && !defaults::is_registered_controller(&kind) {
         msgs.push(Message::error(format!(
             "\"{kind}\" is not a registered controller."
         )));
@@ -1341,6 +1348,34 @@ fn resolve_dataset(
         // LineController.update: `if (!this.options.showLine) options.borderWidth = 0`.
         if !show_line && kind != "scatter" {
             lo.border_width = 0.0;
+        }
+        // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
+        // style; `setStyle(ctx, options, segment.style)` and the filler's
+        // `segment.style.backgroundColor` then override the line's own values.
+        let seg_scopes = ds_scopes.child("segment");
+        if !seg_scopes.is_empty() {
+            let col = |k: &str| {
+                seg_scopes
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .and_then(parse_color)
+            };
+            if let Some(c) = col("borderColor") {
+                lo.border_color = c;
+            }
+            if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
+                lo.border_width = w;
+            }
+            if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
+                lo.border_dash = num_array(seg_scopes.get("borderDash"));
+            }
+            if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
+                lo.border_dash_offset = o;
+            }
+            if let Some(c) = col("backgroundColor") {
+                lo.fill.above = Some(c);
+                lo.fill.below = Some(c);
+            }
         }
         // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
         if let Some(v) = r.raw("spanGaps") {

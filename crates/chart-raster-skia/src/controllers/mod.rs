@@ -172,6 +172,9 @@ pub struct ChartData {
     pub scales: Vec<(String, Axis, Option<Stacked>)>,
     /// `chart.options.indexAxis`.
     pub chart_index_axis: Axis,
+    /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
+    /// bits, dataset index) → value.
+    pub visual: std::cell::RefCell<HashMap<(String, u64, usize), f64>>,
 }
 
 fn key_bits(v: Option<f64>) -> u64 {
@@ -253,8 +256,39 @@ impl ChartData {
 
     /// `applyStack(stack, value, dsIndex, {mode})`: `None` is `undefined`.
     pub fn apply_stack(&self, meta: &Meta, p: &Parsed, single: bool, all: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, all, false)
+    }
+
+    /// `DatasetController.applyStack`: like [`ChartData::apply_stack`] over the stack's
+    /// `_visualValues` (what elements are drawn from).
+    pub fn apply_stack_visual(&self, meta: &Meta, p: &Parsed, single: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, false, true)
+    }
+
+    /// Records a `_visualValues` change (bar `minBarLength`).
+    pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
+        self.visual.borrow_mut().insert(
+            (
+                Self::stack_key(meta),
+                key_bits(p.get(meta.index_axis)),
+                meta.index,
+            ),
+            value,
+        );
+    }
+
+    fn apply_stack_inner(
+        &self,
+        meta: &Meta,
+        p: &Parsed,
+        single: bool,
+        all: bool,
+        visual: bool,
+    ) -> Option<f64> {
         let mut value = p.get(meta.v_axis())?;
         let entry = self.stack_entry(meta, p)?;
+        let key = (Self::stack_key(meta), key_bits(p.get(meta.index_axis)));
+        let overrides = self.visual.borrow();
         let mut found = false;
         for &k in &self.sorted_visible {
             if k == meta.index {
@@ -264,8 +298,17 @@ impl ChartData {
                 }
                 break;
             }
-            if let Some(Some(other)) = entry.values.get(&k) {
-                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(*other)) {
+            let ov = if visual {
+                overrides.get(&(key.0.clone(), key.1, k)).copied()
+            } else {
+                None
+            };
+            let other = match ov {
+                Some(v) => Some(v),
+                None => entry.values.get(&k).copied().flatten(),
+            };
+            if let Some(other) = other {
+                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(other)) {
                     value += other;
                 }
             }
@@ -300,9 +343,9 @@ impl ChartData {
             }
             let mut value = v;
             if stack && meta.v_axis() == axis {
-                value = self
-                    .apply_stack(meta, p, meta.stacked == Some(Stacked::Single), false)
-                    .unwrap_or(f64::NAN);
+                // updateRangeFromParsed calls applyStack without a mode: ranges always use
+                // sign-matching stacking, even for `stacked: 'single'`.
+                value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
             }
             min = min.min(value);
             max = max.max(value);
@@ -430,6 +473,11 @@ pub trait Controller {
     /// `getMaxOverflow()`: `None` is `false`.
     fn max_overflow(&self, _ds: &Dataset, _meta: &Meta) -> Option<f64> {
         None
+    }
+    /// `getMaxOverflow()` as the first update sees it, before layout (`autoPadding`): the
+    /// line element has no options yet then, so its border does not count.
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.max_overflow(ds, meta)
     }
     /// Computes element geometry (`update('none')`).
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);

@@ -455,7 +455,7 @@ fn candidate_families(name: &str) -> Vec<String> {
             &["arial", "liberation sans", "dejavu sans"]
         }
         "serif" => &["times new roman", "liberation serif", "dejavu serif"],
-        "monospace" => &["dejavu sans mono", "liberation mono", "noto mono"],
+        "monospace" => &["noto sans mono", "dejavu sans mono", "liberation mono"],
         "cursive" | "fantasy" => &["dejavu sans"],
         _ => &[],
     };
