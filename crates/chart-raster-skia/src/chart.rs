@@ -276,7 +276,8 @@ fn draw_chart(
     let mut overflows = Vec::new();
     for (i, ds) in chart.datasets.iter().enumerate() {
         let o = ctrls[i].max_overflow(ds, &data.metas[i]);
-        min_padding = min_padding.max(o.unwrap_or(0.0));
+        let lo = ctrls[i].layout_overflow(ds, &data.metas[i]);
+        min_padding = min_padding.max(lo.unwrap_or(0.0));
         overflows.push(o);
     }
     if !chart.auto_padding {
@@ -285,17 +286,42 @@ fn draw_chart(
 
     // Layout boxes: legend, subtitle, title (plugin start order), then scales.
     let mut legend = chart.legend.as_ref().map(|lo| {
-        let items = all_sorted
-            .iter()
-            .map(|&i| {
-                let ds = &chart.datasets[i];
-                LegendItem {
-                    text: ds.label.clone(),
-                    hidden: ds.hidden,
-                    style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
-                }
-            })
-            .collect();
+        let items = if matches!(chart.kind.as_str(), "doughnut" | "pie" | "polarArea") {
+            // The doughnut/pie/polarArea overrides of `generateLabels`: one item per label,
+            // styled like dataset 0's element at that index.
+            match chart.datasets.first() {
+                Some(ds0) if !chart.labels.is_empty() => chart
+                    .labels
+                    .iter()
+                    .enumerate()
+                    .map(|(i, l)| {
+                        let mut style = crate::controllers::doughnut::arc_legend_style(ds0, i);
+                        style.point_style = lo.labels.point_style;
+                        LegendItem {
+                            text: match l {
+                                chart_spec::model::Raw::Undefined => None,
+                                l => Some(l.to_js_string()),
+                            },
+                            hidden: false,
+                            style,
+                        }
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            }
+        } else {
+            all_sorted
+                .iter()
+                .map(|&i| {
+                    let ds = &chart.datasets[i];
+                    LegendItem {
+                        text: ds.label.clone(),
+                        hidden: ds.hidden,
+                        style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
+                    }
+                })
+                .collect()
+        };
         LegendBox::new(lo.clone(), items)
     });
     let mut subtitle = chart.subtitle.as_ref().map(|t| TitleBox::new(t.clone()));
@@ -337,6 +363,7 @@ fn draw_chart(
             data: &data,
             area,
             dpr,
+            datasets: &chart.datasets,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
             ctrls[i].update(ds, &data.metas[i], &cx);
@@ -386,22 +413,39 @@ fn draw_chart(
             .then(a.1.cmp(&b.1))
     });
 
+    // Dataset clip areas (`getDatasetClipArea`).
+    let clips: Vec<Option<Area>> = chart
+        .datasets
+        .iter()
+        .enumerate()
+        .map(|(i, ds)| {
+            dataset_clip(
+                ds.clip,
+                overflows[i],
+                &data.metas[i],
+                &scales,
+                &area,
+                width,
+                height,
+            )
+        })
+        .collect();
     // beforeDraw: the filler updates every line's control points, and fills for drawTime
     // 'beforeDraw'.
     let draw_time = chart.filler.as_ref().map(|f| f.draw_time);
-    let mut fill_sources = if chart.filler.is_some() {
+    let fill_sources = if chart.filler.is_some() {
         for &i in data.sorted_visible.iter().rev() {
             if let Some(l) = ctrls[i].line() {
                 l.update_control_points(&area, data.metas[i].index_axis);
             }
         }
-        filler::sources(chart, &data, &mut ctrls, &scales)
+        filler::sources(chart, &data, &mut ctrls, &scales, &clips)
     } else {
         Vec::new()
     };
     if draw_time == Some(FillDrawTime::BeforeDraw) {
         for &i in data.sorted_visible.iter().rev() {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
 
@@ -444,56 +488,18 @@ fn draw_chart(
     // _drawDatasets
     if draw_time == Some(FillDrawTime::BeforeDatasetsDraw) {
         for &i in data.sorted_visible.iter().rev() {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
     for &i in data.sorted_visible.iter().rev() {
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
-            filler::draw_fill(&mut ctx, &mut fill_sources, i, &scales, &area);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
-        // getDatasetClipArea
-        let clip = match ds.clip {
-            Some(Clip::Disabled) => None,
-            Some(Clip::Sides(s)) => Some((s.left, s.top, s.right, s.bottom)),
-            None => overflows[i].map(|o| {
-                let xs = scales
-                    .iter()
-                    .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
-                let ys = scales
-                    .iter()
-                    .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
-                let (xl, xr) = scale_clip(xs, o);
-                let (yb, yt) = scale_clip(ys, o);
-                (xl, yt, xr, yb)
-            }),
-        };
-        if let Some((l, t, r, b)) = clip {
-            let xs = scales
-                .iter()
-                .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
-            let ys = scales
-                .iter()
-                .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
-            let pick = |s: Option<&Scale>, f: fn(&ScaleCore) -> f64, a: f64| match s {
-                Some(s) if s.core.opts.clip => f(&s.core),
-                _ => a,
-            };
-            let (al, ar) = (
-                pick(xs, |c| c.left, area.left),
-                pick(xs, |c| c.right, area.right),
-            );
-            let (at, ab) = (
-                pick(ys, |c| c.top, area.top),
-                pick(ys, |c| c.bottom, area.bottom),
-            );
-            ctx.clip_area(Area {
-                left: al - l,
-                top: at - t,
-                right: ar + r,
-                bottom: ab + b,
-            });
+        let clip = clips[i];
+        if let Some(c) = clip {
+            ctx.clip_area(c);
         }
         ctrls[i].draw(&mut ctx, ds, meta, &area);
         if clip.is_some() {
@@ -509,4 +515,52 @@ fn draw_chart(
 /// `chart.options.indexAxis`.
 fn chart_index_axis(chart: &Chart) -> Axis {
     chart.index_axis
+}
+
+/// `getDatasetClipArea(chart, meta)` with `meta._clip` from `toClip(options.clip ??
+/// defaultClip(xScale, yScale, getMaxOverflow()))`; `None` when clipping is disabled.
+fn dataset_clip(
+    clip: Option<Clip>,
+    overflow: Option<f64>,
+    meta: &Meta,
+    scales: &[Scale],
+    area: &Area,
+    width: f64,
+    height: f64,
+) -> Option<Area> {
+    let xs = scales
+        .iter()
+        .find(|s| Some(s.core.id()) == meta.x_id.as_deref());
+    let ys = scales
+        .iter()
+        .find(|s| Some(s.core.id()) == meta.y_id.as_deref());
+    let (l, t, r, b) = match clip {
+        Some(Clip::Disabled) => return None,
+        Some(Clip::Sides(s)) => (s.left, s.top, s.right, s.bottom),
+        None => {
+            let o = overflow?;
+            let (xl, xr) = scale_clip(xs, o);
+            let (yb, yt) = scale_clip(ys, o);
+            (xl, yt, xr, yb)
+        }
+    };
+    let _ = (width, height);
+    let pick = |s: Option<&Scale>, f: fn(&ScaleCore) -> f64, a: f64| match (xs.and(ys), s) {
+        (Some(_), Some(s)) if s.core.opts.clip => f(&s.core),
+        _ => a,
+    };
+    let (al, ar) = (
+        pick(xs, |c| c.left, area.left),
+        pick(xs, |c| c.right, area.right),
+    );
+    let (at, ab) = (
+        pick(ys, |c| c.top, area.top),
+        pick(ys, |c| c.bottom, area.bottom),
+    );
+    Some(Area {
+        left: al - l,
+        top: at - t,
+        right: ar + r,
+        bottom: ab + b,
+    })
 }

@@ -209,6 +209,14 @@ static SCALE_TYPES: LazyLock<Value> = LazyLock::new(|| {
     })
 });
 
+// The tables with the arc/radial/time family added (`crate::defaults_extra`).
+static GLOBAL_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("global", GLOBAL.clone()));
+static OVERRIDES_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("overrides", OVERRIDES.clone()));
+static SCALE_TYPES_ALL: LazyLock<Value> =
+    LazyLock::new(|| crate::defaults_extra::extend("scales", SCALE_TYPES.clone()));
+
 static EMPTY: LazyLock<Map<String, Value>> = LazyLock::new(Map::new);
 
 fn as_map(v: &'static Value) -> &'static Map<String, Value> {
@@ -217,12 +225,12 @@ fn as_map(v: &'static Value) -> &'static Map<String, Value> {
 
 /// `Chart.defaults`.
 pub fn global() -> &'static Map<String, Value> {
-    as_map(&GLOBAL)
+    as_map(&GLOBAL_ALL)
 }
 
 /// `Chart.overrides[chart_type]`, when the type has overrides.
 pub fn overrides(chart_type: &str) -> Option<&'static Map<String, Value>> {
-    as_map(&OVERRIDES)
+    as_map(&OVERRIDES_ALL)
         .get(chart_type)
         .and_then(Value::as_object)
 }
@@ -237,7 +245,7 @@ pub fn dataset_type(chart_type: &str) -> Option<&'static Map<String, Value>> {
 
 /// `Chart.defaults.scales[scale_type]`: a scale's `static defaults`.
 pub fn scale_type(scale_type: &str) -> Option<&'static Map<String, Value>> {
-    as_map(&SCALE_TYPES)
+    as_map(&SCALE_TYPES_ALL)
         .get(scale_type)
         .and_then(Value::as_object)
 }
@@ -281,7 +289,7 @@ mod tests {
     fn tables_are_objects() {
         assert_eq!(global()["color"], "#666");
         assert!(overrides("bar").is_some());
-        assert!(overrides("pie").is_none());
+        assert!(overrides("nope").is_none());
         assert!(is_registered_controller("line"));
         assert!(!is_registered_controller("nope"));
         assert!(element_keys("point").contains(&"radius"));

@@ -10,12 +10,15 @@
 pub mod bitmap;
 pub mod color;
 pub mod defaults;
+pub mod defaults_extra;
 pub mod font;
 pub mod message;
 pub mod model;
+pub mod model_extra;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
+pub mod time;
 pub mod values;
 
 pub use bitmap::{Bitmap, Rendered};

@@ -385,6 +385,8 @@ pub enum Elements {
     Bar(Vec<BarOptions>),
     /// Points.
     Point(Vec<PointOptions>),
+    /// Arcs (doughnut, pie, polar area).
+    Arc(Vec<crate::model_extra::ArcOptions>),
 }
 
 /// One dataset, resolved.
@@ -424,6 +426,8 @@ pub struct Dataset {
     pub line: Option<LineOptions>,
     /// Per-data-index element options.
     pub elements: Elements,
+    /// Doughnut/pie controller options and values, for those datasets.
+    pub arc: Option<crate::model_extra::ArcDatasetOptions>,
 }
 
 /// A scale's `position`.
@@ -687,6 +691,8 @@ pub struct ScaleOptions {
     pub title: ScaleTitleOptions,
     /// `ticks`.
     pub ticks: TickOptions,
+    /// Options of the time and radial scale types.
+    pub extra: crate::model_extra::ScaleExtra,
 }
 
 /// `grace`.
@@ -849,4 +855,6 @@ pub struct Chart {
     pub filler: Option<FillerOptions>,
     /// `devicePixelRatio` option, when set.
     pub device_pixel_ratio: Option<f64>,
+    /// Decimation plugin.
+    pub decimation: crate::model_extra::DecimationOptions,
 }

@@ -12,6 +12,9 @@ use serde_json::{Map, Value};
 
 type Obj = Map<String, Value>;
 
+#[path = "resolve_extra.rs"]
+mod extra;
+
 /// Resolves a Chart.js config. `Err` holds the messages when the chart cannot be built at all
 /// (Chart.js would throw in `new Chart()`); the caller draws a blank canvas then.
 pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
@@ -180,6 +183,7 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
             legend,
             filler,
             device_pixel_ratio,
+            decimation: extra::decimation(options),
         },
         msgs,
     ))
@@ -651,6 +655,7 @@ fn resolve_scale(
         }
         _ => dposition,
     };
+    let kind_for_extra = kind.clone();
     let mut r = Reader::new(scopes.clone(), format!("options.scales.{id}"), msgs);
     let display = match r.raw("display") {
         Some(Value::String(s)) if s == "auto" => Display::Auto,
@@ -851,6 +856,7 @@ fn resolve_scale(
         border,
         title,
         ticks,
+        extra: extra::scale_extra(&kind_for_extra, &scopes, r.messages),
     }
 }
 
@@ -1288,7 +1294,9 @@ fn resolve_dataset(
         .and_then(Value::as_str)
         .unwrap_or("point");
     let n = data.len().max(1);
-    let elements = if data_element == "bar" {
+    let elements = if data_element == "arc" {
+        Elements::Arc(extra::resolve_arcs(&element_scopes("arc"), data.len()))
+    } else if data_element == "bar" {
         let scopes = element_scopes("bar");
         Elements::Bar(
             (0..n)
@@ -1334,6 +1342,34 @@ fn resolve_dataset(
         if !show_line && kind != "scatter" {
             lo.border_width = 0.0;
         }
+        // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
+        // style; `setStyle(ctx, options, segment.style)` and the filler's
+        // `segment.style.backgroundColor` then override the line's own values.
+        let seg_scopes = ds_scopes.child("segment");
+        if !seg_scopes.is_empty() {
+            let col = |k: &str| {
+                seg_scopes
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .and_then(parse_color)
+            };
+            if let Some(c) = col("borderColor") {
+                lo.border_color = c;
+            }
+            if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
+                lo.border_width = w;
+            }
+            if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
+                lo.border_dash = num_array(seg_scopes.get("borderDash"));
+            }
+            if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
+                lo.border_dash_offset = o;
+            }
+            if let Some(c) = col("backgroundColor") {
+                lo.fill.above = Some(c);
+                lo.fill.below = Some(c);
+            }
+        }
         // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
         if let Some(v) = r.raw("spanGaps") {
             lo.span_gaps = match v {
@@ -1347,6 +1383,8 @@ fn resolve_dataset(
         None
     };
     let _ = &mut r;
+    let arc = matches!(kind.as_str(), "doughnut" | "pie")
+        .then(|| extra::arc_dataset(&ds_scopes, ds, kind == "pie"));
     Dataset {
         index,
         kind,
@@ -1365,6 +1403,7 @@ fn resolve_dataset(
         bar,
         line,
         elements,
+        arc,
     }
 }
 

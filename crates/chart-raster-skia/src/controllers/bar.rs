@@ -193,7 +193,7 @@ impl BarController {
         let mut value = p.get(vaxis).unwrap_or(f64::NAN);
         let mut start = 0.0;
         let mut length = if meta.stacked.is_some() {
-            data.apply_stack(meta, p, meta.stacked == Some(Stacked::Single), false)
+            data.apply_stack_visual(meta, p, meta.stacked == Some(Stacked::Single))
                 .unwrap_or(f64::NAN)
         } else {
             value
@@ -240,6 +240,14 @@ impl BarController {
             let ep = v_scale.core.pixel_for_decimal(1.0);
             base = base.min(sp.max(ep)).max(sp.min(ep));
             head = base + size;
+            if meta.stacked.is_some() && floating.is_none() {
+                data.set_visual(
+                    meta,
+                    p,
+                    v_scale.kind.value_for_pixel(&v_scale.core, head)
+                        - v_scale.kind.value_for_pixel(&v_scale.core, base),
+                );
+            }
         }
         if base == v_scale.pixel_for_value(actual_base) {
             let half = sign(size) * line_width_for_value(v_scale, actual_base) / 2.0;

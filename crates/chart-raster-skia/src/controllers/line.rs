@@ -55,6 +55,36 @@ impl Controller for LineController {
     }
 
     fn max_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.overflow(
+            ds,
+            meta,
+            ds.line.as_ref().map(|l| l.border_width).unwrap_or(0.0),
+        )
+    }
+
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.overflow(ds, meta, 0.0)
+    }
+
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.update_points(ds, meta, cx);
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
+        self.draw_all(ctx, ds, meta, area);
+    }
+
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        self.style(ds, use_point_style)
+    }
+
+    fn line(&mut self) -> Option<&mut LineEl> {
+        self.line.as_mut()
+    }
+}
+
+impl LineController {
+    fn overflow(&self, ds: &Dataset, meta: &Meta, border: f64) -> Option<f64> {
         let n = meta.parsed.len();
         if self.scatter && !ds.show_line {
             // ScatterController.getMaxOverflow without a line.
@@ -66,7 +96,6 @@ impl Controller for LineController {
             }
             return if max > 0.0 { Some(max) } else { None };
         }
-        let border = ds.line.as_ref().map(|l| l.border_width).unwrap_or(0.0);
         if n == 0 {
             return Some(border);
         }
@@ -75,7 +104,7 @@ impl Controller for LineController {
         Some(border.max(first).max(last) / 2.0)
     }
 
-    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+    fn update_points(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
         self.points.clear();
         self.line = None;
         let (Some(i_scale), Some(v_scale)) = (cx.scale(meta.i_id()), cx.scale(meta.v_id())) else {
@@ -141,7 +170,7 @@ impl Controller for LineController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
+    fn draw_all(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
         let index_axis = meta.index_axis;
         if let Some(line) = self.line.as_mut() {
             line.update_control_points(area, index_axis);
@@ -157,7 +186,7 @@ impl Controller for LineController {
         }
     }
 
-    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+    fn style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
         if !use_point_style && (!self.scatter || ds.show_line) {
             if let Some(l) = &ds.line {
                 let mut lw = l.border_width;
@@ -201,9 +230,5 @@ impl Controller for LineController {
             },
             None => default_legend_style(),
         }
-    }
-
-    fn line(&mut self) -> Option<&mut LineEl> {
-        self.line.as_mut()
     }
 }

@@ -13,8 +13,10 @@
 //! The chart-wide state a controller reads is in [`ChartData`] (every dataset's [`Meta`] and
 //! the stacks), which also answers the scales' [`DataLimits`] questions.
 
+pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
+pub mod doughnut;
 pub mod line;
 
 use crate::elements::{Area, Ctx};
@@ -168,6 +170,9 @@ pub struct ChartData {
     pub scales: Vec<(String, Axis, Option<Stacked>)>,
     /// `chart.options.indexAxis`.
     pub chart_index_axis: Axis,
+    /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
+    /// bits, dataset index) → value.
+    pub visual: std::cell::RefCell<HashMap<(String, u64, usize), f64>>,
 }
 
 fn key_bits(v: Option<f64>) -> u64 {
@@ -249,8 +254,39 @@ impl ChartData {
 
     /// `applyStack(stack, value, dsIndex, {mode})`: `None` is `undefined`.
     pub fn apply_stack(&self, meta: &Meta, p: &Parsed, single: bool, all: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, all, false)
+    }
+
+    /// `DatasetController.applyStack`: like [`ChartData::apply_stack`] over the stack's
+    /// `_visualValues` (what elements are drawn from).
+    pub fn apply_stack_visual(&self, meta: &Meta, p: &Parsed, single: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, false, true)
+    }
+
+    /// Records a `_visualValues` change (bar `minBarLength`).
+    pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
+        self.visual.borrow_mut().insert(
+            (
+                Self::stack_key(meta),
+                key_bits(p.get(meta.index_axis)),
+                meta.index,
+            ),
+            value,
+        );
+    }
+
+    fn apply_stack_inner(
+        &self,
+        meta: &Meta,
+        p: &Parsed,
+        single: bool,
+        all: bool,
+        visual: bool,
+    ) -> Option<f64> {
         let mut value = p.get(meta.v_axis())?;
         let entry = self.stack_entry(meta, p)?;
+        let key = (Self::stack_key(meta), key_bits(p.get(meta.index_axis)));
+        let overrides = self.visual.borrow();
         let mut found = false;
         for &k in &self.sorted_visible {
             if k == meta.index {
@@ -260,8 +296,17 @@ impl ChartData {
                 }
                 break;
             }
-            if let Some(Some(other)) = entry.values.get(&k) {
-                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(*other)) {
+            let ov = if visual {
+                overrides.get(&(key.0.clone(), key.1, k)).copied()
+            } else {
+                None
+            };
+            let other = match ov {
+                Some(v) => Some(v),
+                None => entry.values.get(&k).copied().flatten(),
+            };
+            if let Some(other) = other {
+                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(other)) {
                     value += other;
                 }
             }
@@ -296,9 +341,9 @@ impl ChartData {
             }
             let mut value = v;
             if stack && meta.v_axis() == axis {
-                value = self
-                    .apply_stack(meta, p, meta.stacked == Some(Stacked::Single), false)
-                    .unwrap_or(f64::NAN);
+                // updateRangeFromParsed calls applyStack without a mode: ranges always use
+                // sign-matching stacking, even for `stacked: 'single'`.
+                value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
             }
             min = min.min(value);
             max = max.max(value);
@@ -382,6 +427,8 @@ pub struct UpdateCx<'a> {
     pub area: Area,
     /// Device pixel ratio.
     pub dpr: f64,
+    /// Every dataset, resolved (ring weights and rotations of the other doughnut datasets).
+    pub datasets: &'a [chart_spec::model::Dataset],
 }
 
 impl UpdateCx<'_> {
@@ -425,6 +472,11 @@ pub trait Controller {
     fn max_overflow(&self, _ds: &Dataset, _meta: &Meta) -> Option<f64> {
         None
     }
+    /// `getMaxOverflow()` as the first update sees it, before layout (`autoPadding`): the
+    /// line element has no options yet then, so its border does not count.
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.max_overflow(ds, meta)
+    }
     /// Computes element geometry (`update('none')`).
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);
     /// Draws the dataset (`controller.draw()`).
@@ -444,6 +496,7 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "line" => Some(Box::new(line::LineController::new(false))),
         "scatter" => Some(Box::new(line::LineController::new(true))),
         "bubble" => Some(Box::new(bubble::BubbleController::default())),
+        "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
         _ => None,
     }
 }

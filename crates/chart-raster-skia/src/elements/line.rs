@@ -609,3 +609,201 @@ fn cap_bezier_points(points: &mut [LinePoint], area: &Area) {
         }
     }
 }
+
+/// `{property, start, end}` bounds of `_boundSegment` (x or y only).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// Start value.
+    pub start: f64,
+    /// End value.
+    pub end: f64,
+}
+
+/// `_isBetween(value, start, end)` with Chart.js's 1e-6 epsilon.
+pub fn is_between(v: f64, a: f64, b: f64) -> bool {
+    v >= a.min(b) - 1e-6 && v <= a.max(b) + 1e-6
+}
+
+impl LineEl {
+    /// A line from plain points (the filler's boundary and stack lines), `tension: 0`.
+    pub fn boundary(points: Vec<LinePoint>, loop_: bool) -> Self {
+        let options = LineOptions {
+            background_color: chart_spec::Rgba::TRANSPARENT,
+            border_color: chart_spec::Rgba::TRANSPARENT,
+            border_width: 0.0,
+            border_dash: Vec::new(),
+            border_dash_offset: 0.0,
+            cap: CapStyle::Butt,
+            join: JoinStyle::Miter,
+            tension: 0.0,
+            monotone: false,
+            cap_bezier_points: false,
+            stepped: Stepped::No,
+            span_gaps: None,
+            fill: chart_spec::model::FillSpec {
+                target: chart_spec::model::Fill::None,
+                above: None,
+                below: None,
+            },
+        };
+        let mut l = LineEl::new(points, options);
+        l.loop_ = loop_;
+        l.full_loop = loop_;
+        l
+    }
+
+    /// `_boundSegment(segment, points, bounds)` for an x/y property.
+    pub fn bound_segment(&self, seg: &Segment, axis: Axis, bounds: Option<Bounds>) -> Vec<Segment> {
+        let Some(b) = bounds else { return vec![*seg] };
+        let points = &self.points;
+        let count = points.len();
+        if count == 0 {
+            return Vec::new();
+        }
+        // getSegment
+        let (mut start, mut end, lp) = (seg.start, seg.end, seg.loop_);
+        if lp {
+            start += count;
+            end += count;
+            for _ in 0..count {
+                if !is_between(points[start % count].get(axis), b.start, b.end) {
+                    break;
+                }
+                start -= 1;
+                end -= 1;
+            }
+            start %= count;
+            end %= count;
+        }
+        if end < start {
+            end += count;
+        }
+        let mut result = Vec::new();
+        let mut inside;
+        let mut sub_start: Option<usize> = None;
+        let mut prev_value: Option<f64> = None;
+        let mut prev = start;
+        let normalize = |s: usize, e: usize| Segment {
+            start: s % count,
+            end: e % count,
+            loop_: lp && (e - s + 1) % count == 0,
+        };
+        for i in start..=end {
+            let point = points[i % count];
+            if point.skip {
+                continue;
+            }
+            let value = point.get(axis);
+            if Some(value) == prev_value {
+                continue;
+            }
+            inside = is_between(value, b.start, b.end);
+            let start_is_before = || match prev_value {
+                Some(pv) => is_between(b.start, pv, value) && b.start - pv != 0.0,
+                None => false,
+            };
+            let end_is_before = || {
+                b.end - value == 0.0
+                    || match prev_value {
+                        Some(pv) => is_between(b.end, pv, value),
+                        None => false,
+                    }
+            };
+            if sub_start.is_none() && (inside || start_is_before()) {
+                sub_start = Some(if value - b.start == 0.0 { i } else { prev });
+            }
+            if let Some(ss) = sub_start {
+                if !inside || end_is_before() {
+                    result.push(normalize(ss, i));
+                    sub_start = None;
+                }
+            }
+            prev = i;
+            prev_value = Some(value);
+        }
+        if let Some(ss) = sub_start {
+            result.push(normalize(ss, end));
+        }
+        result
+    }
+
+    /// `_boundSegments(line, bounds)`.
+    pub fn bound_segments(&self, axis: Axis, bounds: Option<Bounds>) -> Vec<Segment> {
+        self.segments()
+            .iter()
+            .flat_map(|s| self.bound_segment(s, axis, bounds))
+            .collect()
+    }
+
+    /// `LineElement.interpolate(point, property)`: the first interpolated point.
+    pub fn interpolate(&self, value: f64, axis: Axis) -> Option<(f64, f64)> {
+        let segs = self.bound_segments(
+            axis,
+            Some(Bounds {
+                start: value,
+                end: value,
+            }),
+        );
+        let seg = segs.first()?;
+        let p1 = self.points[seg.start];
+        let p2 = self.points[seg.end];
+        if seg.start == seg.end {
+            return Some((p1.x, p1.y));
+        }
+        let t = ((value - p1.get(axis)) / (p2.get(axis) - p1.get(axis))).abs();
+        let (x, y) = if self.options.stepped != Stepped::No {
+            let y = match self.options.stepped {
+                Stepped::Middle => {
+                    if t < 0.5 {
+                        p1.y
+                    } else {
+                        p2.y
+                    }
+                }
+                Stepped::After => {
+                    if t < 1.0 {
+                        p1.y
+                    } else {
+                        p2.y
+                    }
+                }
+                _ => {
+                    if t > 0.0 {
+                        p2.y
+                    } else {
+                        p1.y
+                    }
+                }
+            };
+            (p1.x + t * (p2.x - p1.x), y)
+        } else if self.curved() {
+            let lerp =
+                |a: (f64, f64), b: (f64, f64)| (a.0 + t * (b.0 - a.0), a.1 + t * (b.1 - a.1));
+            let (a0, c1, c2, a3) = (
+                (p1.x, p1.y),
+                (p1.cp2x, p1.cp2y),
+                (p2.cp1x, p2.cp1y),
+                (p2.x, p2.y),
+            );
+            let a = lerp(a0, c1);
+            let b = lerp(c1, c2);
+            let c = lerp(c2, a3);
+            let d = lerp(a, b);
+            let e = lerp(b, c);
+            lerp(d, e)
+        } else {
+            (p1.x + t * (p2.x - p1.x), p1.y + t * (p2.y - p1.y))
+        };
+        // `interpolated[property] = point[property]`.
+        Some(if axis == Axis::X {
+            (value, y)
+        } else {
+            (x, value)
+        })
+    }
+
+    /// `first()`: the first point of the first segment.
+    pub fn first_point(&self) -> Option<LinePoint> {
+        self.segments().first().map(|s| self.points[s.start])
+    }
+}

@@ -4,6 +4,7 @@
 //! Geometry is computed in `f64` like JavaScript and converted to the scene's `f32` only when
 //! an item is emitted.
 
+pub mod arc;
 pub mod bar;
 pub mod line;
 pub mod point;
@@ -83,6 +84,12 @@ impl P {
     /// The scene path.
     pub fn into_path(self) -> Path {
         self.path
+    }
+}
+
+impl From<Path> for P {
+    fn from(path: Path) -> Self {
+        Self { path }
     }
 }
 

@@ -93,8 +93,15 @@ impl LegendBox {
         }
     }
 
-    fn text_of(item: &LegendItem) -> String {
-        item.text.clone().unwrap_or_else(|| "undefined".to_string())
+    /// The label as a canvas receives it: a dataset without `label` passes `undefined`, which
+    /// a real canvas prints as "undefined"; the fixtures' sprite `measureText`/`fillText`
+    /// iterate over `undefined.length` and draw nothing.
+    fn text_of(item: &LegendItem, text: &TextEngine) -> String {
+        match &item.text {
+            Some(t) => t.clone(),
+            None if is_sprite(text) => String::new(),
+            None => "undefined".to_string(),
+        }
     }
 
     fn fit(&mut self, text: &TextEngine) {
@@ -116,7 +123,8 @@ impl LegendBox {
             let lh = ih + pad;
             let mut total = th;
             for (i, it) in self.items.iter().enumerate() {
-                let iw = bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it)));
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
                 let last = *self.line_widths.last().unwrap_or(&0.0);
                 if i == 0 || last + iw + 2.0 * pad > self.max_width {
                     total += lh;
@@ -141,7 +149,8 @@ impl LegendBox {
             let mut total_w = pad;
             let (mut cw, mut ch) = (0.0f64, 0.0f64);
             for (i, it) in self.items.iter().enumerate() {
-                let iw = bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it)));
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
                 let iht = if it.text.is_some() { ih } else { 0.0 };
                 if i > 0 && ch + iht + 2.0 * pad > limit {
                     total_w += cw + pad;
@@ -214,7 +223,7 @@ impl LegendBox {
         let mut line = 0usize;
         let lh = ih + pad;
         for (i, it) in self.items.iter().enumerate() {
-            let txt = Self::text_of(it);
+            let txt = Self::text_of(it, ctx.text);
             let tw = ctx.measure(&font, &txt);
             let width = bw + half + tw;
             let mut x = cx;
@@ -242,33 +251,54 @@ impl LegendBox {
                 );
                 y = cy;
             }
-            self.draw_box(ctx, x, y, &it.style, bw, bh, fs);
-            let text_align = lo.text_align.unwrap_or(Align::Start);
-            // _textX(align, left, right, rtl)
+            // getRtlAdapter(rtl, this.left, this.width)
+            let rtl = self.opts.rtl;
+            let rx = |v: f64| {
+                if rtl {
+                    self.left + self.left + self.width - v
+                } else {
+                    v
+                }
+            };
+            self.draw_box(ctx, rx(x), y, &it.style, bw, bh, fs, rtl);
+            // `rtlHelper.textAlign(legendItem.textAlign)`, then `_textX` of that (already
+            // flipped) alignment, as Chart.js does.
+            let eff: Option<TextAlign> = match (lo.text_align, rtl) {
+                (Some(Align::Center), _) => Some(TextAlign::Center),
+                (Some(Align::End), false) => Some(TextAlign::Right),
+                (Some(_), false) => Some(TextAlign::Left),
+                (None, false) => None,
+                (Some(Align::End), true) => Some(TextAlign::Left),
+                (_, true) => Some(TextAlign::Right),
+            };
             let (l, r) = (
                 x + bw + half,
                 if horizontal { x + width } else { self.right },
             );
-            let tx = match text_align {
-                Align::End => r,
-                Align::Center => (l + r) / 2.0,
-                _ => l,
+            let check = if rtl {
+                TextAlign::Left
+            } else {
+                TextAlign::Right
             };
+            let tx = if eff == Some(check) {
+                r
+            } else if eff == Some(TextAlign::Center) {
+                (l + r) / 2.0
+            } else {
+                l
+            };
+            let tx = rx(tx);
             let mut o = TextOpts::new(lo.color);
-            o.align = match text_align {
-                Align::End => TextAlign::Right,
-                Align::Center => TextAlign::Center,
-                _ => TextAlign::Left,
-            };
+            o.align = eff.unwrap_or(TextAlign::Left);
             o.baseline = TextBaseline::Middle;
             o.strikethrough = it.hidden;
-            let lines = match &it.text {
-                Some(t) => vec![t.clone()],
-                None => vec!["undefined".to_string()],
-            };
+            let lines = vec![txt];
             render_text(ctx, &lines, tx, y + ih / 2.0, &font, &o);
             if horizontal {
                 cx += width + pad;
+            } else if it.text.is_none() {
+                // calculateLegendItemHeight of a non-string label: no lines.
+                cy += pad;
             } else {
                 cy += lh;
             }
@@ -285,6 +315,7 @@ impl LegendBox {
         bw: f64,
         bh: f64,
         fs: f64,
+        rtl: bool,
     ) {
         if bw.is_nan() || bw <= 0.0 || bh.is_nan() || bh < 0.0 {
             return;
@@ -310,9 +341,11 @@ impl LegendBox {
                 join: s.join,
             };
             let w = lo.point_style_width.filter(|w| *w != 0.0).map(|_| bw);
-            draw_point(ctx, &d, x + bw / 2.0, y + fs / 2.0, w);
+            let cx = if rtl { x - bw / 2.0 } else { x + bw / 2.0 };
+            draw_point(ctx, &d, cx, y + fs / 2.0, w);
         } else {
             let yt = y + ((fs - bh) / 2.0).max(0.0);
+            let x = if rtl { x - bw } else { x };
             let radius = if lo.use_border_radius {
                 match lo.border_radius {
                     Some(r) if r != 0.0 => Some(BarRadius::All(r)),
@@ -439,4 +472,14 @@ impl LayoutBox for LegendBox {
         self.width = width;
         self.height = height;
     }
+}
+
+#[cfg(feature = "sprite-text")]
+fn is_sprite(text: &TextEngine) -> bool {
+    matches!(text, TextEngine::Sprite(_))
+}
+
+#[cfg(not(feature = "sprite-text"))]
+fn is_sprite(_text: &TextEngine) -> bool {
+    false
 }

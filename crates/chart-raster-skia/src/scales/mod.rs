@@ -15,7 +15,11 @@
 
 pub mod category;
 pub mod linear;
+pub mod log;
+pub mod radial_draw;
+pub mod radial_geometry;
 pub mod ticks;
+pub mod time;
 
 use crate::elements::{align_pixel, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
 use crate::scene::{TextAlign, TextBaseline};
