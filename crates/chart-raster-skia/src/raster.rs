@@ -307,7 +307,7 @@ impl Painter<'_> {
 
     fn stroke(&mut self, path: &Path, p: &Paint, stroke: &Stroke, t: Transform) {
         // Canvas ignores a lineWidth of 0, negative or NaN; Chart.js skips such strokes.
-        if !(stroke.width > 0.0) || !stroke.width.is_finite() {
+        if !stroke.width.is_finite() || stroke.width <= 0.0 {
             return;
         }
         let Some(tp) = build_path(path) else {
