@@ -110,6 +110,8 @@ fn resolve_target(sources: &[Option<Source>], index: usize, propagate: bool) -> 
 enum Target {
     Line(LineEl),
     Shape,
+    /// `simpleArc` of radial scales: (x, y, radius).
+    Arc(f64, f64, f64),
 }
 
 fn scale<'a>(scales: &'a [Scale], id: Option<&str>) -> Option<&'a Scale> {
@@ -187,6 +189,16 @@ fn get_target(
         Fill::Stack => build_stack_line(sources, src, vs?, data).map(Target::Line),
         ref f => {
             let vs = vs?;
+            if let Some(b) = super::filler_radial::radial_boundary(f, vs) {
+                return Some(match b {
+                    super::filler_radial::RadialBoundary::Circle { x, y, r } => {
+                        Target::Arc(x, y, r)
+                    }
+                    super::filler_radial::RadialBoundary::Polygon(points) => {
+                        Target::Line(LineEl::boundary(points, true))
+                    }
+                });
+            }
             // _getTargetPixel
             let pixel = match f {
                 Fill::Start => vs.core.bottom,
@@ -455,7 +467,7 @@ fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Axi
     let line = &src.line;
     for part in segments(line, target, axis) {
         ctx.save();
-        let not_shape = !matches!(target, Target::Shape);
+        let not_shape = !matches!(target, Target::Shape | Target::Arc(..));
         // clipBounds
         if not_shape {
             let (s, e) = (part.start, part.end);
@@ -477,6 +489,12 @@ fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Axi
         let mut p = P::new();
         let line_loop = line.path_segment(&mut p, &part.source, None, true, false);
         let mut lp = false;
+        if let Target::Arc(x, y, r) = *target {
+            if line_loop {
+                p.close();
+            }
+            p.arc(x, y, r, std::f64::consts::TAU, 0.0, true);
+        }
         if let (Target::Line(t), Some(tgt)) = (target, part.target) {
             if line_loop {
                 p.close();
