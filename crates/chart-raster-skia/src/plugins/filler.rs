@@ -468,8 +468,8 @@ fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Axi
     for part in segments(line, target, axis) {
         ctx.save();
         let not_shape = !matches!(target, Target::Shape | Target::Arc(..));
-        // clipBounds
-        if not_shape {
+        // clipBounds; loop lines (radar) fill by 'angle', which clips nothing.
+        if not_shape && !line.loop_ {
             let (s, e) = (part.start, part.end);
             let (mut l, mut t, mut r, mut b) = if axis == Axis::X {
                 (s, area.top, e, area.bottom)
