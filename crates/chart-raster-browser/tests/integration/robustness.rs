@@ -1,0 +1,110 @@
+//! Crash recovery, leaks and parallel renders.
+
+use crate::{bar_chart, engine, has_colour, options};
+use std::sync::Arc;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_chromium_is_replaced() {
+    let Some(engine) = engine("killed_chromium_is_replaced") else {
+        return;
+    };
+    let opts = options(bar_chart("rgb(0, 128, 0)"), 200.0, 150.0, 1.0);
+    engine.render(&opts).await.unwrap();
+    let pids = engine.chromium_pids().await;
+    if pids.is_empty() {
+        eprintln!("skipping killed_chromium_is_replaced: no /proc to find Chromium in");
+        return;
+    }
+    for pid in &pids {
+        let status = std::process::Command::new("kill")
+            .args(["-KILL", &pid.to_string()])
+            .status()
+            .unwrap();
+        assert!(status.success());
+    }
+    // Wait until it is dead (gone, or a zombie until chromedriver reaps it), so the next
+    // render really meets a dead browser.
+    while pids.iter().any(|&p| running(p)) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let out = engine.render(&opts).await.unwrap();
+    assert!(has_colour(&out.bitmap, [0, 128, 0, 255]));
+    let new_pids = engine.chromium_pids().await;
+    assert!(!new_pids.is_empty() && new_pids.iter().all(|p| !pids.contains(p)));
+    engine.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn two_hundred_renders_leave_no_tab_open() {
+    let Some(engine) = engine("two_hundred_renders_leave_no_tab_open") else {
+        return;
+    };
+    for i in 0..200 {
+        let colour = format!("rgb({}, 0, 0)", i % 256);
+        let chart = if i % 10 == 9 {
+            // Some failing renders too: they must clean up as well.
+            serde_json::json!({ "type": "nope", "data": { "datasets": [] } })
+        } else {
+            bar_chart(&colour)
+        };
+        engine
+            .render(&options(chart, 120.0, 90.0, 1.0))
+            .await
+            .unwrap();
+    }
+    let pages = engine.leaks().await.unwrap();
+    assert!(!pages.is_empty());
+    for page in pages {
+        assert_eq!(page.tabs, 1, "{page:?}");
+        assert_eq!(page.canvases, 0, "{page:?}");
+        assert_eq!(page.charts, 0, "{page:?}");
+    }
+    assert_eq!(engine.status().active_pages, 0);
+    engine.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn eight_concurrent_renders_succeed() {
+    let Some(engine) = engine("eight_concurrent_renders_succeed") else {
+        return;
+    };
+    let engine = Arc::new(engine);
+    let mut tasks = tokio::task::JoinSet::new();
+    for i in 0..8u8 {
+        let engine = engine.clone();
+        tasks.spawn(async move {
+            let rgb = [i * 30, 200 - i * 20, 100];
+            let colour = format!("rgb({}, {}, {})", rgb[0], rgb[1], rgb[2]);
+            let out = engine
+                .render(&options(bar_chart(&colour), 300.0, 200.0, 2.0))
+                .await;
+            (rgb, out)
+        });
+    }
+    let mut done = 0;
+    while let Some(joined) = tasks.join_next().await {
+        let (rgb, out) = joined.unwrap();
+        let out = out.unwrap();
+        assert_eq!((out.bitmap.width, out.bitmap.height), (600, 400));
+        // Each render got its own chart, not a neighbour's.
+        assert!(
+            has_colour(&out.bitmap, [rgb[0], rgb[1], rgb[2], 255]),
+            "{rgb:?}"
+        );
+        done += 1;
+    }
+    assert_eq!(done, 8);
+    assert_eq!(engine.status().active_pages, 0);
+    engine.shutdown().await;
+}
+
+/// Whether `pid` is a live process (not gone, not a zombie).
+fn running(pid: u32) -> bool {
+    match std::fs::read_to_string(format!("/proc/{pid}/stat")) {
+        // The state follows the parenthesised command name.
+        Ok(stat) => stat
+            .rsplit_once(") ")
+            .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
+        Err(_) => false,
+    }
+}
