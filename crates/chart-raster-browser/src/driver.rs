@@ -29,6 +29,8 @@ fn chromium_args(profile: &Path) -> Vec<String> {
         "--no-first-run",
         "--disable-quic",
         "--disable-extensions",
+        "--disable-breakpad",
+        "--disable-crash-reporter",
         "--disable-default-apps",
         "--mute-audio",
         "--hide-scrollbars",

@@ -1,5 +1,6 @@
 //! Browser engine tests. Each needs Chromium, chromedriver and the bundles
-//! (`cargo xtask browser-assets`); without them it prints why it skipped and passes.
+//! (`cargo xtask browser-assets`); without them it prints why it skipped and passes, unless
+//! `CHART_RASTER_REQUIRE_BROWSER=1` (set in CI) turns the skip into a failure.
 
 mod render;
 mod robustness;
@@ -13,6 +14,9 @@ pub fn engine(test: &str) -> Option<BrowserEngine> {
     let config = BrowserConfig::from_env();
     match config.check() {
         Ok(()) => Some(BrowserEngine::new(config)),
+        Err(e) if std::env::var_os("CHART_RASTER_REQUIRE_BROWSER").is_some() => {
+            panic!("{test} cannot run and CHART_RASTER_REQUIRE_BROWSER is set: {e}")
+        }
         Err(e) => {
             eprintln!("skipping {test}: {e}");
             None

@@ -1,7 +1,30 @@
 //! Crash recovery, leaks and parallel renders.
 
 use crate::{bar_chart, engine, has_colour, options};
+use chart_raster_browser::{BrowserConfig, BrowserEngine, BrowserError};
 use std::sync::Arc;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn missing_assets_name_the_install_command() {
+    let mut config = BrowserConfig::from_env();
+    if let Err(e) = config.resolve_chromedriver().and(config.resolve_chromium()) {
+        eprintln!("skipping missing_assets_name_the_install_command: {e}");
+        return;
+    }
+    config.assets_dir = std::env::temp_dir().join("chart-raster-no-assets-here");
+    let engine = BrowserEngine::new(config);
+    match engine
+        .render(&options(bar_chart("red"), 100.0, 100.0, 1.0))
+        .await
+    {
+        Err(BrowserError::Unavailable(reason)) => {
+            assert!(reason.contains("cargo xtask browser-assets"), "{reason}")
+        }
+        other => panic!("expected Unavailable, got {other:?}"),
+    }
+    // Nothing was started for a render that could not happen.
+    assert!(!engine.status().connected);
+}
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn killed_chromium_is_replaced() {
