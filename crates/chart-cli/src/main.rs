@@ -1,6 +1,330 @@
 //! The `chart-raster` binary: parses arguments and maps errors to exit codes; all work is in
 //! the library crates.
 
+use anyhow::{bail, Context};
+use argh::FromArgs;
+use chart_raster::{Level, RenderOptions, Service, ServiceConfig, ServiceError, VERSION};
+use serde_json::{Map, Value};
+use std::io::{Read, Write};
+use std::path::{Path, PathBuf};
+
+/// Chart.js configs to PNG, JPEG and WebP: an HTTP service and a command-line renderer.
+#[derive(FromArgs)]
+struct Cli {
+    #[argh(subcommand)]
+    command: Command,
+}
+
+#[derive(FromArgs)]
+#[argh(subcommand)]
+enum Command {
+    Serve(Serve),
+    Render(Render),
+    Examples(Examples),
+}
+
+/// Run the HTTP service.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "serve")]
+struct Serve {
+    /// port to listen on (env PORT, default 3000)
+    #[argh(option, short = 'p')]
+    port: Option<u16>,
+    /// address to listen on (env HOST, default 0.0.0.0)
+    #[argh(option)]
+    host: Option<String>,
+    /// require this key on /render, /cache and /examples (env API_KEY; the flag wins)
+    #[argh(option)]
+    api_key: Option<String>,
+}
+
+/// Render one chart config (the bare Chart.js config, no `chart` wrapper).
+#[derive(FromArgs)]
+#[argh(subcommand, name = "render")]
+struct Render {
+    /// config file, or - for stdin (default)
+    #[argh(option, short = 'i', default = "String::from(\"-\")")]
+    input: String,
+    /// image file, or - for stdout (default)
+    #[argh(option, short = 'o', default = "String::from(\"-\")")]
+    output: String,
+    /// width in CSS pixels (default 800)
+    #[argh(option, short = 'w')]
+    width: Option<f64>,
+    /// height in CSS pixels (default 600)
+    #[argh(option)]
+    height: Option<f64>,
+    /// device pixel ratio (default 2)
+    #[argh(option)]
+    device_pixel_ratio: Option<f64>,
+    /// any CSS colour (default white)
+    #[argh(option)]
+    background_color: Option<String>,
+    /// png, jpeg or webp (default png)
+    #[argh(option, short = 'f')]
+    format: Option<String>,
+    /// quality 0-100 for jpeg and webp (default 90)
+    #[argh(option, short = 'q')]
+    quality: Option<f64>,
+    /// skia or browser (default skia)
+    #[argh(option, short = 'e')]
+    engine: Option<String>,
+}
+
+/// Render every built-in example into a directory.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "examples")]
+struct Examples {
+    /// directory to write the images to (created if needed)
+    #[argh(option)]
+    outdir: PathBuf,
+    /// png, jpeg or webp (default png)
+    #[argh(option, short = 'f')]
+    format: Option<String>,
+    /// quality 0-100 for jpeg and webp (default 90)
+    #[argh(option, short = 'q')]
+    quality: Option<f64>,
+    /// skia or browser (default skia)
+    #[argh(option, short = 'e')]
+    engine: Option<String>,
+}
+
 fn main() {
-    println!("chart-raster {}", env!("CARGO_PKG_VERSION"));
+    let args: Vec<String> = std::env::args().collect();
+    // argh has no built-in `--version`.
+    if args.len() == 2 && (args[1] == "--version" || args[1] == "-V") {
+        println!("chart-raster {VERSION}");
+        return;
+    }
+    let cli: Cli = argh::from_env();
+    let result = match cli.command {
+        Command::Serve(s) => serve(s),
+        Command::Render(r) => render(r),
+        Command::Examples(e) => examples(e),
+    };
+    if let Err(e) = result {
+        // One line: the chain of causes joined.
+        let msg = format!("{e:#}").replace('\n', " ");
+        eprintln!("chart-raster: error: {msg}");
+        std::process::exit(1);
+    }
+}
+
+fn env(name: &str) -> Option<String> {
+    std::env::var(name).ok().filter(|v| !v.trim().is_empty())
+}
+
+fn serve(args: Serve) -> anyhow::Result<()> {
+    let port = match args.port {
+        Some(p) => p,
+        None => match env("PORT") {
+            Some(p) => p
+                .trim()
+                .parse()
+                .with_context(|| format!("invalid PORT {p:?}"))?,
+            None => 3000,
+        },
+    };
+    let host = args
+        .host
+        .or_else(|| env("HOST"))
+        .unwrap_or_else(|| "0.0.0.0".into());
+    let api_key = args.api_key.or_else(|| env("API_KEY"));
+    let config = ServiceConfig::from_vars(env)?;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    rt.block_on(async move {
+        let listener = tokio::net::TcpListener::bind((host.as_str(), port))
+            .await
+            .with_context(|| format!("cannot listen on {host}:{port}"))?;
+        let addr = listener.local_addr()?;
+        eprintln!(
+            "chart-raster {VERSION} listening on http://{addr} (concurrency {}, auth {})",
+            config.concurrency,
+            if api_key.is_some() { "on" } else { "off" }
+        );
+        let service = Service::new(config);
+        let server = chart_http::serve(
+            listener,
+            service.clone(),
+            chart_http::ServerConfig { api_key },
+            shutdown_signal(),
+        );
+        server.await?;
+        service.shutdown().await;
+        eprintln!("chart-raster: stopped");
+        Ok(())
+    })
+}
+
+/// Completes on SIGINT (Ctrl-C) or SIGTERM.
+async fn shutdown_signal() {
+    let ctrl_c = async {
+        if tokio::signal::ctrl_c().await.is_err() {
+            std::future::pending::<()>().await;
+        }
+    };
+    #[cfg(unix)]
+    let term = async {
+        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
+            Ok(mut s) => {
+                s.recv().await;
+            }
+            Err(_) => std::future::pending::<()>().await,
+        }
+    };
+    #[cfg(not(unix))]
+    let term = std::future::pending::<()>();
+    tokio::select! {
+        () = ctrl_c => {},
+        () = term => {},
+    }
+    eprintln!("chart-raster: shutting down, finishing in-flight requests");
+}
+
+/// A service for one-off renders: no cache worth keeping, one render at a time.
+fn one_shot_service() -> anyhow::Result<(tokio::runtime::Runtime, Service)> {
+    let mut config = ServiceConfig::from_vars(env)?;
+    config.cache.max_entries = 0;
+    let rt = tokio::runtime::Builder::new_multi_thread()
+        .worker_threads(1)
+        .enable_all()
+        .build()
+        .context("starting the async runtime")?;
+    Ok((rt, Service::new(config)))
+}
+
+fn request(chart: Map<String, Value>, fields: &[(&str, Option<Value>)]) -> Value {
+    let mut req = Map::new();
+    req.insert("chart".into(), Value::Object(chart));
+    for (k, v) in fields {
+        if let Some(v) = v {
+            req.insert((*k).to_string(), v.clone());
+        }
+    }
+    Value::Object(req)
+}
+
+fn num(x: Option<f64>) -> Option<Value> {
+    x.map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+}
+
+fn render(args: Render) -> anyhow::Result<()> {
+    let text = if args.input == "-" {
+        let mut s = String::new();
+        std::io::stdin()
+            .read_to_string(&mut s)
+            .context("reading stdin")?;
+        s
+    } else {
+        std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input))?
+    };
+    let config: Value = serde_json::from_str(&text).context("invalid chart config JSON")?;
+    let Value::Object(chart) = config else {
+        bail!("the chart config must be a JSON object");
+    };
+    let req = request(
+        chart,
+        &[
+            ("width", num(args.width)),
+            ("height", num(args.height)),
+            ("devicePixelRatio", num(args.device_pixel_ratio)),
+            ("backgroundColor", args.background_color.map(Value::String)),
+            ("format", args.format.map(Value::String)),
+            ("quality", num(args.quality)),
+            ("engine", args.engine.map(Value::String)),
+        ],
+    );
+    // Validate before starting anything, so bad options fail fast.
+    let opts = RenderOptions::from_json(&req).map_err(ServiceError::from)?;
+    let (rt, service) = one_shot_service()?;
+    let result = rt.block_on(service.render(opts))?;
+    print_messages(&result.messages);
+    if args.output == "-" {
+        let mut out = std::io::stdout().lock();
+        out.write_all(&result.bytes)
+            .and_then(|()| out.flush())
+            .context("writing stdout")?;
+    } else {
+        write_atomically(Path::new(&args.output), &result.bytes)?;
+    }
+    Ok(())
+}
+
+fn print_messages(messages: &[chart_raster::Message]) {
+    for m in messages {
+        let level = match m.level {
+            Level::Error => "ERROR",
+            Level::Warn => "WARN",
+            Level::Info => "INFO",
+            Level::Log => "LOG",
+        };
+        eprintln!("[chart {level}] {}", m.message);
+    }
+}
+
+/// Writes next to the target and renames, so a failure never leaves a partial image.
+fn write_atomically(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let dir = match path.parent() {
+        Some(d) if !d.as_os_str().is_empty() => d,
+        _ => Path::new("."),
+    };
+    let name = path
+        .file_name()
+        .with_context(|| format!("{} is not a file path", path.display()))?;
+    let tmp = dir.join(format!(
+        ".{}.{}.tmp",
+        name.to_string_lossy(),
+        std::process::id()
+    ));
+    let written = std::fs::write(&tmp, bytes).and_then(|()| std::fs::rename(&tmp, path));
+    if let Err(e) = written {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(e).with_context(|| format!("writing {}", path.display()));
+    }
+    Ok(())
+}
+
+fn examples(args: Examples) -> anyhow::Result<()> {
+    let list = chart_raster::examples::all()?;
+    // Check the options once, on the first example, before creating anything.
+    let fields = |e: &chart_raster::examples::Example| {
+        request(
+            e.config.clone(),
+            &[
+                ("width", num(Some(e.width))),
+                ("height", num(Some(e.height))),
+                ("format", args.format.clone().map(Value::String)),
+                ("quality", num(args.quality)),
+                ("engine", args.engine.clone().map(Value::String)),
+            ],
+        )
+    };
+    let first = list.first().context("no examples are built in")?;
+    RenderOptions::from_json(&fields(first)).map_err(ServiceError::from)?;
+    std::fs::create_dir_all(&args.outdir)
+        .with_context(|| format!("creating {}", args.outdir.display()))?;
+    let (rt, service) = one_shot_service()?;
+    let total = list.len();
+    for (i, e) in list.iter().enumerate() {
+        let opts = RenderOptions::from_json(&fields(e)).map_err(ServiceError::from)?;
+        let ext = opts.format.extension();
+        let start = std::time::Instant::now();
+        let result = rt
+            .block_on(service.render(opts))
+            .with_context(|| format!("rendering example {}", e.name))?;
+        let path = args.outdir.join(format!("{}.{ext}", e.name));
+        write_atomically(&path, &result.bytes)?;
+        eprintln!(
+            "[{}/{total}] {} ({} bytes, {} ms, {} message(s))",
+            i + 1,
+            path.display(),
+            result.bytes.len(),
+            start.elapsed().as_millis(),
+            result.messages.len()
+        );
+    }
+    Ok(())
 }

@@ -1,8 +1,40 @@
 //! The input of one render ([`RenderOptions`]): validated, defaults filled in, hashable.
 //!
-//! TODO(interface owner): full validation, limits and the canonical hash (issue 2).
+//! A request arrives either as a JSON object (the body of `POST /render`, or what the CLI builds
+//! from its flags) or as query-string pairs (`GET /render`), where every value is a string and
+//! the numeric fields are coerced. Both paths end in [`RenderOptions::from_json`], so the rules
+//! and the error messages are the same.
+//!
+//! The [`RenderOptions::hash`] identifies a request for the cache: SHA-256 over a canonical JSON
+//! of every field (defaults filled in, object keys sorted at every depth), so two requests that
+//! differ only in key order or in spelling out a default share one cache entry.
 
 use serde_json::{Map, Value};
+use sha2::{Digest, Sha256};
+
+/// Default `width`, CSS pixels.
+pub const DEFAULT_WIDTH: f64 = 800.0;
+/// Default `height`, CSS pixels.
+pub const DEFAULT_HEIGHT: f64 = 600.0;
+/// Default `devicePixelRatio`.
+pub const DEFAULT_DEVICE_PIXEL_RATIO: f64 = 2.0;
+/// Default `backgroundColor`.
+pub const DEFAULT_BACKGROUND_COLOR: &str = "white";
+/// Default `quality` of JPEG and WebP.
+pub const DEFAULT_QUALITY: u8 = 90;
+
+/// Largest accepted `width`, CSS pixels.
+pub const MAX_WIDTH: f64 = 10_000.0;
+/// Largest accepted `height`, CSS pixels.
+pub const MAX_HEIGHT: f64 = 10_000.0;
+/// Largest accepted `devicePixelRatio`.
+pub const MAX_DEVICE_PIXEL_RATIO: f64 = 10.0;
+/// Largest accepted bitmap, device pixels (`width·dpr × height·dpr`): 200 MB of RGBA.
+pub const MAX_PIXELS: u64 = 50_000_000;
+/// Largest side of a JPEG image, device pixels (the format stores sides as 16-bit numbers).
+pub const MAX_JPEG_SIDE: u32 = 65_535;
+/// Largest side of a WebP image, device pixels (a limit of the WebP format).
+pub const MAX_WEBP_SIDE: u32 = 16_383;
 
 /// Image encoding of the result.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -16,6 +48,45 @@ pub enum ImageFormat {
     Webp,
 }
 
+impl ImageFormat {
+    /// The name used in requests and in the canonical JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpeg",
+            ImageFormat::Webp => "webp",
+        }
+    }
+
+    /// The MIME type of the encoded image.
+    pub fn content_type(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "image/png",
+            ImageFormat::Jpeg => "image/jpeg",
+            ImageFormat::Webp => "image/webp",
+        }
+    }
+
+    /// The usual file extension, without the dot.
+    pub fn extension(self) -> &'static str {
+        match self {
+            ImageFormat::Png => "png",
+            ImageFormat::Jpeg => "jpg",
+            ImageFormat::Webp => "webp",
+        }
+    }
+
+    /// Parses a request value: `png`, `jpeg` (or `jpg`), `webp`, any case.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "png" => Some(ImageFormat::Png),
+            "jpeg" | "jpg" => Some(ImageFormat::Jpeg),
+            "webp" => Some(ImageFormat::Webp),
+            _ => None,
+        }
+    }
+}
+
 /// Which renderer draws the chart.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
 pub enum EngineKind {
@@ -24,6 +95,25 @@ pub enum EngineKind {
     Skia,
     /// Real Chart.js in headless Chromium.
     Browser,
+}
+
+impl EngineKind {
+    /// The name used in requests and in the canonical JSON.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            EngineKind::Skia => "skia",
+            EngineKind::Browser => "browser",
+        }
+    }
+
+    /// Parses a request value: `skia` or `browser`, any case.
+    pub fn parse(s: &str) -> Option<Self> {
+        match s.to_ascii_lowercase().as_str() {
+            "skia" => Some(EngineKind::Skia),
+            "browser" => Some(EngineKind::Browser),
+            _ => None,
+        }
+    }
 }
 
 /// A validated render request. Every field has its default filled in.
@@ -47,30 +137,421 @@ pub struct RenderOptions {
     pub engine: EngineKind,
 }
 
-/// Why a request was rejected (HTTP 400).
-#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+/// Why a request was rejected (HTTP 400). The messages are sent to clients as they are.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RequestError {
-    /// No `chart` field.
+    /// The body is not valid JSON.
+    #[error("Invalid JSON body: {0}")]
+    InvalidJson(String),
+    /// The body is JSON but not an object.
+    #[error("Request body must be a JSON object, got {0}")]
+    BodyNotObject(&'static str),
+    /// No `chart` field (or `chart: null`).
     #[error("Missing chart parameter")]
     MissingChart,
+    /// `chart` is a string (query string) that does not parse as JSON.
+    #[error("Invalid chart parameter: not valid JSON: {0}")]
+    ChartNotJson(String),
+    /// `chart` is present but not an object.
+    #[error("Invalid chart parameter: expected a JSON object (a Chart.js config), got {0}")]
+    ChartNotObject(&'static str),
+    /// A numeric field is not a number (or, in a query string, does not parse as one).
+    #[error("Invalid {field}: expected a number, got {got}")]
+    NotANumber {
+        /// The request field.
+        field: &'static str,
+        /// What was sent, shortened.
+        got: String,
+    },
+    /// A size is zero, negative, NaN or infinite.
+    #[error("Invalid {field}: must be a positive finite number, got {value}")]
+    NotPositive {
+        /// The request field.
+        field: &'static str,
+        /// The value sent.
+        value: f64,
+    },
+    /// A size is over its limit.
+    #[error("Invalid {field}: {value} is over the limit of {max} ({constant})")]
+    OverLimit {
+        /// The request field.
+        field: &'static str,
+        /// The value sent.
+        value: f64,
+        /// The limit.
+        max: f64,
+        /// The name of the constant documenting the limit.
+        constant: &'static str,
+    },
+    /// `width·dpr × height·dpr` is over [`MAX_PIXELS`], or under one pixel.
+    #[error(
+        "Invalid size: the bitmap would be {width}x{height} = {pixels} pixels; \
+         it must be between 1 and {MAX_PIXELS} pixels (MAX_PIXELS)"
+    )]
+    BitmapSize {
+        /// Device pixels.
+        width: u64,
+        /// Device pixels.
+        height: u64,
+        /// Their product.
+        pixels: u64,
+    },
+    /// The bitmap is larger than the chosen format can store.
+    #[error(
+        "Invalid size: {format} images are limited to {max} pixels per side, \
+         the bitmap would be {width}x{height}"
+    )]
+    FormatSideLimit {
+        /// `jpeg` or `webp`.
+        format: &'static str,
+        /// Its side limit.
+        max: u32,
+        /// Device pixels.
+        width: u64,
+        /// Device pixels.
+        height: u64,
+    },
+    /// `quality` is outside 0–100.
+    #[error("Invalid quality: must be between 0 and 100, got {0}")]
+    QualityRange(f64),
+    /// `format` is not one of png, jpeg, webp.
+    #[error("Invalid format: {0} (expected png, jpeg or webp)")]
+    InvalidFormat(String),
+    /// `engine` is not one of skia, browser.
+    #[error("Invalid engine: {0}")]
+    InvalidEngine(String),
+    /// A string field (`backgroundColor`, `format`, `engine`) has another JSON type.
+    #[error("Invalid {field}: expected a string, got {got}")]
+    NotAString {
+        /// The request field.
+        field: &'static str,
+        /// The JSON type sent.
+        got: &'static str,
+    },
+}
+
+/// The JSON type name of a value, for error messages.
+fn kind(v: &Value) -> &'static str {
+    match v {
+        Value::Null => "null",
+        Value::Bool(_) => "a boolean",
+        Value::Number(_) => "a number",
+        Value::String(_) => "a string",
+        Value::Array(_) => "an array",
+        Value::Object(_) => "an object",
+    }
+}
+
+/// A short, single-line rendering of a value sent by a client, for error messages.
+fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
+    if s.chars().count() > 40 {
+        out.push('…');
+    }
+    out
+}
+
+/// A field that is absent or `null` takes its default.
+fn field<'a>(obj: &'a Map<String, Value>, name: &str) -> Option<&'a Value> {
+    obj.get(name).filter(|v| !v.is_null())
+}
+
+fn number(obj: &Map<String, Value>, name: &'static str, default: f64) -> Result<f64, RequestError> {
+    match field(obj, name) {
+        None => Ok(default),
+        Some(Value::Number(n)) => n.as_f64().ok_or(RequestError::NotANumber {
+            field: name,
+            got: n.to_string(),
+        }),
+        Some(other) => Err(RequestError::NotANumber {
+            field: name,
+            got: match other {
+                Value::String(s) => format!("\"{}\"", shorten(s)),
+                v => kind(v).to_string(),
+            },
+        }),
+    }
+}
+
+fn string<'a>(
+    obj: &'a Map<String, Value>,
+    name: &'static str,
+) -> Result<Option<&'a str>, RequestError> {
+    match field(obj, name) {
+        None => Ok(None),
+        Some(Value::String(s)) => Ok(Some(s)),
+        Some(other) => Err(RequestError::NotAString {
+            field: name,
+            got: kind(other),
+        }),
+    }
+}
+
+fn size(
+    value: f64,
+    field: &'static str,
+    max: f64,
+    constant: &'static str,
+) -> Result<f64, RequestError> {
+    if !value.is_finite() || value <= 0.0 {
+        return Err(RequestError::NotPositive { field, value });
+    }
+    if value > max {
+        return Err(RequestError::OverLimit {
+            field,
+            value,
+            max,
+            constant,
+        });
+    }
+    Ok(value)
 }
 
 impl RenderOptions {
-    /// Validates a JSON request body and fills in defaults.
-    pub fn from_json(v: &Value) -> Result<Self, RequestError> {
-        let chart = v
-            .get("chart")
-            .and_then(Value::as_object)
-            .ok_or(RequestError::MissingChart)?;
-        Ok(Self {
-            chart: chart.clone(),
-            width: 800.0,
-            height: 600.0,
-            device_pixel_ratio: 2.0,
-            background_color: "white".into(),
+    /// Options with every default and the given chart config.
+    pub fn new(chart: Map<String, Value>) -> Self {
+        Self {
+            chart,
+            width: DEFAULT_WIDTH,
+            height: DEFAULT_HEIGHT,
+            device_pixel_ratio: DEFAULT_DEVICE_PIXEL_RATIO,
+            background_color: DEFAULT_BACKGROUND_COLOR.to_string(),
             format: ImageFormat::Png,
-            quality: 90,
+            quality: DEFAULT_QUALITY,
             engine: EngineKind::Skia,
-        })
+        }
+    }
+
+    /// Parses and validates a JSON request body (the bytes of `POST /render`).
+    pub fn from_json_bytes(body: &[u8]) -> Result<Self, RequestError> {
+        let v: Value =
+            serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
+        Self::from_json(&v)
+    }
+
+    /// Validates a JSON request object and fills in defaults. Unknown fields are ignored;
+    /// a field set to `null` takes its default.
+    pub fn from_json(v: &Value) -> Result<Self, RequestError> {
+        let obj = v.as_object().ok_or(RequestError::BodyNotObject(kind(v)))?;
+        let chart = match field(obj, "chart") {
+            None => return Err(RequestError::MissingChart),
+            Some(Value::Object(m)) => m.clone(),
+            Some(other) => return Err(RequestError::ChartNotObject(kind(other))),
+        };
+        let width = size(
+            number(obj, "width", DEFAULT_WIDTH)?,
+            "width",
+            MAX_WIDTH,
+            "MAX_WIDTH",
+        )?;
+        let height = size(
+            number(obj, "height", DEFAULT_HEIGHT)?,
+            "height",
+            MAX_HEIGHT,
+            "MAX_HEIGHT",
+        )?;
+        let device_pixel_ratio = size(
+            number(obj, "devicePixelRatio", DEFAULT_DEVICE_PIXEL_RATIO)?,
+            "devicePixelRatio",
+            MAX_DEVICE_PIXEL_RATIO,
+            "MAX_DEVICE_PIXEL_RATIO",
+        )?;
+        let quality = number(obj, "quality", f64::from(DEFAULT_QUALITY))?;
+        if !(0.0..=100.0).contains(&quality) {
+            return Err(RequestError::QualityRange(quality));
+        }
+        let format = match string(obj, "format")? {
+            None => ImageFormat::Png,
+            Some(s) => {
+                ImageFormat::parse(s).ok_or_else(|| RequestError::InvalidFormat(shorten(s)))?
+            }
+        };
+        let engine = match string(obj, "engine")? {
+            None => EngineKind::Skia,
+            Some(s) => {
+                EngineKind::parse(s).ok_or_else(|| RequestError::InvalidEngine(shorten(s)))?
+            }
+        };
+        let background_color = string(obj, "backgroundColor")?
+            .unwrap_or(DEFAULT_BACKGROUND_COLOR)
+            .to_string();
+        let opts = Self {
+            chart,
+            width,
+            height,
+            device_pixel_ratio,
+            background_color,
+            format,
+            quality: quality.round() as u8,
+            engine,
+        };
+        opts.check_bitmap()?;
+        Ok(opts)
+    }
+
+    /// Validates `GET /render` query pairs (already percent-decoded). `chart` is JSON text;
+    /// `width`, `height`, `devicePixelRatio` and `quality` are coerced to numbers; other
+    /// parameters (such as `api_key`) are ignored. The last of repeated parameters wins.
+    pub fn from_query<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self, RequestError> {
+        let mut obj = Map::new();
+        for (k, v) in pairs {
+            let (k, v) = (k.as_ref(), v.as_ref());
+            let value = match k {
+                "chart" => {
+                    if v.trim().is_empty() {
+                        continue;
+                    }
+                    serde_json::from_str::<Value>(v)
+                        .map_err(|e| RequestError::ChartNotJson(e.to_string()))?
+                }
+                "width" | "height" | "devicePixelRatio" | "quality" => {
+                    let field: &'static str = match k {
+                        "width" => "width",
+                        "height" => "height",
+                        "devicePixelRatio" => "devicePixelRatio",
+                        _ => "quality",
+                    };
+                    let n: f64 = v.trim().parse().map_err(|_| RequestError::NotANumber {
+                        field,
+                        got: format!("\"{}\"", shorten(v)),
+                    })?;
+                    // NaN and infinities have no JSON number; let `size` name the problem.
+                    if !n.is_finite() {
+                        return Err(RequestError::NotPositive { field, value: n });
+                    }
+                    serde_json::Number::from_f64(n).map_or(Value::Null, Value::Number)
+                }
+                "backgroundColor" | "format" | "engine" => Value::String(v.to_string()),
+                _ => continue,
+            };
+            obj.insert(k.to_string(), value);
+        }
+        Self::from_json(&Value::Object(obj))
+    }
+
+    /// Bitmap width in device pixels: `round(width · dpr)`, as the skia engine sizes it.
+    pub fn bitmap_width(&self) -> u32 {
+        (self.width * self.device_pixel_ratio).round() as u32
+    }
+
+    /// Bitmap height in device pixels: `round(height · dpr)`.
+    pub fn bitmap_height(&self) -> u32 {
+        (self.height * self.device_pixel_ratio).round() as u32
+    }
+
+    /// Checks the bitmap size against [`MAX_PIXELS`] and the format's side limit.
+    fn check_bitmap(&self) -> Result<(), RequestError> {
+        let w = (self.width * self.device_pixel_ratio).round() as u64;
+        let h = (self.height * self.device_pixel_ratio).round() as u64;
+        let pixels = w.saturating_mul(h);
+        if pixels == 0 || pixels > MAX_PIXELS {
+            return Err(RequestError::BitmapSize {
+                width: w,
+                height: h,
+                pixels,
+            });
+        }
+        let side = match self.format {
+            ImageFormat::Png => None,
+            ImageFormat::Jpeg => Some(MAX_JPEG_SIDE),
+            ImageFormat::Webp => Some(MAX_WEBP_SIDE),
+        };
+        if let Some(max) = side {
+            if w > u64::from(max) || h > u64::from(max) {
+                return Err(RequestError::FormatSideLimit {
+                    format: self.format.as_str(),
+                    max,
+                    width: w,
+                    height: h,
+                });
+            }
+        }
+        Ok(())
+    }
+
+    /// The request as a JSON object with every field, in the request's own field names.
+    pub fn to_json(&self) -> Value {
+        let mut m = Map::new();
+        m.insert(
+            "backgroundColor".into(),
+            Value::String(self.background_color.clone()),
+        );
+        m.insert("chart".into(), Value::Object(self.chart.clone()));
+        m.insert("devicePixelRatio".into(), json_f64(self.device_pixel_ratio));
+        m.insert("engine".into(), Value::String(self.engine.as_str().into()));
+        m.insert("format".into(), Value::String(self.format.as_str().into()));
+        m.insert("height".into(), json_f64(self.height));
+        m.insert("quality".into(), Value::from(self.quality));
+        m.insert("width".into(), json_f64(self.width));
+        Value::Object(m)
+    }
+
+    /// The canonical JSON text: every field with defaults filled in, object keys sorted at
+    /// every depth, no whitespace. The crate's `serde_json` keeps insertion order
+    /// (`preserve_order`, needed by the config resolution), so keys are sorted here explicitly.
+    pub fn canonical_json(&self) -> String {
+        let v = sorted(&self.to_json());
+        // Serialising a `Value` cannot fail (all keys are strings).
+        serde_json::to_string(&v).unwrap_or_default()
+    }
+
+    /// The cache key: the first 16 lowercase hex characters of SHA-256 over
+    /// [`canonical_json`](Self::canonical_json).
+    pub fn hash(&self) -> String {
+        let digest = Sha256::digest(self.canonical_json().as_bytes());
+        let mut out = String::with_capacity(16);
+        for b in &digest[..8] {
+            out.push_str(&format!("{b:02x}"));
+        }
+        out
+    }
+}
+
+/// Integral sizes are written as integers so `800` and `800.0` hash alike.
+fn json_f64(x: f64) -> Value {
+    if x.fract() == 0.0 && x.abs() < 1e15 {
+        Value::from(x as i64)
+    } else {
+        serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number)
+    }
+}
+
+/// A copy of `v` with the keys of every object sorted (byte order of the UTF-8 keys).
+fn sorted(v: &Value) -> Value {
+    match v {
+        Value::Object(m) => {
+            let mut keys: Vec<&String> = m.keys().collect();
+            keys.sort();
+            let mut out = Map::with_capacity(m.len());
+            for k in keys {
+                out.insert(k.clone(), sorted(&m[k]));
+            }
+            Value::Object(out)
+        }
+        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+        other => other.clone(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn sorted_sorts_nested_objects_inside_arrays() {
+        let v = sorted(&json!({"b": [{"z": 1, "a": 2}], "a": {"y": 1, "x": 2}}));
+        assert_eq!(
+            serde_json::to_string(&v).unwrap(),
+            r#"{"a":{"x":2,"y":1},"b":[{"a":2,"z":1}]}"#
+        );
+    }
+
+    #[test]
+    fn integral_floats_are_written_as_integers() {
+        assert_eq!(json_f64(800.0), json!(800));
+        assert_eq!(json_f64(1.5), json!(1.5));
     }
 }

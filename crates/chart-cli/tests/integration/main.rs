@@ -1,0 +1,314 @@
+//! Integration tests of the `chart-raster` binary: the built executable, run as a user would.
+
+use std::io::Write;
+use std::path::PathBuf;
+use std::process::{Command, Output, Stdio};
+
+const BIN: &str = env!("CARGO_BIN_EXE_chart-raster");
+
+fn run(args: &[&str], stdin: &[u8]) -> Output {
+    let mut child = Command::new(BIN)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // The process may exit before reading stdin (bad flags); that is not a test failure.
+    let _ = child.stdin.take().unwrap().write_all(stdin);
+    child.wait_with_output().unwrap()
+}
+
+fn stderr(o: &Output) -> String {
+    String::from_utf8_lossy(&o.stderr).into_owned()
+}
+
+fn png_size(bytes: &[u8]) -> (u32, u32) {
+    let mut reader = png::Decoder::new(std::io::Cursor::new(bytes))
+        .read_info()
+        .unwrap();
+    let mut buf = vec![0; reader.output_buffer_size()];
+    let info = reader.next_frame(&mut buf).unwrap();
+    (info.width, info.height)
+}
+
+fn tempdir(name: &str) -> PathBuf {
+    let d = std::env::temp_dir().join(format!("chart-cli-test-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&d);
+    std::fs::create_dir_all(&d).unwrap();
+    d
+}
+
+const BAR: &str = r#"{"type":"bar","data":{"labels":["a","b"],"datasets":[{"data":[1,2]}]}}"#;
+
+/// Asserts a failed run: exit code 1, nothing on stdout, and the reason in one line, the last
+/// on stderr (chart messages may come before it).
+fn assert_failed(o: &Output, contains: &str) {
+    assert_eq!(o.status.code(), Some(1), "stderr: {}", stderr(o));
+    assert!(o.stdout.is_empty(), "partial output on stdout");
+    let err = stderr(o);
+    let errors: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with("chart-raster: error: "))
+        .collect();
+    assert_eq!(errors.len(), 1, "{err}");
+    assert_eq!(err.lines().last(), Some(errors[0]), "{err}");
+    assert!(errors[0].contains(contains), "{err}");
+    assert!(!err.contains("panicked"), "{err}");
+}
+
+#[test]
+fn version_matches_the_library() {
+    let o = run(&["--version"], b"");
+    assert!(o.status.success());
+    assert_eq!(
+        String::from_utf8(o.stdout).unwrap(),
+        format!("chart-raster {}\n", chart_version())
+    );
+}
+
+fn chart_version() -> &'static str {
+    env!("CARGO_PKG_VERSION")
+}
+
+#[test]
+fn stdin_to_stdout() {
+    let o = run(&["render", "-w", "200", "--height", "100"], BAR.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&o.stdout), (400, 200));
+}
+
+#[test]
+fn file_to_file_with_every_option() {
+    let d = tempdir("files");
+    let input = d.join("chart.json");
+    std::fs::write(&input, BAR).unwrap();
+    let out = d.join("chart.jpg");
+    let o = run(
+        &[
+            "render",
+            "-i",
+            input.to_str().unwrap(),
+            "-o",
+            out.to_str().unwrap(),
+            "-w",
+            "300",
+            "--height",
+            "150",
+            "--device-pixel-ratio",
+            "1",
+            "--background-color",
+            "transparent",
+            "-f",
+            "jpeg",
+            "-q",
+            "50",
+            "-e",
+            "skia",
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(o.stdout.is_empty());
+    let bytes = std::fs::read(&out).unwrap();
+    assert_eq!(&bytes[..3], &[0xFF, 0xD8, 0xFF]);
+    // No temporary file is left behind.
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 2);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn png_output_to_a_file() {
+    let d = tempdir("png");
+    let out = d.join("c.png");
+    let o = run(
+        &[
+            "render",
+            "-o",
+            out.to_str().unwrap(),
+            "--device-pixel-ratio",
+            "1",
+        ],
+        BAR.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&std::fs::read(&out).unwrap()), (800, 600));
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn bad_json_fails_with_one_line() {
+    let o = run(&["render"], b"{\"type\": ");
+    assert_failed(&o, "invalid chart config JSON");
+    let o = run(&["render"], b"[1, 2]");
+    assert_failed(&o, "the chart config must be a JSON object");
+}
+
+#[test]
+fn bad_options_fail_with_one_line() {
+    assert_failed(
+        &run(&["render", "-f", "gif"], BAR.as_bytes()),
+        "Invalid format: gif",
+    );
+    assert_failed(
+        &run(&["render", "-w", "20000"], BAR.as_bytes()),
+        "Invalid width: 20000 is over the limit of 10000 (MAX_WIDTH)",
+    );
+    assert_failed(
+        &run(&["render", "-e", "cairo"], BAR.as_bytes()),
+        "Invalid engine: cairo",
+    );
+}
+
+#[test]
+fn io_errors_fail_and_leave_no_partial_file() {
+    let d = tempdir("io");
+    let o = run(
+        &["render", "-i", d.join("missing.json").to_str().unwrap()],
+        b"",
+    );
+    assert_failed(&o, "missing.json");
+    // The output's directory does not exist.
+    let out = d.join("no-such-dir").join("x.png");
+    let o = run(&["render", "-o", out.to_str().unwrap()], BAR.as_bytes());
+    assert_failed(&o, "x.png");
+    assert!(!out.exists());
+    // An invalid request never creates the output file.
+    let out = d.join("never.png");
+    let o = run(
+        &["render", "-o", out.to_str().unwrap(), "-q", "500"],
+        BAR.as_bytes(),
+    );
+    assert_failed(&o, "Invalid quality");
+    assert!(!out.exists());
+    assert_eq!(std::fs::read_dir(&d).unwrap().count(), 0);
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn browser_engine_unavailable_is_a_clean_error() {
+    let o = Command::new(BIN)
+        .args(["render", "-e", "browser", "-w", "50", "--height", "50"])
+        .env("CHROMEDRIVER", "/nonexistent/chromedriver")
+        .env("CHROMIUM_PATH", "/nonexistent/chromium")
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .and_then(|mut c| {
+            let _ = c.stdin.take().unwrap().write_all(BAR.as_bytes());
+            c.wait_with_output()
+        })
+        .unwrap();
+    assert_failed(&o, "browser engine unavailable: ");
+}
+
+#[test]
+fn examples_writes_one_image_per_example() {
+    let d = tempdir("examples");
+    let out = d.join("out");
+    let o = run(
+        &[
+            "examples",
+            "--outdir",
+            out.to_str().unwrap(),
+            "--format",
+            "webp",
+            "-q",
+            "60",
+        ],
+        b"",
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    let n = chart_count(&out);
+    assert!(n >= 30, "{n} images");
+    let err = stderr(&o);
+    let progress = err.lines().filter(|l| l.starts_with('[')).count();
+    assert!(progress >= n, "one progress line per image:\n{err}");
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let bytes = std::fs::read(entry.unwrap().path()).unwrap();
+        assert_eq!(&bytes[..4], b"RIFF");
+        assert_eq!(&bytes[8..12], b"WEBP");
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+fn chart_count(dir: &std::path::Path) -> usize {
+    std::fs::read_dir(dir)
+        .unwrap()
+        .filter(|e| {
+            e.as_ref()
+                .unwrap()
+                .path()
+                .extension()
+                .is_some_and(|x| x == "webp")
+        })
+        .count()
+}
+
+#[test]
+fn examples_rejects_bad_options_before_writing() {
+    let d = tempdir("examples-bad");
+    let out = d.join("out");
+    let o = run(
+        &[
+            "examples",
+            "--outdir",
+            out.to_str().unwrap(),
+            "--format",
+            "bmp",
+        ],
+        b"",
+    );
+    assert_failed(&o, "Invalid format: bmp");
+    assert!(!out.exists());
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn serve_answers_health_and_stops_on_sigterm() {
+    // Port 0: the OS picks one; the listening line tells which.
+    let mut child = Command::new(BIN)
+        .args(["serve", "--port", "0", "--host", "127.0.0.1"])
+        .env("API_KEY", "from-env")
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    assert!(line.contains("auth on"), "{line}");
+    let get = |path: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            s,
+            "GET {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        std::io::Read::read_to_end(&mut s, &mut out).unwrap();
+        String::from_utf8_lossy(&out).into_owned()
+    };
+    let health = get("/health");
+    assert!(health.starts_with("HTTP/1.1 200"), "{health}");
+    assert!(health.contains(&format!("\"version\":\"{}\"", chart_version())));
+    let render = get("/render?chart=%7B%7D");
+    assert!(render.starts_with("HTTP/1.1 401"), "{render}");
+    let ok = get("/render?chart=%7B%7D&width=10&height=10&api_key=from-env");
+    assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
+    // SIGTERM: a clean exit.
+    let status = Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let exit = child.wait().unwrap();
+    assert!(exit.success(), "{exit:?}");
+}

@@ -1,0 +1,8 @@
+//! Integration tests of chart-http: a real server on 127.0.0.1:0, real HTTP requests.
+
+mod auth;
+mod cache;
+mod common;
+mod errors;
+mod render;
+mod service;

@@ -1,0 +1,233 @@
+use crate::common::*;
+use serde_json::json;
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn post_render_png_with_every_header() {
+    let s = Server::default().await;
+    let r = s
+        .post_json(
+            "/render",
+            &json!({"chart": bar(), "width": 300, "height": 200}),
+        )
+        .await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(r.header("content-type"), Some("image/png"));
+    assert_eq!(
+        r.header("content-length"),
+        Some(r.body.len().to_string().as_str())
+    );
+    assert_eq!(
+        png_size(&r.body),
+        (600, 400),
+        "default devicePixelRatio is 2"
+    );
+    let hash = r.header("x-cache-hash").unwrap().to_string();
+    assert_eq!(hash.len(), 16);
+    assert!(hash
+        .bytes()
+        .all(|b| b.is_ascii_hexdigit() && !b.is_ascii_uppercase()));
+    assert_eq!(
+        r.header("x-cache-url"),
+        Some(format!("http://{}/cache/{hash}", s.addr).as_str())
+    );
+    assert_eq!(r.header("x-cache-hit"), Some("false"));
+    assert_powered_by(&r);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn defaults_give_1600_by_1200() {
+    let s = Server::default().await;
+    let r = s.post_json("/render", &json!({"chart": bar()})).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(png_size(&r.body), (1600, 1200));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn jpeg_and_webp_formats() {
+    let s = Server::default().await;
+    let base = json!({"chart": bar(), "width": 320, "height": 240, "devicePixelRatio": 1});
+    let mut req = base.clone();
+    req["format"] = json!("jpeg");
+    req["quality"] = json!(60);
+    let r = s.post_json("/render", &req).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("image/jpeg"));
+    assert_eq!(jpeg_size(&r.body), (320, 240));
+
+    req["format"] = json!("webp");
+    let r = s.post_json("/render", &req).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("image/webp"));
+    assert_eq!(webp_size(&r.body), (320, 240));
+
+    // Transparent backgrounds keep alpha in WebP (VP8X) and are flattened in JPEG.
+    req["backgroundColor"] = json!("transparent");
+    let r = s.post_json("/render", &req).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(webp_size(&r.body), (320, 240));
+    req["format"] = json!("jpeg");
+    let r = s.post_json("/render", &req).await;
+    assert_eq!(r.status, 200);
+    assert_eq!(jpeg_size(&r.body), (320, 240));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn quality_changes_the_jpeg() {
+    let s = Server::with_test_renderer().await;
+    let mut req = json!({"chart": {"type": "bar"}, "width": 200, "height": 100,
+        "format": "jpeg", "quality": 10});
+    let low = s.post_json("/render", &req).await;
+    req["quality"] = json!(100);
+    let high = s.post_json("/render", &req).await;
+    assert_eq!((low.status.as_u16(), high.status.as_u16()), (200, 200));
+    assert_ne!(low.header("x-cache-hash"), high.header("x-cache-hash"));
+    assert!(high.body.len() > low.body.len());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_render_coerces_the_query() {
+    let s = Server::default().await;
+    let chart = serde_json::to_string(&bar()).unwrap();
+    let path = format!(
+        "/render?chart={}&width=300&height=150&devicePixelRatio=1&format=png&backgroundColor=%23ff0000",
+        encode_uri_component(&chart)
+    );
+    let r = s.get(&path).await;
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(png_size(&r.body), (300, 150));
+    // The same request as a POST has the same hash and is a cache hit.
+    let p = s
+        .post_json(
+            "/render",
+            &json!({"chart": bar(), "width": 300, "height": 150, "devicePixelRatio": 1,
+                "backgroundColor": "#ff0000"}),
+        )
+        .await;
+    assert_eq!(p.header("x-cache-hash"), r.header("x-cache-hash"));
+    assert_eq!(p.header("x-cache-hit"), Some("true"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn get_render_errors() {
+    let s = Server::default().await;
+    s.get("/render?width=100")
+        .await
+        .assert_error(400, "Missing chart parameter");
+    s.get("/render?chart=%7B%22type%22%3A1&width=100")
+        .await
+        .assert_error(
+        400,
+        "Invalid chart parameter: not valid JSON: EOF while parsing an object at line 1 column 9",
+    );
+    s.get("/render?chart=%7B%7D&width=abc")
+        .await
+        .assert_error(400, "Invalid width: expected a number, got \"abc\"");
+    s.get("/render?chart=%7B%7D&engine=gpu")
+        .await
+        .assert_error(400, "Invalid engine: gpu");
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_header_is_ascii_json() {
+    let s = Server::with_test_renderer().await;
+    let r = s
+        .post_json(
+            "/render",
+            &json!({"chart": {"messages": ["line one\nline two", "ünïcödé 中文"]},
+                "width": 10, "height": 10}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let raw = r.headers.get("x-chart-messages").unwrap().as_bytes();
+    assert!(raw.iter().all(|b| (0x20..0x7f).contains(b)), "{raw:?}");
+    let v: serde_json::Value = serde_json::from_slice(raw).unwrap();
+    assert_eq!(
+        v,
+        json!([
+            {"level": "warn", "message": "line one\nline two"},
+            {"level": "warn", "message": "ünïcödé 中文"}
+        ])
+    );
+    // No messages: no header.
+    let r = s
+        .post_json("/render", &json!({"chart": {}, "width": 10, "height": 10}))
+        .await;
+    assert_eq!(r.status, 200);
+    assert!(r.header("x-chart-messages").is_none());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn messages_header_is_capped() {
+    let s = Server::with_test_renderer().await;
+    let many: Vec<String> = (0..2000).map(|i| format!("message {i}")).collect();
+    let r = s
+        .post_json(
+            "/render",
+            &json!({"chart": {"messages": many}, "width": 10, "height": 10}),
+        )
+        .await;
+    assert_eq!(r.status, 200);
+    let h = r.header("x-chart-messages").unwrap();
+    assert!(h.len() <= chart_http::MAX_MESSAGES_HEADER_BYTES);
+    let v: Vec<serde_json::Value> = serde_json::from_str(h).unwrap();
+    assert!(v.len() > 10 && v.len() < 2000);
+    assert!(v.last().unwrap()["message"]
+        .as_str()
+        .unwrap()
+        .contains("more message(s) cut"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn health_is_public_and_complete() {
+    let s = Server::start(Options {
+        api_key: Some("k".into()),
+        ..Options::default()
+    })
+    .await;
+    let r = s.get("/health").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("application/json"));
+    assert_powered_by(&r);
+    let v = r.json();
+    let cores = std::thread::available_parallelism().unwrap().get();
+    assert_eq!(
+        v,
+        json!({
+            "status": "ok",
+            "version": env!("CARGO_PKG_VERSION"),
+            "renderer": {
+                "browserConnected": false,
+                "concurrency": {"max": cores, "active": 0, "pending": 0},
+                "activePages": 0,
+                "pageTimeoutSeconds": v["renderer"]["pageTimeoutSeconds"],
+            },
+            "cache": {"size": 0, "maxEntries": 1000, "ttlSeconds": 3600}
+        })
+    );
+    assert!(v["renderer"]["pageTimeoutSeconds"].is_u64());
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn gallery_page_lists_every_example() {
+    let s = Server::default().await;
+    let r = s.get("/examples").await;
+    assert_eq!(r.status, 200);
+    assert_eq!(r.header("content-type"), Some("text/html; charset=utf-8"));
+    assert_powered_by(&r);
+    let html = std::str::from_utf8(&r.body).unwrap();
+    assert!(
+        !html.contains("http://") && !html.contains("https://"),
+        "no CDN"
+    );
+    let examples = chart_raster::examples::all().unwrap();
+    assert!(examples.len() >= 30, "{} examples", examples.len());
+    for e in &examples {
+        assert!(
+            html.contains(&format!("\"name\":\"{}\"", e.name)),
+            "{}",
+            e.name
+        );
+    }
+    assert!(html.contains("fetch(\"render\""));
+    assert!(html.contains("\"apiKey\":null"));
+}
