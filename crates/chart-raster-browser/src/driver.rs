@@ -7,6 +7,8 @@ use fantoccini::{Client, ClientBuilder};
 use hyper_util::client::legacy::connect::HttpConnector;
 use serde_json::{json, Map};
 use std::path::{Path, PathBuf};
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::sync::Arc;
 use std::time::Duration;
 use tokio::process::{Child, Command};
 
@@ -110,6 +112,11 @@ impl Driver {
         })
     }
 
+    /// Its process id.
+    pub fn pid(&self) -> Option<u32> {
+        self.child.id()
+    }
+
     /// Still running?
     pub fn alive(&mut self) -> bool {
         matches!(self.child.try_wait(), Ok(None))
@@ -129,6 +136,9 @@ pub struct Session {
     pub generation: u64,
     profile: PathBuf,
     chromium_pid: Option<u32>,
+    /// The engine's count of live sessions, decremented when this one is dropped (however it
+    /// ends: closed, discarded, or its render future dropped by a caller's timeout).
+    live: Arc<AtomicUsize>,
 }
 
 impl Session {
@@ -140,11 +150,13 @@ impl Session {
         sources: &[String],
         page_timeout: Duration,
         generation: u64,
+        live: Arc<AtomicUsize>,
     ) -> Result<Self, BrowserError> {
         std::fs::create_dir_all(&profile).map_err(|e| {
             BrowserError::Unavailable(format!("cannot create {}: {e}", profile.display()))
         })?;
-        let ms = page_timeout.as_millis() as u64;
+        // At least a second: the setup script itself runs under this limit.
+        let ms = page_timeout.as_millis().max(1000) as u64;
         let mut caps = Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert("pageLoadStrategy".into(), json!("normal"));
@@ -181,11 +193,13 @@ impl Session {
                 )));
             }
         };
+        live.fetch_add(1, Ordering::SeqCst);
         let mut session = Session {
             client,
             generation,
             chromium_pid: None,
             profile,
+            live,
         };
         session.chromium_pid = find_chromium_pid(&session.profile);
         match tokio::time::timeout(START_LIMIT, page::setup(&session.client, sources)).await {
@@ -219,6 +233,7 @@ impl Session {
 
 impl Drop for Session {
     fn drop(&mut self) {
+        self.live.fetch_sub(1, Ordering::SeqCst);
         // The Chromium of a session that timed out or whose future was dropped may still run;
         // chromedriver would only quit it on a session delete that may never come.
         match self.chromium_pid {
@@ -248,7 +263,7 @@ fn chromium_pids(profile: &Path) -> Vec<u32> {
                 return false;
             };
             let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
-            args.iter().any(|a| *a == flag.as_bytes())
+            args.contains(&flag.as_bytes())
                 && !args.iter().any(|a| a.starts_with(b"--type="))
         })
         .collect()

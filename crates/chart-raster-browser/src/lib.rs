@@ -152,8 +152,8 @@ pub struct BrowserEngine {
     /// One permit per Chromium the engine may run.
     permits: Semaphore,
     active: AtomicUsize,
-    /// Sessions alive (checked out or idle).
-    live: AtomicUsize,
+    /// Sessions alive (checked out or idle); maintained by the sessions themselves.
+    live: Arc<AtomicUsize>,
     profiles: PathBuf,
     next_profile: AtomicU64,
 }
@@ -189,7 +189,7 @@ impl BrowserEngine {
             pool: Mutex::new(Pool::default()),
             sources: Mutex::new(None),
             active: AtomicUsize::new(0),
-            live: AtomicUsize::new(0),
+            live: Arc::new(AtomicUsize::new(0)),
             profiles,
             next_profile: AtomicU64::new(0),
         }
@@ -253,7 +253,6 @@ impl BrowserEngine {
         // Sessions checked out now belong to this generation and are discarded on check-in.
         pool.generation += 1;
         for session in pool.idle.drain(..) {
-            self.live.fetch_sub(1, Ordering::SeqCst);
             session.close().await;
         }
         if let Some(driver) = pool.driver.take() {
@@ -283,6 +282,11 @@ impl BrowserEngine {
         pool.idle.iter().filter_map(Session::chromium_pid).collect()
     }
 
+    /// Process id of the running chromedriver. For tests that kill it.
+    pub async fn chromedriver_pid(&self) -> Option<u32> {
+        self.pool.lock().await.driver.as_ref().and_then(Driver::pid)
+    }
+
     async fn sources(&self) -> Result<Arc<Vec<String>>, BrowserError> {
         let mut cached = self.sources.lock().await;
         if let Some(sources) = cached.as_ref() {
@@ -303,10 +307,7 @@ impl BrowserEngine {
             let running = pool.driver.as_mut().is_some_and(Driver::alive);
             if !running {
                 // chromedriver died (or never ran): its sessions are unusable.
-                for session in pool.idle.drain(..) {
-                    self.live.fetch_sub(1, Ordering::SeqCst);
-                    drop(session);
-                }
+                pool.idle.clear();
                 pool.driver = None;
                 let program = self.config.resolve_chromedriver()?;
                 pool.driver = Some(Driver::start(&program).await?);
@@ -336,9 +337,9 @@ impl BrowserEngine {
             sources,
             self.config.page_timeout,
             generation,
+            self.live.clone(),
         )
         .await?;
-        self.live.fetch_add(1, Ordering::SeqCst);
         Ok(session)
     }
 
@@ -353,7 +354,6 @@ impl BrowserEngine {
     }
 
     async fn discard(&self, session: Session) {
-        self.live.fetch_sub(1, Ordering::SeqCst);
         session.close().await;
     }
 }

@@ -38,12 +38,8 @@ async fn killed_chromium_is_replaced() {
         eprintln!("skipping killed_chromium_is_replaced: no /proc to find Chromium in");
         return;
     }
-    for pid in &pids {
-        let status = std::process::Command::new("kill")
-            .args(["-KILL", &pid.to_string()])
-            .status()
-            .unwrap();
-        assert!(status.success());
+    for &pid in &pids {
+        kill(pid);
     }
     // Wait until it is dead (gone, or a zombie until chromedriver reaps it), so the next
     // render really meets a dead browser.
@@ -54,6 +50,55 @@ async fn killed_chromium_is_replaced() {
     assert!(has_colour(&out.bitmap, [0, 128, 0, 255]));
     let new_pids = engine.chromium_pids().await;
     assert!(!new_pids.is_empty() && new_pids.iter().all(|p| !pids.contains(p)));
+    engine.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn killed_chromedriver_is_restarted() {
+    let Some(engine) = engine("killed_chromedriver_is_restarted") else {
+        return;
+    };
+    let opts = options(bar_chart("rgb(0, 0, 128)"), 200.0, 150.0, 1.0);
+    engine.render(&opts).await.unwrap();
+    let old_chromium = engine.chromium_pids().await;
+    let driver = engine.chromedriver_pid().await.unwrap();
+    kill(driver);
+    while running(driver) {
+        tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+    }
+    let out = engine.render(&opts).await.unwrap();
+    assert!(has_colour(&out.bitmap, [0, 0, 128, 255]));
+    assert_ne!(engine.chromedriver_pid().await, Some(driver));
+    // The orphaned Chromium of the dead chromedriver was stopped, not leaked.
+    for pid in old_chromium {
+        while running(pid) {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+    }
+    engine.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_page_over_the_timeout_is_closed() {
+    let Some(engine) = engine("a_page_over_the_timeout_is_closed") else {
+        return;
+    };
+    // A timeout no WebDriver round trip can meet: the render must report it and close the
+    // session rather than keep a page in an unknown state.
+    let mut config = engine.config().clone();
+    config.page_timeout = std::time::Duration::from_nanos(1);
+    let engine = BrowserEngine::new(config);
+    match engine
+        .render(&options(bar_chart("red"), 100.0, 100.0, 1.0))
+        .await
+    {
+        Err(BrowserError::Timeout(_)) => {}
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    let status = engine.status();
+    assert!(!status.connected, "{status:?}");
+    assert_eq!(status.active_pages, 0);
+    assert!(engine.chromium_pids().await.is_empty());
     engine.shutdown().await;
 }
 
@@ -130,4 +175,12 @@ fn running(pid: u32) -> bool {
             .is_some_and(|(_, rest)| !rest.starts_with('Z') && !rest.starts_with('X')),
         Err(_) => false,
     }
+}
+
+fn kill(pid: u32) {
+    let status = std::process::Command::new("kill")
+        .args(["-KILL", &pid.to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
 }
