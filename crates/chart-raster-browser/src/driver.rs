@@ -155,13 +155,14 @@ impl Session {
         std::fs::create_dir_all(&profile).map_err(|e| {
             BrowserError::Unavailable(format!("cannot create {}: {e}", profile.display()))
         })?;
-        // At least a second: the setup script itself runs under this limit.
-        let ms = page_timeout.as_millis().max(1000) as u64;
+        // Never below START_LIMIT: the setup script (compiling ~600 kB of bundles) runs under
+        // this limit too, and a render is bounded more tightly by the engine's own timeout.
+        let ms = page_timeout.max(START_LIMIT).as_millis() as u64;
         let mut caps = Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert("pageLoadStrategy".into(), json!("normal"));
-        // chromedriver stops a script still running after this; the engine's own timeout
-        // fires at the same time and discards the session.
+        // chromedriver's own limit on scripts and loads, a backstop behind the engine's
+        // timeout (which discards the session).
         caps.insert(
             "timeouts".into(),
             json!({ "script": ms, "pageLoad": ms, "implicit": 0 }),

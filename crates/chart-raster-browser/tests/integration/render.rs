@@ -109,11 +109,25 @@ fn plugin_charts() -> Vec<(&'static str, Value)> {
                 "options": { "scales": { "projection": { "axis": "x", "projection": "equirectangular" } } }
             }),
         ),
+        // chartjs-chart-graph lays out in a later animation frame: without waiting for it
+        // the nodes are missing.
         (
-            "graph",
+            "graph (tree)",
             json!({
                 "type": "tree",
-                "data": { "labels": ["root", "a", "b"], "datasets": [{ "data": [{}, { "parent": 0 }, { "parent": 0 }] }] }
+                "data": { "labels": ["root", "a", "b"], "datasets": [{ "data": [{}, { "parent": 0 }, { "parent": 0 }],
+                    "pointBackgroundColor": "rgb(255, 0, 0)", "pointRadius": 10 }] },
+                "options": { "plugins": { "legend": { "display": false } } }
+            }),
+        ),
+        (
+            "graph (force)",
+            json!({
+                "type": "forceDirectedGraph",
+                "data": { "labels": ["a", "b", "c"], "datasets": [{ "data": [{}, {}, {}],
+                    "edges": [{ "source": 0, "target": 1 }, { "source": 1, "target": 2 }],
+                    "pointBackgroundColor": "rgb(255, 0, 0)", "pointRadius": 10 }] },
+                "options": { "plugins": { "legend": { "display": false } } }
             }),
         ),
         (
@@ -153,7 +167,14 @@ async fn every_plugin_renders() {
             out.messages
         );
         let share = ink(&out.bitmap);
+        eprintln!("{name}: {share:.4} of the pixels inked");
         assert!(share > 0.002, "{name} looks blank ({share})");
+        if name.starts_with("graph") {
+            assert!(
+                has_colour(&out.bitmap, [255, 0, 0, 255]),
+                "{name}: the nodes"
+            );
+        }
     }
     engine.shutdown().await;
 }
