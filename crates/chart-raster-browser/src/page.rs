@@ -54,6 +54,16 @@ window.cancelAnimationFrame = (id) => {
   pendingFrames.delete(id);
   nativeCancel(id);
 };
+// Math.random from a seed reset before each render, so layouts that use it (the word cloud's
+// placement) come out the same for the same config: renders are cached and compared. The
+// generator is mulberry32 (32-bit state, period 2^32), plenty for layout jitter.
+let seed = 0;
+Math.random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const errors = [];
 const onError = (e) => { errors.push(String(e.message)); };
 window.addEventListener('error', onError);
@@ -78,6 +88,14 @@ if (window['chartjs-plugin-gradient']) {
   Chart.register(window['chartjs-plugin-gradient']);
 } else {
   errors.push('chartjs-plugin-gradient did not load');
+}
+// The word cloud seeds its layout with `randomRotationSeed`, else the chart's id, which counts
+// up with every chart on the page; seed it as the first chart of a fresh page would be (id 0)
+// so the same config always lays out the same. A config may still set its own seed.
+if (Chart.defaults.datasets.wordCloud) {
+  Chart.defaults.datasets.wordCloud.randomRotationSeed = 0;
+} else {
+  errors.push('chartjs-chart-wordcloud did not load');
 }
 // The zoom, annotation, matrix, sankey, treemap, wordcloud, geo, graph and venn UMD builds
 // register their controllers, elements, scales and plugins themselves.
@@ -107,6 +125,7 @@ window.__chartRaster = {
   messages,
   format,
   pendingFrames: () => pendingFrames.size,
+  resetRandom: () => { seed = 0x2545f491; },
   nextFrame: nativeFrame,
   // Paints the requested colour under everything, as in Chart.js's "canvas background" recipe:
   // destination-over keeps whatever plugins drew in their own beforeDraw hooks on top.
@@ -141,6 +160,7 @@ const [configText, width, height, dpr, background, done] = arguments;
 const MAX_FRAMES = 60;
 const R = window.__chartRaster;
 R.messages.length = 0;
+R.resetRandom();
 const box = document.createElement('div');
 box.style.position = 'relative';
 box.style.width = width + 'px';

@@ -303,3 +303,29 @@ async fn injection_attempts_are_plain_text() {
     }
     engine.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_same_config_gives_the_same_pixels() {
+    let Some(engine) = engine("the_same_config_gives_the_same_pixels") else {
+        return;
+    };
+    // The word cloud places words with Math.random: seeded per render, so repeatable.
+    let words = [
+        "chart", "raster", "browser", "skia", "canvas", "pixel", "legend", "axis",
+    ];
+    let chart = json!({
+        "type": "wordCloud",
+        "data": { "labels": words, "datasets": [{ "data": [60, 50, 40, 35, 30, 25, 20, 15] }] }
+    });
+    let opts = options(chart, 400.0, 300.0, 1.0);
+    let first = engine.render(&opts).await.unwrap();
+    // Something else in between, so nothing is carried over by accident.
+    engine
+        .render(&options(bar_chart("blue"), 100.0, 100.0, 1.0))
+        .await
+        .unwrap();
+    let second = engine.render(&opts).await.unwrap();
+    assert!(ink(&first.bitmap) > 0.01);
+    assert!(first.bitmap == second.bitmap, "the two word clouds differ");
+    engine.shutdown().await;
+}
