@@ -132,6 +132,8 @@ struct Side {
     messages: Vec<Message>,
     /// Why there is no bitmap.
     failure: Option<String>,
+    /// Wall time of the render.
+    millis: u128,
 }
 
 struct Row {
@@ -165,19 +167,25 @@ pub fn run(args: &[String]) -> Result<()> {
 
     let mut rows = Vec::new();
     for case in cases {
-        let skia_side = render_skia(&skia, &case.opts);
-        let browser_side = match runtime.block_on(browser.render(&case.opts)) {
+        let started = std::time::Instant::now();
+        let mut skia_side = render_skia(&skia, &case.opts);
+        skia_side.millis = started.elapsed().as_millis();
+        let started = std::time::Instant::now();
+        let mut browser_side = match runtime.block_on(browser.render(&case.opts)) {
             Ok(r) => Side {
                 bitmap: Some(r.bitmap),
                 messages: r.messages,
                 failure: None,
+                millis: 0,
             },
             Err(e) => Side {
                 bitmap: None,
                 messages: Vec::new(),
                 failure: Some(e.to_string()),
+                millis: 0,
             },
         };
+        browser_side.millis = started.elapsed().as_millis();
         let ratio = write_images(
             &args.out,
             &case.name,
@@ -211,11 +219,13 @@ fn render_skia(engine: &chart_raster_skia::Engine, opts: &RenderOptions) -> Side
             bitmap: Some(r.bitmap),
             messages: r.messages,
             failure: None,
+            millis: 0,
         },
         Ok(Err(e)) => Side {
             bitmap: None,
             messages: Vec::new(),
             failure: Some(e.to_string()),
+            millis: 0,
         },
         Err(panic) => Side {
             bitmap: None,
@@ -228,6 +238,7 @@ fn render_skia(engine: &chart_raster_skia::Engine, opts: &RenderOptions) -> Side
                     .or_else(|| panic.downcast_ref::<&str>().copied())
                     .unwrap_or("?")
             )),
+            millis: 0,
         },
     }
 }
@@ -316,8 +327,8 @@ fn median(mut values: Vec<f64>) -> f64 {
 
 fn print_table(rows: &[Row]) {
     println!(
-        "{:<28} {:>9} {:>6} {:>6}  notes",
-        "chart", "mismatch", "skia", "browser"
+        "{:<28} {:>9} {:>9} {:>9} {:>8} {:>8}  notes",
+        "chart", "mismatch", "skia msg", "brws msg", "skia ms", "brws ms"
     );
     for row in rows {
         let mut notes = Vec::new();
@@ -336,17 +347,19 @@ fn print_table(rows: &[Row]) {
             }
         }
         println!(
-            "{:<28} {:>8.2}% {:>6} {:>6}  {}",
+            "{:<28} {:>8.2}% {:>9} {:>9} {:>8} {:>8}  {}",
             row.case.name,
             row.ratio * 100.0,
             row.skia.messages.len(),
             row.browser.messages.len(),
+            row.skia.millis,
+            row.browser.millis,
             notes.join("; ")
         );
     }
     let ratios: Vec<f64> = rows.iter().map(|r| r.ratio).collect();
     println!(
-        "{} charts, median mismatch {:.2}% (message counts per engine in the skia/browser columns)",
+        "{} charts, median mismatch {:.2}%",
         rows.len(),
         median(ratios) * 100.0
     );
