@@ -175,7 +175,7 @@ async fn route(
             }
             render(&app, req, local).await
         }
-        "/examples" | "/examples/" => {
+        "/examples" => {
             if !get {
                 return (method_not_allowed(), None);
             }

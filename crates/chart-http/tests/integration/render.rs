@@ -228,6 +228,6 @@ async fn gallery_page_lists_every_example() {
             e.name
         );
     }
-    assert!(html.contains("fetch(\"render\""));
+    assert!(html.contains("fetch(\"/render\""));
     assert!(html.contains("\"apiKey\":null"));
 }
