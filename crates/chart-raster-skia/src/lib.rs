@@ -6,7 +6,11 @@
 //! knows tiny-skia) → straight-alpha [`Bitmap`].
 
 pub mod chart;
+pub mod controllers;
+pub mod elements;
+pub mod plugins;
 pub mod raster;
+pub mod scales;
 pub mod scene;
 pub mod text;
 

@@ -1,21 +1,60 @@
 //! Pixels: the only module that knows tiny-skia. Turns a [`Scene`] into a straight-alpha
 //! [`Bitmap`] at the scene's device pixel ratio.
+//!
+//! tiny-skia is a port of Skia, the library Chrome's canvas draws with, so fills, strokes
+//! (hairlines under one device pixel included), dashes and gradients follow the same rules.
+//! Like Chart.js's `retinaScale`, the bitmap is `floor(size × dpr)` and every item is drawn
+//! under a `scale(dpr)` base transform.
 
-use crate::scene::Scene;
+use crate::scene::{
+    Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextAlign, TextBaseline,
+    TextItem, Transform,
+};
 use crate::text::TextEngine;
 use crate::Error;
-use chart_spec::Bitmap;
+use chart_spec::{Bitmap, Rgba};
 
-/// Rasterises a scene. TODO(raster owner): paths, strokes, clips, gradients and text.
-pub fn rasterize(scene: &Scene, _text: &TextEngine) -> Result<Bitmap, Error> {
-    let width = (scene.width * scene.device_pixel_ratio).round().max(0.0) as u32;
-    let height = (scene.height * scene.device_pixel_ratio).round().max(0.0) as u32;
+/// Rasterises a scene.
+pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
+    let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
+        scene.device_pixel_ratio
+    } else {
+        1.0
+    };
+    // Mirrors `retinaScale` in Chart.js helpers.dom: the device size is floored.
+    let width = (scene.width * dpr).floor().max(0.0) as u32;
+    let height = (scene.height * dpr).floor().max(0.0) as u32;
     let mut pixmap =
         tiny_skia::Pixmap::new(width, height).ok_or(Error::BitmapSize { width, height })?;
     let bg = scene.background;
-    pixmap.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+    if bg.a > 0 {
+        pixmap.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
+    }
+    let base = Transform {
+        a: dpr,
+        b: 0.0,
+        c: 0.0,
+        d: dpr,
+        e: 0.0,
+        f: 0.0,
+    };
+    let mut painter = Painter {
+        pixmap: &mut pixmap,
+        clips: Vec::new(),
+        base,
+        text,
+        sprite: None,
+    };
+    for item in &scene.items {
+        painter.item(item);
+    }
+    Ok(to_bitmap(pixmap))
+}
+
+/// tiny-skia stores premultiplied alpha; a Bitmap is straight alpha.
+fn to_bitmap(pixmap: tiny_skia::Pixmap) -> Bitmap {
+    let (width, height) = (pixmap.width(), pixmap.height());
     let mut data = pixmap.take();
-    // tiny-skia stores premultiplied alpha; a Bitmap is straight alpha.
     for px in data.chunks_exact_mut(4) {
         let a = px[3];
         if a != 0 && a != 255 {
@@ -24,9 +63,555 @@ pub fn rasterize(scene: &Scene, _text: &TextEngine) -> Result<Bitmap, Error> {
             }
         }
     }
-    Ok(Bitmap {
+    Bitmap {
         width,
         height,
         data,
+    }
+}
+
+struct Painter<'a> {
+    pixmap: &'a mut tiny_skia::Pixmap,
+    /// The clip stack; `None` entries are clips that cover nothing (empty paths).
+    clips: Vec<Option<tiny_skia::Mask>>,
+    base: Transform,
+    text: &'a TextEngine,
+    /// The sprite image as a pixmap, made on first use.
+    #[allow(dead_code)]
+    sprite: Option<tiny_skia::Pixmap>,
+}
+
+fn ts(t: Transform) -> tiny_skia::Transform {
+    tiny_skia::Transform::from_row(t.a, t.b, t.c, t.d, t.e, t.f)
+}
+
+fn color(c: Rgba) -> tiny_skia::Color {
+    tiny_skia::Color::from_rgba8(c.r, c.g, c.b, c.a)
+}
+
+fn build_path(path: &Path) -> Option<tiny_skia::Path> {
+    let mut pb = tiny_skia::PathBuilder::with_capacity(path.cmds.len(), path.cmds.len() * 2);
+    for cmd in &path.cmds {
+        match *cmd {
+            PathCmd::MoveTo(x, y) => pb.move_to(x, y),
+            PathCmd::LineTo(x, y) => pb.line_to(x, y),
+            PathCmd::QuadTo(x1, y1, x, y) => pb.quad_to(x1, y1, x, y),
+            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => pb.cubic_to(x1, y1, x2, y2, x, y),
+            PathCmd::Close => pb.close(),
+        }
+    }
+    pb.finish()
+}
+
+fn stops(stops: &[(f32, Rgba)]) -> Vec<tiny_skia::GradientStop> {
+    stops
+        .iter()
+        .map(|&(p, c)| tiny_skia::GradientStop::new(p.clamp(0.0, 1.0), color(c)))
+        .collect()
+}
+
+/// A tiny-skia paint for a scene paint; `None` when nothing would be drawn.
+fn paint(p: &Paint) -> Option<tiny_skia::Paint<'static>> {
+    if p.is_invisible() {
+        return None;
+    }
+    let shader = match p {
+        Paint::Solid(c) => tiny_skia::Shader::SolidColor(color(*c)),
+        Paint::LinearGradient {
+            x0,
+            y0,
+            x1,
+            y1,
+            stops: s,
+        } => match s.len() {
+            0 => return None,
+            1 => tiny_skia::Shader::SolidColor(color(s[0].1)),
+            _ => tiny_skia::LinearGradient::new(
+                tiny_skia::Point::from_xy(*x0, *y0),
+                tiny_skia::Point::from_xy(*x1, *y1),
+                stops(s),
+                tiny_skia::SpreadMode::Pad,
+                tiny_skia::Transform::identity(),
+            )
+            // Degenerate gradients paint the last stop's colour, as canvas does.
+            .unwrap_or(tiny_skia::Shader::SolidColor(color(s[s.len() - 1].1))),
+        },
+        Paint::RadialGradient {
+            x0,
+            y0,
+            x1,
+            y1,
+            r1,
+            stops: s,
+            ..
+        } => match s.len() {
+            0 => return None,
+            1 => tiny_skia::Shader::SolidColor(color(s[0].1)),
+            // tiny-skia's two-point conical gradient has a zero start radius; Chart.js's
+            // charts use radial gradients only from user configs, rarely with r0 > 0.
+            _ => tiny_skia::RadialGradient::new(
+                tiny_skia::Point::from_xy(*x0, *y0),
+                tiny_skia::Point::from_xy(*x1, *y1),
+                *r1,
+                stops(s),
+                tiny_skia::SpreadMode::Pad,
+                tiny_skia::Transform::identity(),
+            )
+            .unwrap_or(tiny_skia::Shader::SolidColor(color(s[s.len() - 1].1))),
+        },
+    };
+    Some(tiny_skia::Paint {
+        shader,
+        anti_alias: true,
+        ..tiny_skia::Paint::default()
     })
+}
+
+fn stroke_style(s: &Stroke) -> tiny_skia::Stroke {
+    let dash = if s.dash.is_empty() || s.dash.iter().any(|d| !d.is_finite() || *d < 0.0) {
+        None
+    } else {
+        // Canvas repeats an odd dash list to make it even (HTML `setLineDash`).
+        let mut list = s.dash.clone();
+        if list.len() % 2 == 1 {
+            list.extend_from_within(..);
+        }
+        if list.iter().sum::<f32>() > 0.0 {
+            tiny_skia::StrokeDash::new(list, s.dash_offset)
+        } else {
+            None
+        }
+    };
+    tiny_skia::Stroke {
+        width: s.width,
+        miter_limit: s.miter_limit,
+        line_cap: match s.cap {
+            LineCap::Butt => tiny_skia::LineCap::Butt,
+            LineCap::Round => tiny_skia::LineCap::Round,
+            LineCap::Square => tiny_skia::LineCap::Square,
+        },
+        line_join: match s.join {
+            LineJoin::Miter => tiny_skia::LineJoin::Miter,
+            LineJoin::Round => tiny_skia::LineJoin::Round,
+            LineJoin::Bevel => tiny_skia::LineJoin::Bevel,
+        },
+        dash,
+    }
+}
+
+/// A paint defined in user space, mapped to device space (gradient end points).
+fn device_paint(p: &Paint, t: Transform) -> Paint {
+    match p {
+        Paint::Solid(_) => p.clone(),
+        Paint::LinearGradient {
+            x0,
+            y0,
+            x1,
+            y1,
+            stops,
+        } => {
+            let (x0, y0) = t.apply(*x0, *y0);
+            let (x1, y1) = t.apply(*x1, *y1);
+            Paint::LinearGradient {
+                x0,
+                y0,
+                x1,
+                y1,
+                stops: stops.clone(),
+            }
+        }
+        Paint::RadialGradient {
+            x0,
+            y0,
+            r0,
+            x1,
+            y1,
+            r1,
+            stops,
+        } => {
+            let s = (t.a * t.d - t.b * t.c).abs().sqrt();
+            let (x0, y0) = t.apply(*x0, *y0);
+            let (x1, y1) = t.apply(*x1, *y1);
+            Paint::RadialGradient {
+                x0,
+                y0,
+                r0: r0 * s,
+                x1,
+                y1,
+                r1: r1 * s,
+                stops: stops.clone(),
+            }
+        }
+    }
+}
+
+/// The current clip mask; `Err` when the clip is empty and nothing is visible.
+fn top_mask(clips: &[Option<tiny_skia::Mask>]) -> Result<Option<&tiny_skia::Mask>, ()> {
+    match clips.last() {
+        None => Ok(None),
+        Some(Some(m)) => Ok(Some(m)),
+        // An empty clip: nothing is visible.
+        Some(None) => Err(()),
+    }
+}
+
+impl Painter<'_> {
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Fill {
+                path,
+                paint: p,
+                transform,
+            } => {
+                let t = self.base.then(*transform);
+                self.fill(path, p, t);
+            }
+            Item::Stroke {
+                path,
+                paint: p,
+                stroke,
+                transform,
+            } => {
+                let t = self.base.then(*transform);
+                self.stroke(path, p, stroke, t);
+            }
+            Item::Text(t) => self.text(t),
+            Item::PushClip { path, transform } => self.push_clip(path, *transform),
+            Item::PopClip => {
+                self.clips.pop();
+            }
+        }
+    }
+
+    fn fill(&mut self, path: &Path, p: &Paint, t: Transform) {
+        let Some(tp) = build_path(path) else {
+            return;
+        };
+        let Some(mut sp) = paint(p) else {
+            return;
+        };
+        // Gradients are defined in the user space of the path.
+        sp.shader.transform(ts(t));
+        let Ok(mask) = top_mask(&self.clips) else {
+            return;
+        };
+        self.pixmap
+            .fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
+    }
+
+    fn stroke(&mut self, path: &Path, p: &Paint, stroke: &Stroke, t: Transform) {
+        // Canvas ignores a lineWidth of 0, negative or NaN; Chart.js skips such strokes.
+        if !(stroke.width > 0.0) || !stroke.width.is_finite() {
+            return;
+        }
+        let Some(tp) = build_path(path) else {
+            return;
+        };
+        let Some(mut sp) = paint(p) else {
+            return;
+        };
+        sp.shader.transform(ts(t));
+        let st = stroke_style(stroke);
+        let Ok(mask) = top_mask(&self.clips) else {
+            return;
+        };
+        self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
+    }
+
+    fn push_clip(&mut self, path: &Path, transform: Transform) {
+        let t = ts(self.base.then(transform));
+        let (w, h) = (self.pixmap.width(), self.pixmap.height());
+        let next = match (build_path(path), self.clips.last()) {
+            (_, Some(None)) | (None, _) => None,
+            (Some(p), Some(Some(prev))) => {
+                let mut m = prev.clone();
+                m.intersect_path(&p, tiny_skia::FillRule::Winding, true, t);
+                Some(m)
+            }
+            (Some(p), None) => tiny_skia::Mask::new(w, h).map(|mut m| {
+                m.fill_path(&p, tiny_skia::FillRule::Winding, true, t);
+                m
+            }),
+        };
+        self.clips.push(next);
+    }
+
+    fn text(&mut self, item: &TextItem) {
+        if item.text.is_empty() {
+            return;
+        }
+        match self.text {
+            TextEngine::System(_) => self.outline_text(item),
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(sprite) => self.sprite_text(item, sprite),
+        }
+    }
+
+    fn outline_text(&mut self, item: &TextItem) {
+        let Some(line) = self.text.shape(&item.font, &item.text) else {
+            return;
+        };
+        let dx = match item.align {
+            TextAlign::Left => 0.0,
+            TextAlign::Center => -line.width / 2.0,
+            TextAlign::Right => -line.width,
+        };
+        let b = line.baselines;
+        let dy = -match item.baseline {
+            TextBaseline::Alphabetic => 0.0,
+            TextBaseline::Top => b.top,
+            TextBaseline::Hanging => b.hanging,
+            TextBaseline::Middle => b.middle,
+            TextBaseline::Ideographic => b.ideographic,
+            TextBaseline::Bottom => b.bottom,
+        };
+        let t = self.base.then(item.transform);
+        let (ox, oy) = (item.x + dx, item.y + dy);
+        // Skia's glyph placement for unrotated text: the baseline snaps to whole device
+        // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
+        // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
+        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
+        let mut path = Path::new();
+        for glyph in &line.glyphs {
+            let (gt, scale_x, scale_y) = if axis_aligned {
+                let (x, y) = t.apply(ox + glyph.x, oy);
+                let x = ((x + 0.125) * 4.0).floor() / 4.0;
+                let y = (y + 0.5).floor();
+                (Transform::translate(x, y), t.a, t.d)
+            } else {
+                (t.then(Transform::translate(ox + glyph.x, oy)), 1.0, 1.0)
+            };
+            for cmd in &glyph.path.cmds {
+                let m = |x: f32, y: f32| gt.apply(x * scale_x, y * scale_y);
+                path.cmds.push(match *cmd {
+                    PathCmd::MoveTo(x, y) => {
+                        let (x, y) = m(x, y);
+                        PathCmd::MoveTo(x, y)
+                    }
+                    PathCmd::LineTo(x, y) => {
+                        let (x, y) = m(x, y);
+                        PathCmd::LineTo(x, y)
+                    }
+                    PathCmd::QuadTo(x1, y1, x, y) => {
+                        let (x1, y1) = m(x1, y1);
+                        let (x, y) = m(x, y);
+                        PathCmd::QuadTo(x1, y1, x, y)
+                    }
+                    PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
+                        let (x1, y1) = m(x1, y1);
+                        let (x2, y2) = m(x2, y2);
+                        let (x, y) = m(x, y);
+                        PathCmd::CubicTo(x1, y1, x2, y2, x, y)
+                    }
+                    PathCmd::Close => PathCmd::Close,
+                });
+            }
+        }
+        // The path is in device space now.
+        let device = Transform::IDENTITY;
+        let dev_scale = (t.a * t.d - t.b * t.c).abs().sqrt();
+        if let Some((stroke, p)) = &item.stroke {
+            let s = Stroke {
+                width: stroke.width * dev_scale,
+                dash: stroke.dash.iter().map(|d| d * dev_scale).collect(),
+                dash_offset: stroke.dash_offset * dev_scale,
+                ..stroke.clone()
+            };
+            self.stroke(&path, &device_paint(p, t), &s, device);
+        }
+        let fill = device_paint(&item.paint, t);
+        self.fill(&path, &fill, device);
+        if line.embolden > 0.0 {
+            let s = Stroke {
+                width: line.embolden * dev_scale,
+                ..Stroke::default()
+            };
+            self.stroke(&path, &fill, &s, device);
+        }
+    }
+
+    /// The harness's `fillText` (fixtures README, "Sprite text"): cells of the sprite image
+    /// copied with `drawImage` at the shifted position, fill colour ignored.
+    #[cfg(feature = "sprite-text")]
+    fn sprite_text(&mut self, item: &TextItem, sprite: &crate::text::sprite::SpriteFont) {
+        if self.sprite.is_none() {
+            let mut data = sprite.image.clone();
+            for px in data.chunks_exact_mut(4) {
+                let a = px[3] as u32;
+                for c in &mut px[..3] {
+                    *c = ((*c as u32 * a + 127) / 255) as u8;
+                }
+            }
+            self.sprite = tiny_skia::IntSize::from_wh(sprite.image_width, sprite.image_height)
+                .and_then(|size| tiny_skia::Pixmap::from_vec(data, size));
+        }
+        let Some(image) = self.sprite.take() else {
+            return;
+        };
+        let width = sprite.measure(&item.text);
+        let mut x = item.x;
+        match item.align {
+            TextAlign::Left => {}
+            TextAlign::Center => x -= width / 2.0,
+            TextAlign::Right => x -= width,
+        }
+        let fh = sprite.font_height as f32;
+        let y = item.y
+            - match item.baseline {
+                TextBaseline::Top | TextBaseline::Hanging => fh,
+                TextBaseline::Middle | TextBaseline::Alphabetic | TextBaseline::Ideographic => {
+                    fh / 2.0
+                }
+                TextBaseline::Bottom => 0.0,
+            };
+        let t = self.base.then(item.transform);
+        // Blink draws images without anti-aliased edges unless the transform rotates,
+        // skews or scales by a non-integer.
+        let aa = !(t.b == 0.0 && t.c == 0.0 && t.a.fract() == 0.0 && t.d.fract() == 0.0);
+        for cell in sprite.cells(&item.text) {
+            if cell.width == 0 {
+                continue;
+            }
+            let Some(rect) = tiny_skia::IntRect::from_xywh(
+                cell.sx as i32,
+                cell.sy as i32,
+                cell.width,
+                sprite.font_height,
+            ) else {
+                continue;
+            };
+            let Some(cell_img) = image.clone_rect(rect) else {
+                continue;
+            };
+            let (dx, dy) = (x + cell.dx, y);
+            let Some(dest) =
+                tiny_skia::Rect::from_xywh(dx, dy, cell.width as f32, sprite.font_height as f32)
+            else {
+                continue;
+            };
+            let pattern = tiny_skia::Pattern::new(
+                cell_img.as_ref(),
+                tiny_skia::SpreadMode::Pad,
+                tiny_skia::FilterQuality::Bilinear,
+                1.0,
+                tiny_skia::Transform::from_translate(dx, dy),
+            );
+            let p = tiny_skia::Paint {
+                shader: pattern,
+                anti_alias: aa,
+                ..tiny_skia::Paint::default()
+            };
+            let Ok(mask) = top_mask(&self.clips) else {
+                break;
+            };
+            self.pixmap.fill_rect(dest, &p, ts(t), mask);
+        }
+        self.sprite = Some(image);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn scene(items: Vec<Item>, dpr: f32) -> Scene {
+        Scene {
+            width: 20.0,
+            height: 10.0,
+            device_pixel_ratio: dpr,
+            background: Rgba::TRANSPARENT,
+            items,
+        }
+    }
+
+    fn px(b: &Bitmap, x: u32, y: u32) -> [u8; 4] {
+        let i = ((y * b.width + x) * 4) as usize;
+        [b.data[i], b.data[i + 1], b.data[i + 2], b.data[i + 3]]
+    }
+
+    #[test]
+    fn fills_at_device_pixel_ratio() {
+        let mut path = Path::new();
+        path.rect(0.0, 0.0, 5.0, 5.0);
+        let s = scene(
+            vec![Item::Fill {
+                path,
+                paint: Paint::Solid(Rgba::rgb(255, 0, 0)),
+                transform: Transform::IDENTITY,
+            }],
+            2.0,
+        );
+        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        assert_eq!((b.width, b.height), (40, 20));
+        assert_eq!(px(&b, 9, 9), [255, 0, 0, 255]);
+        assert_eq!(px(&b, 10, 10), [0, 0, 0, 0]);
+    }
+
+    #[test]
+    fn clip_limits_and_pops() {
+        let mut clip = Path::new();
+        clip.rect(0.0, 0.0, 10.0, 10.0);
+        let mut full = Path::new();
+        full.rect(0.0, 0.0, 20.0, 10.0);
+        let red = Paint::Solid(Rgba::rgb(255, 0, 0));
+        let s = scene(
+            vec![
+                Item::PushClip {
+                    path: clip,
+                    transform: Transform::IDENTITY,
+                },
+                Item::Fill {
+                    path: full.clone(),
+                    paint: red.clone(),
+                    transform: Transform::IDENTITY,
+                },
+                Item::PopClip,
+            ],
+            1.0,
+        );
+        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        assert_eq!(px(&b, 5, 5), [255, 0, 0, 255]);
+        assert_eq!(px(&b, 15, 5)[3], 0);
+    }
+
+    #[test]
+    fn half_transparent_fill_is_straight_alpha() {
+        let mut path = Path::new();
+        path.rect(0.0, 0.0, 20.0, 10.0);
+        let s = scene(
+            vec![Item::Fill {
+                path,
+                paint: Paint::Solid(Rgba {
+                    r: 54,
+                    g: 162,
+                    b: 235,
+                    a: 128,
+                }),
+                transform: Transform::IDENTITY,
+            }],
+            1.0,
+        );
+        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        let p = px(&b, 3, 3);
+        assert_eq!(p[3], 128);
+        assert!((p[0] as i32 - 54).abs() <= 1 && (p[2] as i32 - 235).abs() <= 1);
+    }
+
+    #[test]
+    fn text_draws_ink() {
+        let item = Item::Text(TextItem {
+            text: "Hi".into(),
+            x: 2.0,
+            y: 5.0,
+            font: chart_spec::font::FontSpec::default(),
+            paint: Paint::Solid(Rgba::BLACK),
+            align: TextAlign::Left,
+            baseline: TextBaseline::Middle,
+            transform: Transform::IDENTITY,
+            stroke: None,
+        });
+        let b = rasterize(&scene(vec![item], 1.0), &TextEngine::system()).unwrap();
+        let ink = b.data.chunks_exact(4).filter(|p| p[3] > 128).count();
+        assert!(ink > 10, "only {ink} inked pixels");
+    }
 }

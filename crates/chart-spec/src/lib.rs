@@ -10,6 +10,7 @@ pub mod color;
 pub mod font;
 pub mod message;
 pub mod request;
+pub mod time;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;

@@ -1,0 +1,3 @@
+//! Dataset controllers.
+
+pub mod arc_layout;

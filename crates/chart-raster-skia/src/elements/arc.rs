@@ -1,0 +1,620 @@
+//! The arc element of pie, doughnut and polar area charts (element.arc.js): its outline with
+//! rounded corners, spacing and offset (`pathArc`), its fill repeated for full circles
+//! (`drawArc`), its border with `borderAlign: 'inner'` clipping (`clipArc`) and `selfJoin`
+//! clipping (`clipSelf`), turned into display-list items.
+
+use crate::scene::{Item, LineJoin, Paint, Path, Stroke, Transform};
+use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+/// `borderRadius` of an arc, per corner (`toRadiusCorners`): a number sets all four.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ArcCorners {
+    /// `outerStart`.
+    pub outer_start: f64,
+    /// `outerEnd`.
+    pub outer_end: f64,
+    /// `innerStart`.
+    pub inner_start: f64,
+    /// `innerEnd`.
+    pub inner_end: f64,
+}
+
+impl ArcCorners {
+    /// The same radius on every corner.
+    pub fn all(r: f64) -> Self {
+        Self {
+            outer_start: r,
+            outer_end: r,
+            inner_start: r,
+            inner_end: r,
+        }
+    }
+
+    fn is_zero(&self) -> bool {
+        self.outer_start == 0.0
+            && self.outer_end == 0.0
+            && self.inner_start == 0.0
+            && self.inner_end == 0.0
+    }
+}
+
+/// `borderAlign`. Default: `'center'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum BorderAlign {
+    /// The border straddles the outline.
+    #[default]
+    Center,
+    /// The border is drawn inside the arc only.
+    Inner,
+}
+
+/// Resolved options of one arc (`ArcElement.defaults` plus the dataset's values).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArcOptions {
+    /// `backgroundColor`.
+    pub background: Paint,
+    /// `borderColor`. Default: `'#fff'`.
+    pub border_color: Paint,
+    /// `borderWidth`. Default: 2.
+    pub border_width: f64,
+    /// `borderAlign`. Default: `'center'`.
+    pub border_align: BorderAlign,
+    /// `borderJoinStyle`. Default: undefined (`round` for inner borders, `bevel` otherwise).
+    pub border_join: Option<LineJoin>,
+    /// `borderDash`. Default: `[]`.
+    pub border_dash: Vec<f32>,
+    /// `borderDashOffset`. Default: 0.
+    pub border_dash_offset: f32,
+    /// `borderRadius`. Default: 0.
+    pub border_radius: ArcCorners,
+    /// `offset`. Default: 0.
+    pub offset: f64,
+    /// `spacing`. Default: 0.
+    pub spacing: f64,
+    /// `circular`. Default: true (false draws the outer edge as a straight line).
+    pub circular: bool,
+    /// `selfJoin`. Default: false.
+    pub self_join: bool,
+}
+
+impl Default for ArcOptions {
+    fn default() -> Self {
+        Self {
+            background: Paint::Solid(chart_spec::Rgba {
+                r: 0,
+                g: 0,
+                b: 0,
+                a: 26,
+            }),
+            border_color: Paint::Solid(chart_spec::Rgba::WHITE),
+            border_width: 2.0,
+            border_align: BorderAlign::Center,
+            border_join: None,
+            border_dash: Vec::new(),
+            border_dash_offset: 0.0,
+            border_radius: ArcCorners::default(),
+            offset: 0.0,
+            spacing: 0.0,
+            circular: true,
+            self_join: false,
+        }
+    }
+}
+
+/// The geometry of one arc, CSS px and radians (0 = 3 o'clock, clockwise).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ArcGeometry {
+    /// Centre x.
+    pub x: f64,
+    /// Centre y.
+    pub y: f64,
+    /// `startAngle`.
+    pub start_angle: f64,
+    /// `endAngle`.
+    pub end_angle: f64,
+    /// `circumference` (may exceed 2π: the arc is then filled once per full circle).
+    pub circumference: f64,
+    /// `innerRadius`.
+    pub inner_radius: f64,
+    /// `outerRadius`.
+    pub outer_radius: f64,
+}
+
+/// What `pathArc` reads of an element.
+struct PathParams<'a> {
+    g: &'a ArcGeometry,
+    o: &'a ArcOptions,
+    pixel_margin: f64,
+}
+
+fn limit(v: f64, lo: f64, hi: f64) -> f64 {
+    v.max(lo).min(hi)
+}
+
+/// `parseBorderRadius` of element.arc: each corner limited by half the thickness and by the
+/// angular room at its radius.
+fn parse_border_radius(
+    o: &ArcCorners,
+    inner_radius: f64,
+    outer_radius: f64,
+    angle_delta: f64,
+) -> ArcCorners {
+    let half_thickness = (outer_radius - inner_radius) / 2.0;
+    let inner_limit = half_thickness.min(angle_delta * inner_radius / 2.0);
+    let outer = |val: f64| {
+        let arc_limit = (outer_radius - half_thickness.min(val)) * angle_delta / 2.0;
+        limit(val, 0.0, half_thickness.min(arc_limit))
+    };
+    ArcCorners {
+        outer_start: outer(o.outer_start),
+        outer_end: outer(o.outer_end),
+        inner_start: limit(o.inner_start, 0.0, inner_limit),
+        inner_end: limit(o.inner_end, 0.0, inner_limit),
+    }
+}
+
+fn xy(r: f64, theta: f64, x: f64, y: f64) -> (f64, f64) {
+    (x + r * libm::cos(theta), y + r * libm::sin(theta))
+}
+
+fn arc(p: &mut Path, x: f64, y: f64, r: f64, a0: f64, a1: f64, ccw: bool) {
+    p.arc(x as f32, y as f32, r as f32, a0 as f32, a1 as f32, ccw);
+}
+
+/// `pathArc`: the outline of the arc from its start angle to `end`, as one closed subpath.
+fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
+    let g = pp.g;
+    let (x, y, start) = (g.x, g.y, g.start_angle);
+    let pixel_margin = pp.pixel_margin;
+    let inner_r = g.inner_radius;
+    let outer_radius = (g.outer_radius + spacing + offset - pixel_margin).max(0.0);
+    let inner_radius = if inner_r > 0.0 {
+        inner_r + spacing + offset + pixel_margin
+    } else {
+        0.0
+    };
+    let alpha = end - start;
+    let mut spacing_offset = 0.0;
+    if spacing != 0.0 {
+        // The same gap between every pair of arcs: shrink the angle by what the spacing takes
+        // at the average radius.
+        let no_spacing_inner = if inner_r > 0.0 {
+            inner_r - spacing
+        } else {
+            0.0
+        };
+        let no_spacing_outer = if outer_radius > 0.0 {
+            outer_radius - spacing
+        } else {
+            0.0
+        };
+        let avg = (no_spacing_inner + no_spacing_outer) / 2.0;
+        let adjusted = if avg != 0.0 {
+            alpha * avg / (avg + spacing)
+        } else {
+            alpha
+        };
+        spacing_offset = (alpha - adjusted) / 2.0;
+    }
+    let beta = (alpha * outer_radius - offset / PI).max(0.001) / outer_radius;
+    let angle_offset = (alpha - beta) / 2.0;
+    let start_angle = start + angle_offset + spacing_offset;
+    let end_angle = end - angle_offset - spacing_offset;
+    let c = parse_border_radius(
+        &pp.o.border_radius,
+        inner_radius,
+        outer_radius,
+        end_angle - start_angle,
+    );
+    let outer_start_r = outer_radius - c.outer_start;
+    let outer_end_r = outer_radius - c.outer_end;
+    let outer_start_a = start_angle + c.outer_start / outer_start_r;
+    let outer_end_a = end_angle - c.outer_end / outer_end_r;
+    let inner_start_r = inner_radius + c.inner_start;
+    let inner_end_r = inner_radius + c.inner_end;
+    let inner_start_a = start_angle + c.inner_start / inner_start_r;
+    let inner_end_a = end_angle - c.inner_end / inner_end_r;
+
+    let mut p = Path::new();
+    if pp.o.circular {
+        let outer_mid = (outer_start_a + outer_end_a) / 2.0;
+        arc(&mut p, x, y, outer_radius, outer_start_a, outer_mid, false);
+        arc(&mut p, x, y, outer_radius, outer_mid, outer_end_a, false);
+        if c.outer_end > 0.0 {
+            let (cx, cy) = xy(outer_end_r, outer_end_a, x, y);
+            arc(
+                &mut p,
+                cx,
+                cy,
+                c.outer_end,
+                outer_end_a,
+                end_angle + FRAC_PI_2,
+                false,
+            );
+        }
+        let (p4x, p4y) = xy(inner_end_r, end_angle, x, y);
+        p.line_to(p4x as f32, p4y as f32);
+        if c.inner_end > 0.0 {
+            let (cx, cy) = xy(inner_end_r, inner_end_a, x, y);
+            arc(
+                &mut p,
+                cx,
+                cy,
+                c.inner_end,
+                end_angle + FRAC_PI_2,
+                inner_end_a + PI,
+                false,
+            );
+        }
+        // With no inner radius the angles below are NaN (0 / 0) and the canvas ignores the
+        // arcs: the outline just passes through the centre (point 4 above is the centre).
+        let a_end = end_angle - c.inner_end / inner_radius;
+        let a_start = start_angle + c.inner_start / inner_radius;
+        let inner_mid = (a_end + a_start) / 2.0;
+        if inner_radius > 0.0 {
+            arc(&mut p, x, y, inner_radius, a_end, inner_mid, true);
+            arc(&mut p, x, y, inner_radius, inner_mid, a_start, true);
+        }
+        if c.inner_start > 0.0 {
+            let (cx, cy) = xy(inner_start_r, inner_start_a, x, y);
+            arc(
+                &mut p,
+                cx,
+                cy,
+                c.inner_start,
+                inner_start_a + PI,
+                start_angle - FRAC_PI_2,
+                false,
+            );
+        }
+        let (p8x, p8y) = xy(outer_start_r, start_angle, x, y);
+        p.line_to(p8x as f32, p8y as f32);
+        if c.outer_start > 0.0 {
+            let (cx, cy) = xy(outer_start_r, outer_start_a, x, y);
+            arc(
+                &mut p,
+                cx,
+                cy,
+                c.outer_start,
+                start_angle - FRAC_PI_2,
+                outer_start_a,
+                false,
+            );
+        }
+    } else {
+        p.move_to(x as f32, y as f32);
+        let (sx, sy) = xy(outer_radius, outer_start_a, x, y);
+        p.line_to(sx as f32, sy as f32);
+        let (ex, ey) = xy(outer_radius, outer_end_a, x, y);
+        p.line_to(ex as f32, ey as f32);
+    }
+    p.close();
+    p
+}
+
+/// `_normalizeAngle`: into [0, 2π).
+fn normalize_angle(a: f64) -> f64 {
+    (a % TAU + TAU) % TAU
+}
+
+/// A rectangle far larger than any canvas, wound counter-clockwise. Chart.js clips with the
+/// even-odd rule against `ctx.rect(0, 0, width, height)`; the display list clips non-zero, so
+/// the hole is made by winding the rectangle against the (clockwise) shape instead.
+fn push_outer_rect_ccw(p: &mut Path) {
+    let (lo, hi) = (-100_000.0f32, 100_000.0f32);
+    p.move_to(lo, lo);
+    p.line_to(lo, hi);
+    p.line_to(hi, hi);
+    p.line_to(hi, lo);
+    p.close();
+}
+
+/// `clipSelf`: hides the part of a wide arc's border that would overlap itself at the centre.
+fn clip_self(g: &ArcGeometry, o: &ArcOptions, end_angle: f64) -> Path {
+    let (x, y) = (g.x, g.y);
+    let bw = o.border_width;
+    let start = g.start_angle;
+    let outer_clip = (bw / g.outer_radius).min(normalize_angle(start - end_angle));
+    let mut p = Path::new();
+    arc(
+        &mut p,
+        x,
+        y,
+        g.outer_radius - bw / 2.0,
+        start + outer_clip / 2.0,
+        end_angle - outer_clip / 2.0,
+        false,
+    );
+    if g.inner_radius > 0.0 {
+        let inner_clip = (bw / g.inner_radius).min(normalize_angle(start - end_angle));
+        arc(
+            &mut p,
+            x,
+            y,
+            g.inner_radius + bw / 2.0,
+            end_angle - inner_clip / 2.0,
+            start + inner_clip / 2.0,
+            true,
+        );
+    } else {
+        let clip_width = (bw / 2.0).min(g.outer_radius * normalize_angle(start - end_angle));
+        match o.border_join {
+            Some(LineJoin::Round) => arc(
+                &mut p,
+                x,
+                y,
+                clip_width,
+                end_angle - PI / 2.0,
+                start + PI / 2.0,
+                true,
+            ),
+            Some(LineJoin::Bevel) => {
+                let r = 2.0 * clip_width * clip_width;
+                let ex = -r * libm::cos(end_angle + PI / 2.0) + x;
+                let ey = -r * libm::sin(end_angle + PI / 2.0) + y;
+                let sx = r * libm::cos(start + PI / 2.0) + x;
+                let sy = r * libm::sin(start + PI / 2.0) + y;
+                p.line_to(ex as f32, ey as f32);
+                p.line_to(sx as f32, sy as f32);
+            }
+            _ => {}
+        }
+    }
+    p.close();
+    push_outer_rect_ccw(&mut p);
+    p
+}
+
+/// `clipArc`: the arc's own shape (slightly enlarged) for inner borders.
+fn clip_arc(g: &ArcGeometry, pixel_margin: f64, end_angle: f64) -> Path {
+    let (x, y) = (g.x, g.y);
+    let mut angle_margin = pixel_margin / g.outer_radius;
+    let mut p = Path::new();
+    arc(
+        &mut p,
+        x,
+        y,
+        g.outer_radius,
+        g.start_angle - angle_margin,
+        end_angle + angle_margin,
+        false,
+    );
+    if g.inner_radius > pixel_margin {
+        angle_margin = pixel_margin / g.inner_radius;
+        arc(
+            &mut p,
+            x,
+            y,
+            g.inner_radius,
+            end_angle + angle_margin,
+            g.start_angle - angle_margin,
+            true,
+        );
+    } else {
+        arc(
+            &mut p,
+            x,
+            y,
+            pixel_margin,
+            end_angle + FRAC_PI_2,
+            g.start_angle - FRAC_PI_2,
+            false,
+        );
+    }
+    p.close();
+    p
+}
+
+/// `ArcElement.draw`: appends the arc's fill and border to `items` under `base` (the
+/// context transform in effect).
+pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Vec<Item>) {
+    let offset = o.offset / 4.0;
+    let spacing = o.spacing / 2.0;
+    let pixel_margin = if o.border_align == BorderAlign::Inner {
+        0.33
+    } else {
+        0.0
+    };
+    let circumference = g.circumference;
+    let full_circles = if circumference > TAU {
+        (circumference / TAU).floor() as usize
+    } else {
+        0
+    };
+    if circumference == 0.0 || g.inner_radius < 0.0 || g.outer_radius < 0.0 {
+        return;
+    }
+    let half_angle = (g.start_angle + g.end_angle) / 2.0;
+    let transform = base.then(Transform::translate(
+        (libm::cos(half_angle) * offset) as f32,
+        (libm::sin(half_angle) * offset) as f32,
+    ));
+    let fix = 1.0
+        - libm::sin(PI.min(if circumference.is_nan() {
+            0.0
+        } else {
+            circumference
+        }));
+    let radius_offset = offset * fix;
+    let pp = PathParams { g, o, pixel_margin };
+
+    // drawArc
+    let mut end_angle = g.end_angle;
+    let fill_visible = !o.background.is_invisible();
+    if full_circles > 0 {
+        let path = path_arc(&pp, radius_offset, spacing, end_angle);
+        if fill_visible {
+            for _ in 0..full_circles {
+                items.push(Item::Fill {
+                    path: path.clone(),
+                    paint: o.background.clone(),
+                    transform,
+                });
+            }
+        }
+        if !circumference.is_nan() {
+            end_angle = g.start_angle + nonzero_rem(circumference);
+        }
+    }
+    if fill_visible {
+        items.push(Item::Fill {
+            path: path_arc(&pp, radius_offset, spacing, end_angle),
+            paint: o.background.clone(),
+            transform,
+        });
+    }
+
+    // drawBorder
+    if o.border_width == 0.0 || o.border_width.is_nan() || o.border_color.is_invisible() {
+        return;
+    }
+    let inner = o.border_align == BorderAlign::Inner;
+    let stroke = Stroke {
+        width: (if inner {
+            o.border_width * 2.0
+        } else {
+            o.border_width
+        }) as f32,
+        join: o.border_join.unwrap_or(if inner {
+            LineJoin::Round
+        } else {
+            LineJoin::Bevel
+        }),
+        dash: o.border_dash.clone(),
+        dash_offset: o.border_dash_offset,
+        ..Stroke::default()
+    };
+    let mut end_angle = g.end_angle;
+    if full_circles > 0 {
+        let path = path_arc(&pp, radius_offset, spacing, end_angle);
+        for _ in 0..full_circles {
+            items.push(Item::Stroke {
+                path: path.clone(),
+                paint: o.border_color.clone(),
+                stroke: stroke.clone(),
+                transform,
+            });
+        }
+        if !circumference.is_nan() {
+            end_angle = g.start_angle + nonzero_rem(circumference);
+        }
+    }
+    let mut clips = 0;
+    if inner {
+        items.push(Item::PushClip {
+            path: clip_arc(g, pixel_margin, end_angle),
+            transform,
+        });
+        clips += 1;
+    }
+    if o.self_join
+        && end_angle - g.start_angle >= PI
+        && o.border_radius.is_zero()
+        && o.border_join != Some(LineJoin::Miter)
+    {
+        items.push(Item::PushClip {
+            path: clip_self(g, o, end_angle),
+            transform,
+        });
+        clips += 1;
+    }
+    if full_circles == 0 {
+        items.push(Item::Stroke {
+            path: path_arc(&pp, radius_offset, spacing, end_angle),
+            paint: o.border_color.clone(),
+            stroke,
+            transform,
+        });
+    }
+    for _ in 0..clips {
+        items.push(Item::PopClip);
+    }
+}
+
+/// `circumference % TAU || TAU`.
+fn nonzero_rem(c: f64) -> f64 {
+    let r = c % TAU;
+    if r == 0.0 {
+        TAU
+    } else {
+        r
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::PathCmd;
+
+    fn geometry(start: f64, end: f64, inner: f64) -> ArcGeometry {
+        ArcGeometry {
+            x: 100.0,
+            y: 100.0,
+            start_angle: start,
+            end_angle: end,
+            circumference: end - start,
+            inner_radius: inner,
+            outer_radius: 50.0,
+        }
+    }
+
+    #[test]
+    fn quarter_doughnut_has_fill_and_border() {
+        let mut items = Vec::new();
+        draw_arc(
+            &geometry(0.0, FRAC_PI_2, 25.0),
+            &ArcOptions::default(),
+            Transform::IDENTITY,
+            &mut items,
+        );
+        assert_eq!(items.len(), 2);
+        let Item::Fill { path, .. } = &items[0] else {
+            panic!("fill first");
+        };
+        // Starts on the outer circle at angle 0.
+        assert_eq!(path.cmds[0], PathCmd::MoveTo(150.0, 100.0));
+        assert_eq!(path.cmds.last(), Some(&PathCmd::Close));
+    }
+
+    #[test]
+    fn inner_border_is_clipped() {
+        let mut items = Vec::new();
+        let o = ArcOptions {
+            border_align: BorderAlign::Inner,
+            ..ArcOptions::default()
+        };
+        draw_arc(
+            &geometry(0.0, 1.0, 0.0),
+            &o,
+            Transform::IDENTITY,
+            &mut items,
+        );
+        assert!(matches!(items[1], Item::PushClip { .. }));
+        let Item::Stroke { stroke, .. } = &items[2] else {
+            panic!("stroke after clip");
+        };
+        assert_eq!(stroke.width, 4.0);
+        assert_eq!(stroke.join, LineJoin::Round);
+        assert_eq!(items[3], Item::PopClip);
+    }
+
+    #[test]
+    fn corner_radius_limits() {
+        let c = parse_border_radius(&ArcCorners::all(100.0), 20.0, 50.0, 1.0);
+        assert_eq!(c.outer_start, 15.0);
+        assert_eq!(c.inner_start, 10.0);
+    }
+
+    #[test]
+    fn overfull_circle_fills_twice() {
+        let mut items = Vec::new();
+        let mut g = geometry(0.0, 3.0 * PI, 0.0);
+        g.circumference = 3.0 * PI;
+        let o = ArcOptions {
+            border_width: 0.0,
+            ..ArcOptions::default()
+        };
+        draw_arc(&g, &o, Transform::IDENTITY, &mut items);
+        assert_eq!(items.len(), 2);
+    }
+}

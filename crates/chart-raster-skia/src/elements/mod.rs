@@ -1,0 +1,3 @@
+//! Elements.
+
+pub mod arc;

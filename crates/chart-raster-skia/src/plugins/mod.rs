@@ -1,0 +1,3 @@
+//! Plugins.
+
+pub mod decimation;

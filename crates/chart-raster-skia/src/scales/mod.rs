@@ -1,0 +1,6 @@
+//! Scales.
+
+pub mod log;
+pub mod radial_draw;
+pub mod radial_geometry;
+pub mod time;

@@ -1,0 +1,89 @@
+//! Text: font discovery, measuring and glyph outlines, with no rasteriser types.
+//!
+//! Layout asks [`TextEngine::measure`] for `ctx.measureText(s).width`; the rasteriser asks
+//! [`TextEngine::shape`] for the outlines of a line, already placed on its baseline.
+
+pub mod fonts;
+#[cfg(feature = "sprite-text")]
+pub mod sprite;
+
+use crate::scene::Path;
+use chart_spec::font::FontSpec;
+
+/// The text backend of an engine.
+pub enum TextEngine {
+    /// Real fonts found on the machine, with a bundled last resort.
+    System(fonts::FontDb),
+    /// The fixtures harness's bitmap font (test support only).
+    #[cfg(feature = "sprite-text")]
+    Sprite(sprite::SpriteFont),
+}
+
+/// A line of text as outlines, in CSS px, the pen starting at (0, 0) on the alphabetic
+/// baseline, y down.
+#[derive(Debug, Clone, Default)]
+pub struct ShapedLine {
+    /// The glyphs, left to right.
+    pub glyphs: Vec<ShapedGlyph>,
+    /// The advance width (`measureText().width`).
+    pub width: f32,
+    /// Offsets of the canvas baselines below the alphabetic one (negative is up).
+    pub baselines: Baselines,
+    /// Extra outline stroke width for a synthesized bold face (0 when the face is bold).
+    pub embolden: f32,
+}
+
+/// One glyph: its outline in CSS px around its origin (y down), and the origin's x.
+#[derive(Debug, Clone, Default)]
+pub struct ShapedGlyph {
+    /// Pen position of the glyph origin on the baseline.
+    pub x: f32,
+    /// The outline, filled with the non-zero rule.
+    pub path: Path,
+}
+
+/// Where each `textBaseline` lies relative to the alphabetic baseline, px, y down.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Baselines {
+    /// `top`.
+    pub top: f32,
+    /// `hanging`.
+    pub hanging: f32,
+    /// `middle`.
+    pub middle: f32,
+    /// `ideographic`.
+    pub ideographic: f32,
+    /// `bottom`.
+    pub bottom: f32,
+}
+
+impl TextEngine {
+    /// Discovers the fonts installed on this machine (lazily: files are read on first use).
+    pub fn system() -> Self {
+        TextEngine::System(fonts::FontDb::system())
+    }
+
+    /// The harness's sprite font from a folder holding `sprite.json` and `characters.png`.
+    #[cfg(feature = "sprite-text")]
+    pub fn sprite(dir: &std::path::Path) -> Result<Self, sprite::SpriteError> {
+        sprite::SpriteFont::load(dir).map(TextEngine::Sprite)
+    }
+
+    /// `ctx.measureText(text).width` for this font, CSS px.
+    pub fn measure(&self, font: &FontSpec, text: &str) -> f32 {
+        match self {
+            TextEngine::System(db) => db.measure(font, text),
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(sprite) => sprite.measure(text),
+        }
+    }
+
+    /// The outlines of one line of text (system fonts only; `None` for the sprite backend).
+    pub fn shape(&self, font: &FontSpec, text: &str) -> Option<ShapedLine> {
+        match self {
+            TextEngine::System(db) => Some(db.shape(font, text)),
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(_) => None,
+        }
+    }
+}

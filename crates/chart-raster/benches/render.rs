@@ -1,0 +1,99 @@
+//! Render benchmarks (issue 3): layout+draw and PNG encoding timed separately, at the service's
+//! default canvas (800×600 CSS px, dpr 2).
+//!
+//! Run with `cargo bench -p chart-raster --bench render`.
+
+use chart_raster::encode::encode;
+use chart_raster_skia::{Engine, Settings};
+use chart_spec::{ImageFormat, Rgba};
+use criterion::{criterion_group, criterion_main, Criterion};
+use serde_json::{json, Map, Value};
+
+const SETTINGS: Settings = Settings {
+    width: 800.0,
+    height: 600.0,
+    device_pixel_ratio: 2.0,
+    background: Rgba::WHITE,
+};
+
+fn object(v: Value) -> Map<String, Value> {
+    match v {
+        Value::Object(m) => m,
+        _ => unreachable!("benchmark configs are objects"),
+    }
+}
+
+/// 12 labels, two datasets, title and legend.
+fn bar_chart() -> Map<String, Value> {
+    let labels = [
+        "January",
+        "February",
+        "March",
+        "April",
+        "May",
+        "June",
+        "July",
+        "August",
+        "September",
+        "October",
+        "November",
+        "December",
+    ];
+    object(json!({
+        "type": "bar",
+        "data": {
+            "labels": labels,
+            "datasets": [
+                {"label": "2025", "data": [12, 19, 3, 5, 2, 3, 9, 14, 7, 11, 6, 15],
+                 "backgroundColor": "rgba(54, 162, 235, 0.6)"},
+                {"label": "2026", "data": [8, 11, 7, 9, 12, 5, 4, 10, 13, 6, 9, 12],
+                 "backgroundColor": "rgba(255, 99, 132, 0.6)"}
+            ]
+        },
+        "options": {"plugins": {"title": {"display": true, "text": "Monthly sales"}}}
+    }))
+}
+
+/// Three datasets of 50 points each, curved.
+fn line_chart() -> Map<String, Value> {
+    let labels: Vec<String> = (0..50).map(|i| format!("P{i}")).collect();
+    let series = |k: f64| -> Vec<f64> {
+        (0..50)
+            .map(|i| ((f64::from(i) * 0.37 + k) * 1.7).rem_euclid(23.0) + k)
+            .collect()
+    };
+    object(json!({
+        "type": "line",
+        "data": {
+            "labels": labels,
+            "datasets": [
+                {"label": "a", "data": series(1.0), "borderColor": "#36a2eb", "tension": 0.4},
+                {"label": "b", "data": series(5.0), "borderColor": "#ff6384", "tension": 0.4},
+                {"label": "c", "data": series(9.0), "borderColor": "#4bc0c0", "tension": 0.4}
+            ]
+        }
+    }))
+}
+
+fn bench(c: &mut Criterion) {
+    let engine = Engine::new();
+    for (name, cfg) in [("bar_12x2", bar_chart()), ("line_3x50", line_chart())] {
+        c.bench_function(&format!("{name}/layout+draw"), |b| {
+            b.iter(|| {
+                engine
+                    .render_chart(&cfg, &SETTINGS)
+                    .map(|r| r.bitmap.data.len())
+            })
+        });
+        let Ok(rendered) = engine.render_chart(&cfg, &SETTINGS) else {
+            eprintln!("{name}: render failed; skipping the encode benchmark");
+            continue;
+        };
+        c.bench_function(&format!("{name}/png-encode"), |b| {
+            b.iter(|| encode(&rendered.bitmap, ImageFormat::Png, 90).map(|v| v.len()))
+        });
+    }
+}
+
+criterion_group!(benches, bench);
+criterion_main!(benches);
