@@ -8,6 +8,7 @@
 pub mod chart;
 pub mod controllers;
 pub mod elements;
+pub mod layout;
 pub mod plugins;
 pub mod raster;
 pub mod scales;
