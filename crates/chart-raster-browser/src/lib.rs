@@ -232,8 +232,10 @@ impl BrowserEngine {
                     last_error = e;
                 }
                 Err(_) => {
-                    // The page is stuck: close it (and its Chromium) rather than reuse it.
-                    self.discard(session).await;
+                    // The page is stuck: kill its Chromium (dropping the session does) rather
+                    // than reuse it, and without a polite session delete, which would queue
+                    // behind the stuck script.
+                    drop(session);
                     return Err(BrowserError::Timeout(timeout));
                 }
             }
