@@ -263,8 +263,7 @@ fn chromium_pids(profile: &Path) -> Vec<u32> {
                 return false;
             };
             let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
-            args.contains(&flag.as_bytes())
-                && !args.iter().any(|a| a.starts_with(b"--type="))
+            args.contains(&flag.as_bytes()) && !args.iter().any(|a| a.starts_with(b"--type="))
         })
         .collect()
 }
