@@ -15,6 +15,7 @@ struct Options {
     dir: PathBuf,
     out: Option<PathBuf>,
     filter: Option<String>,
+    verbose: bool,
 }
 
 /// The outcome of one case.
@@ -35,6 +36,7 @@ pub fn run(args: &[String]) -> Result<()> {
         dir: default_dir()?,
         out: None,
         filter: None,
+        verbose: false,
     };
     let mut it = args.iter();
     while let Some(a) = it.next() {
@@ -47,16 +49,23 @@ pub fn run(args: &[String]) -> Result<()> {
             "--dir" => opts.dir = PathBuf::from(value()?),
             "--out" => opts.out = Some(PathBuf::from(value()?)),
             "--filter" => opts.filter = Some(value()?),
+            "--verbose" | "-v" => opts.verbose = true,
             "-h" | "--help" => {
-                println!("cargo xtask fixtures [--dir DIR] [--out DIR] [--filter TEXT]");
+                println!(
+                    "cargo xtask fixtures [--dir DIR] [--out DIR] [--filter TEXT] [--verbose]"
+                );
                 return Ok(());
             }
             other => bail!("unknown argument {other:?}"),
         }
     }
     let results = render_all(&opts.dir, opts.out.as_deref(), opts.filter.as_deref())?;
-    for r in results.iter().filter(|r| !r.passed) {
-        println!("FAIL {} ({})", r.name, r.detail);
+    for r in &results {
+        if !r.passed {
+            println!("FAIL {} ({})", r.name, r.detail);
+        } else if opts.verbose {
+            println!("pass {} ({})", r.name, r.detail.replace(" > ", " <= "));
+        }
     }
     let mut areas: BTreeMap<&str, (usize, usize)> = BTreeMap::new();
     for r in &results {

@@ -8,10 +8,12 @@
 pub mod chart;
 pub mod controllers;
 pub mod elements;
+pub mod layout;
 pub mod plugins;
 pub mod raster;
 pub mod scales;
 pub mod scene;
+mod support;
 pub mod text;
 
 use chart_spec::{Bitmap, Message, RenderOptions, Rendered, Rgba};
@@ -93,7 +95,9 @@ impl Engine {
         config: &Map<String, Value>,
         settings: &Settings,
     ) -> (scene::Scene, Vec<Message>) {
-        chart::build_scene(config, settings, &self.text)
+        let (scene, mut messages) = chart::build_scene(config, settings, &self.text);
+        messages.extend(support::unsupported(config));
+        (scene, messages)
     }
 
     /// Renders a chart config at the given canvas settings.

@@ -5,6 +5,12 @@
 //! (hairlines under one device pixel included), dashes and gradients follow the same rules.
 //! Like Chart.js's `retinaScale`, the bitmap is `floor(size × dpr)` and every item is drawn
 //! under a `scale(dpr)` base transform.
+//!
+//! Anti-aliasing stays tiny-skia's 4× supersampling (Skia's `SkScan_AntiPath`), although
+//! today's Chrome covers edges analytically: Chart.js's reference images show the quarter-pixel
+//! coverage steps of the supersampler (a bar edge at y = 105.81 covered 0.75, its clip and
+//! even-odd border multiplying to 0.5625). An exact-area rasteriser was tried and lost three
+//! dev fixtures while gaining none.
 
 use crate::scene::{
     Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextAlign, TextBaseline,
@@ -348,7 +354,10 @@ impl Painter<'_> {
     }
 
     fn outline_text(&mut self, item: &TextItem) {
-        let Some(line) = self.text.shape(&item.font, &item.text) else {
+        let t = self.base.then(item.transform);
+        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
+        let hint = axis_aligned.then_some(t.d);
+        let Some(line) = self.text.shape(&item.font, &item.text, hint) else {
             return;
         };
         let dx = match item.align {
@@ -365,12 +374,10 @@ impl Painter<'_> {
             TextBaseline::Ideographic => b.ideographic,
             TextBaseline::Bottom => b.bottom,
         };
-        let t = self.base.then(item.transform);
         let (ox, oy) = (item.x + dx, item.y + dy);
         // Skia's glyph placement for unrotated text: the baseline snaps to whole device
         // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
         // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
-        let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (gt, scale_x, scale_y) = if axis_aligned {
@@ -472,29 +479,31 @@ impl Painter<'_> {
             if cell.width == 0 {
                 continue;
             }
-            let Some(rect) = tiny_skia::IntRect::from_xywh(
-                cell.sx as i32,
-                cell.sy as i32,
-                cell.width,
-                sprite.font_height,
-            ) else {
-                continue;
-            };
-            let Some(cell_img) = image.clone_rect(rect) else {
-                continue;
-            };
             let (dx, dy) = (x + cell.dx, y);
             let Some(dest) =
                 tiny_skia::Rect::from_xywh(dx, dy, cell.width as f32, sprite.font_height as f32)
             else {
                 continue;
             };
+            // Skia filters bilinearly unless the whole mapping is an integer translation;
+            // tiny-skia also drops to nearest for fractional translations, so a translation
+            // gets a negligible scale (1e-6 of a pixel over a cell) to keep it bilinear.
+            let (ddx, ddy) = t.apply(dx, dy);
+            let translate_only = t.b == 0.0 && t.c == 0.0 && t.a == 1.0 && t.d == 1.0;
+            let fractional = ddx.fract() != 0.0 || ddy.fract() != 0.0;
+            // The pattern is the whole sprite sheet: Blink draws with Skia's fast source-rect
+            // constraint, so filtering at a cell's edge reads the sheet's neighbouring pixels.
+            let mut pattern_ts =
+                tiny_skia::Transform::from_translate(dx - cell.sx as f32, dy - cell.sy as f32);
+            if translate_only && fractional {
+                pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
+            }
             let pattern = tiny_skia::Pattern::new(
-                cell_img.as_ref(),
+                image.as_ref(),
                 tiny_skia::SpreadMode::Pad,
                 tiny_skia::FilterQuality::Bilinear,
                 1.0,
-                tiny_skia::Transform::from_translate(dx, dy),
+                pattern_ts,
             );
             let p = tiny_skia::Paint {
                 shader: pattern,

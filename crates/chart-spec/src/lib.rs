@@ -5,14 +5,25 @@
 //! This crate depends on no other workspace crate. Engines read only the resolved model,
 //! never raw JSON.
 
+#![recursion_limit = "512"]
+
 pub mod bitmap;
 pub mod color;
+pub mod defaults;
+pub mod defaults_extra;
 pub mod font;
 pub mod message;
+pub mod model;
+pub mod model_extra;
 pub mod request;
+pub mod resolve;
+pub mod scopes;
 pub mod time;
+pub mod values;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;
 pub use message::{Level, Message};
+pub use model::Chart;
 pub use request::{EngineKind, ImageFormat, RenderOptions, RequestError};
+pub use resolve::resolve_chart;

@@ -1,3 +1,600 @@
-//! Dataset controllers.
+//! Dataset controllers: parsing data against the scales, stacking, element geometry and
+//! drawing, as Chart.js's `DatasetController` subclasses do.
+//!
+//! # Adding a controller
+//! 1. Register the type's defaults in `chart_spec::defaults` (`datasets.<type>` and
+//!    `overrides.<type>`), so configs of that type resolve.
+//! 2. Write a module here with a struct implementing [`Controller`]: `parse` (usually
+//!    [`parse_default`]), `update` (element geometry from the scales, after layout) and `draw`.
+//!    Override `max_overflow` when elements may overflow the chart area (`getMaxOverflow`),
+//!    and `legend_style` for the legend's box.
+//! 3. Add it to [`create`].
+//!
+//! The chart-wide state a controller reads is in [`ChartData`] (every dataset's [`Meta`] and
+//! the stacks), which also answers the scales' [`DataLimits`] questions.
 
 pub mod arc_layout;
+pub mod bar;
+pub mod bubble;
+pub mod doughnut;
+pub mod line;
+
+use crate::elements::{Area, Ctx};
+use crate::scales::{DataLimits, Scale};
+use chart_spec::model::{Axis, Dataset, Datum, Raw, Stacked};
+use std::collections::HashMap;
+
+/// A floating bar's parsed range (`_custom` of bar controllers).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct FloatBar {
+    /// `barStart`.
+    pub bar_start: f64,
+    /// `barEnd`.
+    pub bar_end: f64,
+    /// `start` as given.
+    pub start: f64,
+    /// `end` as given.
+    pub end: f64,
+    /// `min`.
+    pub min: f64,
+    /// `max`.
+    pub max: f64,
+}
+
+/// One parsed data entry (`meta._parsed[i]`). `None` is JavaScript `null`.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Parsed {
+    /// x.
+    pub x: Option<f64>,
+    /// y.
+    pub y: Option<f64>,
+    /// Floating bar range.
+    pub float_bar: Option<FloatBar>,
+    /// Bubble radius (`_custom`).
+    pub radius: Option<f64>,
+}
+
+impl Parsed {
+    /// `parsed[axis]`.
+    pub fn get(&self, axis: Axis) -> Option<f64> {
+        if axis == Axis::X {
+            self.x
+        } else {
+            self.y
+        }
+    }
+    fn set(&mut self, axis: Axis, v: Option<f64>) {
+        if axis == Axis::X {
+            self.x = v
+        } else {
+            self.y = v
+        }
+    }
+}
+
+/// A dataset's meta (`chart.getDatasetMeta(i)`).
+#[derive(Debug, Clone)]
+pub struct Meta {
+    /// Dataset index.
+    pub index: usize,
+    /// Controller type.
+    pub kind: String,
+    /// `order`.
+    pub order: f64,
+    /// Visible (not `hidden`).
+    pub visible: bool,
+    /// `indexAxis`.
+    pub index_axis: Axis,
+    /// x scale id.
+    pub x_id: Option<String>,
+    /// y scale id.
+    pub y_id: Option<String>,
+    /// Parsed data.
+    pub parsed: Vec<Parsed>,
+    /// `_stacked` (`Some(Single)` for `'single'` mode).
+    pub stacked: Option<Stacked>,
+    /// `stack`.
+    pub stack: Option<String>,
+    /// `grouped` (bar datasets).
+    pub grouped: bool,
+    /// `dataset.xAxisID` as given.
+    pub given_x_id: Option<String>,
+    /// `dataset.yAxisID` as given.
+    pub given_y_id: Option<String>,
+}
+
+impl Meta {
+    /// The index axis scale id.
+    pub fn i_id(&self) -> Option<&str> {
+        if self.index_axis == Axis::X {
+            self.x_id.as_deref()
+        } else {
+            self.y_id.as_deref()
+        }
+    }
+    /// The value axis scale id.
+    pub fn v_id(&self) -> Option<&str> {
+        if self.index_axis == Axis::X {
+            self.y_id.as_deref()
+        } else {
+            self.x_id.as_deref()
+        }
+    }
+    /// The value axis.
+    pub fn v_axis(&self) -> Axis {
+        if self.index_axis == Axis::X {
+            Axis::Y
+        } else {
+            Axis::X
+        }
+    }
+    /// `dataset.xAxisID`/`yAxisID` as given (for the bar controller's `_getAxis`).
+    pub fn given_axis_id(&self, axis: Axis) -> Option<String> {
+        if axis == Axis::X {
+            self.given_x_id.clone()
+        } else {
+            self.given_y_id.clone()
+        }
+    }
+    /// The scale id bound for an axis.
+    pub fn id_for(&self, axis: Axis) -> Option<&str> {
+        if axis == Axis::X {
+            self.x_id.as_deref()
+        } else {
+            self.y_id.as_deref()
+        }
+    }
+}
+
+/// One stack entry (`chart._stacks[key][indexValue]`).
+#[derive(Debug, Clone, Default)]
+pub struct StackEntry {
+    /// Value per dataset index (`_visualValues`).
+    pub values: HashMap<usize, Option<f64>>,
+    /// `_top`: last visible dataset with a positive value.
+    pub top: Option<usize>,
+    /// `_bottom`: last visible dataset with a negative value.
+    pub bottom: Option<usize>,
+}
+
+/// Chart-wide dataset state shared by controllers and scales.
+#[derive(Debug, Clone, Default)]
+pub struct ChartData {
+    /// Every dataset's meta, by dataset index.
+    pub metas: Vec<Meta>,
+    /// Visible dataset indices sorted by `(order, index)` (`getSortedVisibleDatasetMetas`).
+    pub sorted_visible: Vec<usize>,
+    /// Stacks by key then index value bits.
+    pub stacks: HashMap<String, HashMap<u64, StackEntry>>,
+    /// Scale ids with their axis and `stacked` option, in chart order.
+    pub scales: Vec<(String, Axis, Option<Stacked>)>,
+    /// `chart.options.indexAxis`.
+    pub chart_index_axis: Axis,
+    /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
+    /// bits, dataset index) → value.
+    pub visual: std::cell::RefCell<HashMap<(String, u64, usize), f64>>,
+}
+
+fn key_bits(v: Option<f64>) -> u64 {
+    v.map(|f| if f == 0.0 { 0 } else { f.to_bits() })
+        .unwrap_or(u64::MAX)
+}
+
+impl ChartData {
+    /// `getStackKey`.
+    pub fn stack_key(meta: &Meta) -> String {
+        format!(
+            "{}.{}.{}",
+            meta.i_id().unwrap_or(""),
+            meta.v_id().unwrap_or(""),
+            meta.stack.clone().unwrap_or_else(|| meta.kind.clone())
+        )
+    }
+
+    /// `updateStacks` for every stacked dataset, then `_top`/`_bottom`.
+    pub fn build_stacks(&mut self) {
+        self.stacks.clear();
+        let order: Vec<usize> = (0..self.metas.len()).collect();
+        for i in order {
+            let meta = &self.metas[i];
+            if meta.stacked.is_none() {
+                continue;
+            }
+            let key = Self::stack_key(meta);
+            let iaxis = meta.index_axis;
+            let vaxis = meta.v_axis();
+            let entries: Vec<(u64, Option<f64>)> = meta
+                .parsed
+                .iter()
+                .map(|p| (key_bits(p.get(iaxis)), p.get(vaxis)))
+                .collect();
+            let sub = self.stacks.entry(key).or_default();
+            for (k, v) in entries {
+                sub.entry(k).or_default().values.insert(i, v);
+            }
+        }
+        // getLastIndexInStack: visible metas of the value scale and type, last first.
+        let sorted = self.sorted_visible.clone();
+        for meta in &self.metas {
+            if meta.stacked.is_none() {
+                continue;
+            }
+            let key = Self::stack_key(meta);
+            let candidates: Vec<usize> = sorted
+                .iter()
+                .copied()
+                .filter(|j| {
+                    let m = &self.metas[*j];
+                    m.id_for(meta.v_axis()) == meta.v_id() && m.kind == meta.kind
+                })
+                .collect();
+            if let Some(sub) = self.stacks.get_mut(&key) {
+                for e in sub.values_mut() {
+                    e.top = candidates
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|j| e.values.get(j).copied().flatten().is_some_and(|v| v > 0.0));
+                    e.bottom = candidates
+                        .iter()
+                        .rev()
+                        .copied()
+                        .find(|j| e.values.get(j).copied().flatten().is_some_and(|v| v < 0.0));
+                }
+            }
+        }
+    }
+
+    /// The stack entry of a dataset's data point.
+    pub fn stack_entry(&self, meta: &Meta, p: &Parsed) -> Option<&StackEntry> {
+        self.stacks
+            .get(&Self::stack_key(meta))?
+            .get(&key_bits(p.get(meta.index_axis)))
+    }
+
+    /// `applyStack(stack, value, dsIndex, {mode})`: `None` is `undefined`.
+    pub fn apply_stack(&self, meta: &Meta, p: &Parsed, single: bool, all: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, all, false)
+    }
+
+    /// `DatasetController.applyStack`: like [`ChartData::apply_stack`] over the stack's
+    /// `_visualValues` (what elements are drawn from).
+    pub fn apply_stack_visual(&self, meta: &Meta, p: &Parsed, single: bool) -> Option<f64> {
+        self.apply_stack_inner(meta, p, single, false, true)
+    }
+
+    /// Records a `_visualValues` change (bar `minBarLength`).
+    pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
+        self.visual.borrow_mut().insert(
+            (
+                Self::stack_key(meta),
+                key_bits(p.get(meta.index_axis)),
+                meta.index,
+            ),
+            value,
+        );
+    }
+
+    fn apply_stack_inner(
+        &self,
+        meta: &Meta,
+        p: &Parsed,
+        single: bool,
+        all: bool,
+        visual: bool,
+    ) -> Option<f64> {
+        let mut value = p.get(meta.v_axis())?;
+        let entry = self.stack_entry(meta, p)?;
+        let key = (Self::stack_key(meta), key_bits(p.get(meta.index_axis)));
+        let overrides = self.visual.borrow();
+        let mut found = false;
+        for &k in &self.sorted_visible {
+            if k == meta.index {
+                found = true;
+                if all {
+                    continue;
+                }
+                break;
+            }
+            let ov = if visual {
+                overrides.get(&(key.0.clone(), key.1, k)).copied()
+            } else {
+                None
+            };
+            let other = match ov {
+                Some(v) => Some(v),
+                None => entry.values.get(&k).copied().flatten(),
+            };
+            if let Some(other) = other {
+                if other.is_finite() && (single || value == 0.0 || sign(value) == sign(other)) {
+                    value += other;
+                }
+            }
+        }
+        if !found && !all {
+            return Some(0.0);
+        }
+        Some(value)
+    }
+
+    /// `getMinMax(scale, canStack)` of one dataset, bars' floating ranges included.
+    pub fn meta_min_max(
+        &self,
+        meta: &Meta,
+        scale_id: &str,
+        axis: Axis,
+        can_stack: bool,
+        other_bounds: (f64, f64),
+    ) -> (f64, f64) {
+        let other_axis = if axis == Axis::X { Axis::Y } else { Axis::X };
+        let stack = can_stack && meta.visible && meta.stacked.is_some();
+        let is_v = meta.id_for(axis) == Some(scale_id) && meta.v_axis() == axis;
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for p in &meta.parsed {
+            let Some(v) = p.get(axis).filter(|v| v.is_finite()) else {
+                continue;
+            };
+            // `otherMin > otherValue`: null compares as 0 in JavaScript.
+            let ov = p.get(other_axis).unwrap_or(0.0);
+            if other_bounds.0 > ov || other_bounds.1 < ov {
+                continue;
+            }
+            let mut value = v;
+            if stack && meta.v_axis() == axis {
+                // updateRangeFromParsed calls applyStack without a mode: ranges always use
+                // sign-matching stacking, even for `stacked: 'single'`.
+                value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
+            }
+            min = min.min(value);
+            max = max.max(value);
+            if is_v {
+                if let Some(fb) = p.float_bar {
+                    min = min.min(fb.min);
+                    max = max.max(fb.max);
+                }
+            }
+        }
+        (min, max)
+    }
+}
+
+fn sign(v: f64) -> f64 {
+    if v > 0.0 {
+        1.0
+    } else if v < 0.0 {
+        -1.0
+    } else {
+        v
+    }
+}
+
+/// Scale data limits: the chart's datasets plus each scale's user bounds.
+pub struct Limits<'a> {
+    /// Datasets.
+    pub data: &'a ChartData,
+    /// User bounds per scale id: (min, max) with ±∞ when undefined.
+    pub user_bounds: HashMap<String, (f64, f64)>,
+}
+
+impl DataLimits for Limits<'_> {
+    fn min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
+        let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        for &i in &self.data.sorted_visible {
+            let meta = &self.data.metas[i];
+            if meta.id_for(axis) != Some(scale_id) {
+                continue;
+            }
+            let other_axis = if axis == Axis::X { Axis::Y } else { Axis::X };
+            let other = meta
+                .id_for(other_axis)
+                .and_then(|id| self.user_bounds.get(id))
+                .copied()
+                .unwrap_or((f64::NEG_INFINITY, f64::INFINITY));
+            let (a, b) = self
+                .data
+                .meta_min_max(meta, scale_id, axis, can_stack, other);
+            min = min.min(a);
+            max = max.max(b);
+        }
+        (min, max)
+    }
+
+    fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
+        let mut out = Vec::new();
+        for &i in &self.data.sorted_visible {
+            let meta = &self.data.metas[i];
+            if meta.id_for(axis) != Some(scale_id) {
+                continue;
+            }
+            out.extend(
+                meta.parsed
+                    .iter()
+                    .filter_map(|p| p.get(axis))
+                    .filter(|v| v.is_finite()),
+            );
+        }
+        out
+    }
+}
+
+/// What a controller needs after layout.
+pub struct UpdateCx<'a> {
+    /// The scales.
+    pub scales: &'a [Scale],
+    /// Datasets state.
+    pub data: &'a ChartData,
+    /// Chart area.
+    pub area: Area,
+    /// Device pixel ratio.
+    pub dpr: f64,
+    /// Every dataset, resolved (ring weights and rotations of the other doughnut datasets).
+    pub datasets: &'a [chart_spec::model::Dataset],
+}
+
+impl UpdateCx<'_> {
+    /// A scale by id.
+    pub fn scale(&self, id: Option<&str>) -> Option<&Scale> {
+        let id = id?;
+        self.scales.iter().find(|s| s.core.id() == id)
+    }
+}
+
+/// The legend box style of a dataset (`getStyle(usePointStyle ? 0 : undefined)`).
+#[derive(Debug, Clone)]
+pub struct LegendStyle {
+    /// `fillStyle`.
+    pub fill: chart_spec::Rgba,
+    /// `strokeStyle`.
+    pub stroke: chart_spec::Rgba,
+    /// `lineWidth` (already `(width + height) / 4` of the border).
+    pub line_width: f64,
+    /// `lineCap`.
+    pub cap: crate::scene::LineCap,
+    /// `lineDash`.
+    pub dash: Vec<f64>,
+    /// `lineDashOffset`.
+    pub dash_offset: f64,
+    /// `lineJoin`.
+    pub join: crate::scene::LineJoin,
+    /// `pointStyle`.
+    pub point_style: Option<chart_spec::model::PointStyle>,
+    /// `rotation`.
+    pub rotation: f64,
+    /// Bar `borderRadius` (for `useBorderRadius`).
+    pub border_radius: Option<chart_spec::model::BarRadius>,
+}
+
+/// A dataset controller.
+pub trait Controller {
+    /// Parses the dataset's data into `meta.parsed` with the scales' `parse`.
+    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_labels: &[Raw]);
+    /// `getMaxOverflow()`: `None` is `false`.
+    fn max_overflow(&self, _ds: &Dataset, _meta: &Meta) -> Option<f64> {
+        None
+    }
+    /// `getMaxOverflow()` as the first update sees it, before layout (`autoPadding`): the
+    /// line element has no options yet then, so its border does not count.
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.max_overflow(ds, meta)
+    }
+    /// Computes element geometry (`update('none')`).
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);
+    /// Draws the dataset (`controller.draw()`).
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area);
+    /// The legend style.
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
+    /// The line element, for the filler.
+    fn line(&mut self) -> Option<&mut crate::elements::line::LineEl> {
+        None
+    }
+}
+
+/// The controller for a dataset type; `None` when not registered.
+pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
+    match kind {
+        "bar" => Some(Box::new(bar::BarController::default())),
+        "line" => Some(Box::new(line::LineController::new(false))),
+        "scatter" => Some(Box::new(line::LineController::new(true))),
+        "bubble" => Some(Box::new(bubble::BubbleController::default())),
+        "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
+        _ => None,
+    }
+}
+
+fn scale_mut<'a>(scales: &'a mut [Scale], id: Option<&str>) -> Option<&'a mut Scale> {
+    let id = id?;
+    scales.iter_mut().find(|s| s.core.id() == id)
+}
+
+/// `scale.parse(raw, index)`, or `+raw`-like parsing when the scale is missing.
+pub fn parse_on(
+    scales: &mut [Scale],
+    id: Option<&str>,
+    raw: &Raw,
+    index: Option<usize>,
+) -> Option<f64> {
+    match scale_mut(scales, id) {
+        Some(s) => {
+            let core = s.core.clone();
+            s.kind.parse(&core, raw, index)
+        }
+        None => crate::scales::linear::parse_linear(raw),
+    }
+}
+
+/// The labels an index scale parses against (`iScale.getLabels()`).
+pub fn scale_labels(scales: &[Scale], id: Option<&str>, chart_labels: &[Raw]) -> Vec<Raw> {
+    id.and_then(|id| scales.iter().find(|s| s.core.id() == id))
+        .and_then(|s| {
+            s.kind
+                .labels()
+                .map(|l| l.to_vec())
+                .or_else(|| s.core.opts.labels.clone())
+        })
+        .unwrap_or_else(|| chart_labels.to_vec())
+}
+
+fn raw_num(r: &Raw) -> Option<f64> {
+    match r {
+        Raw::Null | Raw::Undefined => None,
+        Raw::Num(n) => Some(*n),
+        other => crate::scales::linear::parse_linear(other),
+    }
+}
+
+/// `DatasetController.parse` with the default `parsePrimitiveData`, `parseArrayData` and
+/// `parseObjectData` (line, scatter, bubble).
+pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_labels: &[Raw]) {
+    let iaxis = meta.index_axis;
+    let vaxis = meta.v_axis();
+    let (iid, vid) = (meta.i_id().map(String::from), meta.v_id().map(String::from));
+    let (xid, yid) = (meta.x_id.clone(), meta.y_id.clone());
+    let labels = scale_labels(scales, iid.as_deref(), chart_labels);
+    let single = iid == vid;
+    meta.parsed.clear();
+    // The shape of the first entry decides the parser, as in Chart.js.
+    let first = ds.data.first();
+    for (i, d) in ds.data.iter().enumerate() {
+        let mut p = Parsed::default();
+        if !ds.parsing {
+            if let Datum::Object { x, y, .. } = d {
+                p.x = raw_num(x);
+                p.y = raw_num(y);
+            }
+            meta.parsed.push(p);
+            continue;
+        }
+        match (first, d) {
+            (Some(Datum::Array(_)), Datum::Array(a)) => {
+                let a0 = a.first().cloned().unwrap_or(Raw::Undefined);
+                let a1 = a.get(1).cloned().unwrap_or(Raw::Undefined);
+                p.x = parse_on(scales, xid.as_deref(), &a0, Some(i));
+                p.y = parse_on(scales, yid.as_deref(), &a1, Some(i));
+            }
+            (Some(Datum::Object { .. }), Datum::Object { x, y, .. }) => {
+                p.x = parse_on(scales, xid.as_deref(), x, Some(i));
+                p.y = parse_on(scales, yid.as_deref(), y, Some(i));
+            }
+            (Some(Datum::Array(_)), _) | (Some(Datum::Object { .. }), _) => {
+                // A different shape than the first entry: Chart.js reads missing keys.
+                p.x = None;
+                p.y = None;
+            }
+            (_, d) => {
+                let raw = match d {
+                    Datum::Primitive(r) => r.clone(),
+                    _ => Raw::Object,
+                };
+                let label = labels.get(i).cloned().unwrap_or(Raw::Undefined);
+                let iv = if single {
+                    Some(1.0)
+                } else {
+                    parse_on(scales, iid.as_deref(), &label, Some(i))
+                };
+                p.set(iaxis, iv);
+                p.set(vaxis, parse_on(scales, vid.as_deref(), &raw, Some(i)));
+            }
+        }
+        meta.parsed.push(p);
+    }
+}

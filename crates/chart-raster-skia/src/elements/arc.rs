@@ -3,7 +3,9 @@
 //! (`drawArc`), its border with `borderAlign: 'inner'` clipping (`clipArc`) and `selfJoin`
 //! clipping (`clipSelf`), turned into display-list items.
 
-use crate::scene::{Item, LineJoin, Paint, Path, Stroke, Transform};
+use super::{Ctx, StrokeStyle, P};
+use crate::scene::{LineJoin, Paint, Path};
+use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
 /// `borderRadius` of an arc, per corner (`toRadiusCorners`): a number sets all four.
@@ -48,13 +50,26 @@ pub enum BorderAlign {
     Inner,
 }
 
+/// `spacingMode`: how `spacing` trims each arc. Default: `'angular'` (polar area
+/// datasets: `'proportional'`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum SpacingMode {
+    /// The same angle at every radius.
+    #[default]
+    Angular,
+    /// An angle proportional to the arc's own sweep (Chart.js 4.5's rule).
+    Proportional,
+    /// Gaps of constant width.
+    Parallel,
+}
+
 /// Resolved options of one arc (`ArcElement.defaults` plus the dataset's values).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArcOptions {
     /// `backgroundColor`.
     pub background: Paint,
     /// `borderColor`. Default: `'#fff'`.
-    pub border_color: Paint,
+    pub border_color: Rgba,
     /// `borderWidth`. Default: 2.
     pub border_width: f64,
     /// `borderAlign`. Default: `'center'`.
@@ -62,15 +77,17 @@ pub struct ArcOptions {
     /// `borderJoinStyle`. Default: undefined (`round` for inner borders, `bevel` otherwise).
     pub border_join: Option<LineJoin>,
     /// `borderDash`. Default: `[]`.
-    pub border_dash: Vec<f32>,
+    pub border_dash: Vec<f64>,
     /// `borderDashOffset`. Default: 0.
-    pub border_dash_offset: f32,
+    pub border_dash_offset: f64,
     /// `borderRadius`. Default: 0.
     pub border_radius: ArcCorners,
     /// `offset`. Default: 0.
     pub offset: f64,
     /// `spacing`. Default: 0.
     pub spacing: f64,
+    /// `spacingMode`. Default: `'angular'`.
+    pub spacing_mode: SpacingMode,
     /// `circular`. Default: true (false draws the outer edge as a straight line).
     pub circular: bool,
     /// `selfJoin`. Default: false.
@@ -80,13 +97,13 @@ pub struct ArcOptions {
 impl Default for ArcOptions {
     fn default() -> Self {
         Self {
-            background: Paint::Solid(chart_spec::Rgba {
+            background: Paint::Solid(Rgba {
                 r: 0,
                 g: 0,
                 b: 0,
                 a: 26,
             }),
-            border_color: Paint::Solid(chart_spec::Rgba::WHITE),
+            border_color: Rgba::WHITE,
             border_width: 2.0,
             border_align: BorderAlign::Center,
             border_join: None,
@@ -95,6 +112,7 @@ impl Default for ArcOptions {
             border_radius: ArcCorners::default(),
             offset: 0.0,
             spacing: 0.0,
+            spacing_mode: SpacingMode::Angular,
             circular: true,
             self_join: false,
         }
@@ -161,23 +179,72 @@ fn arc(p: &mut Path, x: f64, y: f64, r: f64, a0: f64, a1: f64, ccw: bool) {
     p.arc(x as f32, y as f32, r as f32, a0 as f32, a1 as f32, ccw);
 }
 
+/// `pathFullCircle`: a whole ring (or disc) as two separate circles, so a self-joined full
+/// circle has no seam.
+fn path_full_circle(pp: &PathParams<'_>, offset: f64, spacing: f64) -> Path {
+    let g = pp.g;
+    let outer = (g.outer_radius + spacing + offset - pp.pixel_margin).max(0.0);
+    let inner = if g.inner_radius > 0.0 {
+        g.inner_radius + spacing + offset + pp.pixel_margin
+    } else {
+        0.0
+    };
+    let mut p = Path::new();
+    arc(
+        &mut p,
+        g.x,
+        g.y,
+        outer,
+        g.start_angle,
+        g.start_angle + TAU,
+        false,
+    );
+    if inner > 0.0 {
+        p.move_to(
+            (g.x + libm::cos(g.start_angle) * inner) as f32,
+            (g.y + libm::sin(g.start_angle) * inner) as f32,
+        );
+        arc(
+            &mut p,
+            g.x,
+            g.y,
+            inner,
+            g.start_angle + TAU,
+            g.start_angle,
+            true,
+        );
+    }
+    p.close();
+    p
+}
+
 /// `pathArc`: the outline of the arc from its start angle to `end`, as one closed subpath.
+/// The references were drawn by the Chart.js whose `pathArc` trims each side by the
+/// `spacingMode` (`'angular'`: the same angle everywhere, `'proportional'`: the 4.5 rule,
+/// `'parallel'`: gaps of constant width), so that is the rule followed here.
 fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
     let g = pp.g;
     let (x, y, start) = (g.x, g.y, g.start_angle);
     let pixel_margin = pp.pixel_margin;
     let inner_r = g.inner_radius;
+    let alpha = end - start;
+    if pp.o.circular && pp.o.self_join && alpha.abs() >= TAU - 1e-4 {
+        return path_full_circle(pp, offset, spacing);
+    }
     let outer_radius = (g.outer_radius + spacing + offset - pixel_margin).max(0.0);
-    let inner_radius = if inner_r > 0.0 {
+    let mut inner_radius = if inner_r > 0.0 {
         inner_r + spacing + offset + pixel_margin
     } else {
         0.0
     };
-    let alpha = end - start;
-    let mut spacing_offset = 0.0;
+    let beta = if outer_radius > 0.0 {
+        (alpha * outer_radius - offset / PI).max(0.001) / outer_radius
+    } else {
+        0.001
+    };
+    let angle_offset = (alpha - beta) / 2.0;
+    let (mut outer_spacing, mut inner_spacing) = (0.0, 0.0);
     if spacing != 0.0 {
-        // The same gap between every pair of arcs: shrink the angle by what the spacing takes
-        // at the average radius.
         let no_spacing_inner = if inner_r > 0.0 {
             inner_r - spacing
         } else {
@@ -189,31 +256,72 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
             0.0
         };
         let avg = (no_spacing_inner + no_spacing_outer) / 2.0;
-        let adjusted = if avg != 0.0 {
-            alpha * avg / (avg + spacing)
-        } else {
-            alpha
+        let proportional = {
+            let adjusted = if avg != 0.0 {
+                alpha * avg / (avg + spacing)
+            } else {
+                alpha
+            };
+            (alpha - adjusted) / 2.0
         };
-        spacing_offset = (alpha - adjusted) / 2.0;
+        let angular = if avg > 0.0 {
+            libm::asin((spacing / avg).min(1.0))
+        } else {
+            0.0
+        };
+        let max_offset = (beta / 2.0 - 0.001).max(0.0);
+        let max_offset_sin = libm::sin(max_offset);
+        match pp.o.spacing_mode {
+            SpacingMode::Parallel => {
+                if inner_radius == 0.0 && max_offset_sin > 0.0 {
+                    let min_inner = spacing / max_offset_sin;
+                    let max_inner = (outer_radius - 0.001).max(0.0);
+                    inner_radius = min_inner.min(max_inner);
+                }
+                let bound = |r: f64| {
+                    if r > 0.0 {
+                        r * max_offset_sin
+                    } else {
+                        f64::INFINITY
+                    }
+                };
+                let par = spacing.min(bound(outer_radius).min(bound(inner_radius)));
+                outer_spacing = if outer_radius > 0.0 {
+                    libm::asin((par / outer_radius).min(1.0))
+                } else {
+                    max_offset.min(angular)
+                };
+                inner_spacing = if inner_radius > 0.0 {
+                    libm::asin((par / inner_radius).min(1.0))
+                } else {
+                    outer_spacing
+                };
+            }
+            SpacingMode::Proportional => {
+                outer_spacing = max_offset.min(proportional);
+                inner_spacing = outer_spacing;
+            }
+            SpacingMode::Angular => {
+                outer_spacing = max_offset.min(angular);
+                inner_spacing = outer_spacing;
+            }
+        }
     }
-    let beta = (alpha * outer_radius - offset / PI).max(0.001) / outer_radius;
-    let angle_offset = (alpha - beta) / 2.0;
-    let start_angle = start + angle_offset + spacing_offset;
-    let end_angle = end - angle_offset - spacing_offset;
-    let c = parse_border_radius(
-        &pp.o.border_radius,
-        inner_radius,
-        outer_radius,
-        end_angle - start_angle,
-    );
+    let outer_start_angle = start + angle_offset + outer_spacing;
+    let outer_end_angle = end - angle_offset - outer_spacing;
+    let inner_start_angle = start + angle_offset + inner_spacing;
+    let inner_end_angle = end - angle_offset - inner_spacing;
+    let angle_delta =
+        (outer_end_angle - outer_start_angle).min(inner_end_angle - inner_start_angle);
+    let c = parse_border_radius(&pp.o.border_radius, inner_radius, outer_radius, angle_delta);
     let outer_start_r = outer_radius - c.outer_start;
     let outer_end_r = outer_radius - c.outer_end;
-    let outer_start_a = start_angle + c.outer_start / outer_start_r;
-    let outer_end_a = end_angle - c.outer_end / outer_end_r;
+    let outer_start_a = outer_start_angle + c.outer_start / outer_start_r;
+    let outer_end_a = outer_end_angle - c.outer_end / outer_end_r;
     let inner_start_r = inner_radius + c.inner_start;
     let inner_end_r = inner_radius + c.inner_end;
-    let inner_start_a = start_angle + c.inner_start / inner_start_r;
-    let inner_end_a = end_angle - c.inner_end / inner_end_r;
+    let inner_start_a = inner_start_angle + c.inner_start / inner_start_r;
+    let inner_end_a = inner_end_angle - c.inner_end / inner_end_r;
 
     let mut p = Path::new();
     if pp.o.circular {
@@ -228,11 +336,11 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
                 cy,
                 c.outer_end,
                 outer_end_a,
-                end_angle + FRAC_PI_2,
+                outer_end_angle + FRAC_PI_2,
                 false,
             );
         }
-        let (p4x, p4y) = xy(inner_end_r, end_angle, x, y);
+        let (p4x, p4y) = xy(inner_end_r, inner_end_angle, x, y);
         p.line_to(p4x as f32, p4y as f32);
         if c.inner_end > 0.0 {
             let (cx, cy) = xy(inner_end_r, inner_end_a, x, y);
@@ -241,17 +349,17 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
                 cx,
                 cy,
                 c.inner_end,
-                end_angle + FRAC_PI_2,
+                inner_end_angle + FRAC_PI_2,
                 inner_end_a + PI,
                 false,
             );
         }
         // With no inner radius the angles below are NaN (0 / 0) and the canvas ignores the
         // arcs: the outline just passes through the centre (point 4 above is the centre).
-        let a_end = end_angle - c.inner_end / inner_radius;
-        let a_start = start_angle + c.inner_start / inner_radius;
-        let inner_mid = (a_end + a_start) / 2.0;
         if inner_radius > 0.0 {
+            let a_end = inner_end_angle - c.inner_end / inner_radius;
+            let a_start = inner_start_angle + c.inner_start / inner_radius;
+            let inner_mid = (a_end + a_start) / 2.0;
             arc(&mut p, x, y, inner_radius, a_end, inner_mid, true);
             arc(&mut p, x, y, inner_radius, inner_mid, a_start, true);
         }
@@ -263,11 +371,11 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
                 cy,
                 c.inner_start,
                 inner_start_a + PI,
-                start_angle - FRAC_PI_2,
+                inner_start_angle - FRAC_PI_2,
                 false,
             );
         }
-        let (p8x, p8y) = xy(outer_start_r, start_angle, x, y);
+        let (p8x, p8y) = xy(outer_start_r, outer_start_angle, x, y);
         p.line_to(p8x as f32, p8y as f32);
         if c.outer_start > 0.0 {
             let (cx, cy) = xy(outer_start_r, outer_start_a, x, y);
@@ -276,7 +384,7 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
                 cx,
                 cy,
                 c.outer_start,
-                start_angle - FRAC_PI_2,
+                outer_start_angle - FRAC_PI_2,
                 outer_start_a,
                 false,
             );
@@ -405,9 +513,8 @@ fn clip_arc(g: &ArcGeometry, pixel_margin: f64, end_angle: f64) -> Path {
     p
 }
 
-/// `ArcElement.draw`: appends the arc's fill and border to `items` under `base` (the
-/// context transform in effect).
-pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Vec<Item>) {
+/// `ArcElement.draw`: the arc's fill and border, drawn on `ctx`.
+pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     let offset = o.offset / 4.0;
     let spacing = o.spacing / 2.0;
     let pixel_margin = if o.border_align == BorderAlign::Inner {
@@ -424,11 +531,12 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
     if circumference == 0.0 || g.inner_radius < 0.0 || g.outer_radius < 0.0 {
         return;
     }
+    ctx.save();
     let half_angle = (g.start_angle + g.end_angle) / 2.0;
-    let transform = base.then(Transform::translate(
-        (libm::cos(half_angle) * offset) as f32,
-        (libm::sin(half_angle) * offset) as f32,
-    ));
+    ctx.translate(
+        libm::cos(half_angle) * offset,
+        libm::sin(half_angle) * offset,
+    );
     let fix = 1.0
         - libm::sin(PI.min(if circumference.is_nan() {
             0.0
@@ -440,41 +548,32 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
 
     // drawArc
     let mut end_angle = g.end_angle;
-    let fill_visible = !o.background.is_invisible();
     if full_circles > 0 {
-        let path = path_arc(&pp, radius_offset, spacing, end_angle);
-        if fill_visible {
-            for _ in 0..full_circles {
-                items.push(Item::Fill {
-                    path: path.clone(),
-                    paint: o.background.clone(),
-                    transform,
-                });
-            }
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        for _ in 0..full_circles {
+            ctx.fill_paint(&path, o.background.clone());
         }
         if !circumference.is_nan() {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    if fill_visible {
-        items.push(Item::Fill {
-            path: path_arc(&pp, radius_offset, spacing, end_angle),
-            paint: o.background.clone(),
-            transform,
-        });
-    }
+    let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+    ctx.fill_paint(&path, o.background.clone());
 
     // drawBorder
-    if o.border_width == 0.0 || o.border_width.is_nan() || o.border_color.is_invisible() {
+    if o.border_width == 0.0 || o.border_width.is_nan() {
+        ctx.restore();
         return;
     }
     let inner = o.border_align == BorderAlign::Inner;
-    let stroke = Stroke {
-        width: (if inner {
+    let style = StrokeStyle {
+        width: if inner {
             o.border_width * 2.0
         } else {
             o.border_width
-        }) as f32,
+        },
+        color: o.border_color,
+        cap: crate::scene::LineCap::Butt,
         join: o.border_join.unwrap_or(if inner {
             LineJoin::Round
         } else {
@@ -482,53 +581,36 @@ pub fn draw_arc(g: &ArcGeometry, o: &ArcOptions, base: Transform, items: &mut Ve
         }),
         dash: o.border_dash.clone(),
         dash_offset: o.border_dash_offset,
-        ..Stroke::default()
     };
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = path_arc(&pp, radius_offset, spacing, end_angle);
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
         for _ in 0..full_circles {
-            items.push(Item::Stroke {
-                path: path.clone(),
-                paint: o.border_color.clone(),
-                stroke: stroke.clone(),
-                transform,
-            });
+            ctx.stroke(&path, &style);
         }
         if !circumference.is_nan() {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    let mut clips = 0;
     if inner {
-        items.push(Item::PushClip {
-            path: clip_arc(g, pixel_margin, end_angle),
-            transform,
-        });
-        clips += 1;
+        ctx.clip(P::from(clip_arc(g, pixel_margin, end_angle)));
     }
-    if o.self_join
+    // A whole ring needs no self clip (its outline is two separate circles).
+    let full_circle = (g.end_angle - g.start_angle).abs() >= TAU - 1e-4;
+    let skip_self_clip = full_circle && g.inner_radius > 0.0;
+    if !skip_self_clip
+        && o.self_join
         && end_angle - g.start_angle >= PI
         && o.border_radius.is_zero()
         && o.border_join != Some(LineJoin::Miter)
     {
-        items.push(Item::PushClip {
-            path: clip_self(g, o, end_angle),
-            transform,
-        });
-        clips += 1;
+        ctx.clip(P::from(clip_self(g, o, end_angle)));
     }
     if full_circles == 0 {
-        items.push(Item::Stroke {
-            path: path_arc(&pp, radius_offset, spacing, end_angle),
-            paint: o.border_color.clone(),
-            stroke,
-            transform,
-        });
+        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        ctx.stroke(&path, &style);
     }
-    for _ in 0..clips {
-        items.push(Item::PopClip);
-    }
+    ctx.restore();
 }
 
 /// `circumference % TAU || TAU`.
@@ -544,7 +626,8 @@ fn nonzero_rem(c: f64) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::scene::PathCmd;
+    use crate::scene::{Item, PathCmd};
+    use crate::text::TextEngine;
 
     fn geometry(start: f64, end: f64, inner: f64) -> ArcGeometry {
         ArcGeometry {
@@ -558,15 +641,17 @@ mod tests {
         }
     }
 
+    fn draw(g: &ArcGeometry, o: &ArcOptions) -> Vec<Item> {
+        let mut items = Vec::new();
+        let text = TextEngine::system();
+        let mut ctx = Ctx::new(&mut items, &text);
+        draw_arc(&mut ctx, g, o);
+        items
+    }
+
     #[test]
     fn quarter_doughnut_has_fill_and_border() {
-        let mut items = Vec::new();
-        draw_arc(
-            &geometry(0.0, FRAC_PI_2, 25.0),
-            &ArcOptions::default(),
-            Transform::IDENTITY,
-            &mut items,
-        );
+        let items = draw(&geometry(0.0, FRAC_PI_2, 25.0), &ArcOptions::default());
         assert_eq!(items.len(), 2);
         let Item::Fill { path, .. } = &items[0] else {
             panic!("fill first");
@@ -578,17 +663,11 @@ mod tests {
 
     #[test]
     fn inner_border_is_clipped() {
-        let mut items = Vec::new();
         let o = ArcOptions {
             border_align: BorderAlign::Inner,
             ..ArcOptions::default()
         };
-        draw_arc(
-            &geometry(0.0, 1.0, 0.0),
-            &o,
-            Transform::IDENTITY,
-            &mut items,
-        );
+        let items = draw(&geometry(0.0, 1.0, 0.0), &o);
         assert!(matches!(items[1], Item::PushClip { .. }));
         let Item::Stroke { stroke, .. } = &items[2] else {
             panic!("stroke after clip");
@@ -607,14 +686,12 @@ mod tests {
 
     #[test]
     fn overfull_circle_fills_twice() {
-        let mut items = Vec::new();
         let mut g = geometry(0.0, 3.0 * PI, 0.0);
         g.circumference = 3.0 * PI;
         let o = ArcOptions {
             border_width: 0.0,
             ..ArcOptions::default()
         };
-        draw_arc(&g, &o, Transform::IDENTITY, &mut items);
-        assert_eq!(items.len(), 2);
+        assert_eq!(draw(&g, &o).len(), 2);
     }
 }

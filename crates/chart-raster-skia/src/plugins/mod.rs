@@ -1,3 +1,7 @@
-//! Plugins.
+//! Chart.js plugins drawn by the engine: title, subtitle, legend, filler. The colors plugin
+//! runs during option resolution (`chart_spec::resolve`), because it only assigns colours.
 
 pub mod decimation;
+pub mod filler;
+pub mod legend;
+pub mod title;

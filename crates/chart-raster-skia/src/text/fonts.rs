@@ -48,6 +48,8 @@ struct LoadedFace {
     descender: f32,
     /// OS/2 typo ascender and descender (positive), for the em-box baselines.
     typo: Option<(f32, f32)>,
+    /// Blue zones for vertical grid fitting (Latin faces only).
+    hint: Option<BlueZones>,
     /// GPOS lookups of the `kern` feature (HarfBuzz applies kerning by default).
     kern_lookups: Vec<u16>,
     glyphs: RwLock<HashMap<char, Option<(u16, u16)>>>,
@@ -63,7 +65,7 @@ struct Catalog {
 /// The fonts of the machine, with family resolution cached per font.
 pub struct FontDb {
     catalog: Arc<Catalog>,
-    resolved: RwLock<HashMap<(String, u16, FontStyle), Arc<Chain>>>,
+    resolved: RwLock<HashMap<String, HashMap<(u16, FontStyle), Arc<Chain>>>>,
 }
 
 /// The faces to try for a font, in order: the CSS family list, then fallbacks.
@@ -274,7 +276,9 @@ fn load_face(entry: &FaceEntry) -> Option<Arc<LoadedFace>> {
         _ => None,
     };
     let kern_lookups = kern_lookups(&face);
+    let hint = BlueZones::of(&face);
     Some(Arc::new(LoadedFace {
+        hint,
         upem: face.units_per_em() as f32,
         ascender: face.ascender() as f32,
         descender: -(face.descender() as f32),
@@ -451,7 +455,7 @@ fn candidate_families(name: &str) -> Vec<String> {
             &["arial", "liberation sans", "dejavu sans"]
         }
         "serif" => &["times new roman", "liberation serif", "dejavu serif"],
-        "monospace" => &["dejavu sans mono", "liberation mono", "noto mono"],
+        "monospace" => &["noto sans mono", "dejavu sans mono", "liberation mono"],
         "cursive" | "fantasy" => &["dejavu sans"],
         _ => &[],
     };
@@ -477,15 +481,19 @@ impl FontDb {
     }
 
     fn chain(&self, font: &FontSpec) -> Arc<Chain> {
-        let key = (font.family.clone(), font.weight, font.style);
+        // Keyed by family first so a lookup borrows the family string (layout measures a
+        // lot of text; no allocation on the hot path).
+        let key = (font.weight, font.style);
         if let Ok(map) = self.resolved.read() {
-            if let Some(c) = map.get(&key) {
+            if let Some(c) = map.get(font.family.as_str()).and_then(|m| m.get(&key)) {
                 return c.clone();
             }
         }
         let chain = Arc::new(self.resolve(font));
         if let Ok(mut map) = self.resolved.write() {
-            map.insert(key, chain.clone());
+            map.entry(font.family.clone())
+                .or_default()
+                .insert(key, chain.clone());
         }
         chain
     }
@@ -661,12 +669,22 @@ impl FontDb {
     }
 
     /// The outlines of a line of text and its baselines.
-    pub fn shape(&self, font: &FontSpec, text: &str) -> ShapedLine {
+    pub fn shape(&self, font: &FontSpec, text: &str, device_scale: Option<f32>) -> ShapedLine {
         let mut placed = Vec::new();
         let mut pen = 0.0f32;
         let mut embolden = 0.0;
         for (cf, face, glyphs) in self.runs(font, text) {
             let scale = font.size / face.upem;
+            // Vertical grid fitting at the device pixel size, mapped back to CSS px.
+            let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
+                face.hint
+                    .as_ref()
+                    .map(|h| (h.keys(font.size * d / face.upem), d))
+            });
+            let map_y = |y: f32| match &vmap {
+                Some((keys, d)) => -interpolate(keys, y) / d,
+                None => -y * scale,
+            };
             // Skia's fake italic skews by -1/4 (glyphs lean right).
             let skew = if cf.synthetic_italic { 0.25 } else { 0.0 };
             if cf.synthetic_bold {
@@ -675,7 +693,7 @@ impl FontDb {
             for (i, &(g, adv)) in glyphs.iter().enumerate() {
                 let outline = face.outline(g);
                 let mut path = Path::new();
-                let map = |x: f32, y: f32| ((x + skew * y) * scale, -y * scale);
+                let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
                 for cmd in outline.iter() {
                     path.cmds.push(match *cmd {
                         PathCmd::MoveTo(x, y) => {
@@ -747,6 +765,107 @@ impl FontDb {
     }
 }
 
+/// The heights FreeType's auto-hinter aligns to the pixel grid in a Latin face, in font
+/// units: each zone is a flat reference height and its overshoot (round letters).
+#[derive(Debug, Clone)]
+struct BlueZones {
+    /// Top of round lowercase letters (`o`), the height the vertical scale is fitted to.
+    x_shoot: f32,
+    /// (reference, overshoot) pairs: baseline, x-height, cap height, ascender, descender.
+    zones: Vec<(f32, f32)>,
+}
+
+impl BlueZones {
+    fn of(face: &ttf_parser::Face) -> Option<Self> {
+        let bbox = |c: char| {
+            let g = face.glyph_index(c)?;
+            face.glyph_bounding_box(g)
+        };
+        let (x, o, h, big_o, l, p) = (
+            bbox('x')?,
+            bbox('o')?,
+            bbox('H')?,
+            bbox('O')?,
+            bbox('l')?,
+            bbox('p')?,
+        );
+        let zones = vec![
+            (0.0, o.y_min as f32),
+            (x.y_max as f32, o.y_max as f32),
+            (h.y_max as f32, big_o.y_max as f32),
+            (l.y_max as f32, l.y_max as f32),
+            (p.y_min as f32, p.y_min as f32),
+        ];
+        Some(BlueZones {
+            x_shoot: o.y_max as f32,
+            zones,
+        })
+    }
+
+    /// Piecewise-linear map from font units to device px (y up) at a scale of device px per
+    /// font unit, mirroring the light auto-hinter: the vertical scale is adjusted so the
+    /// x-height overshoot lands on a whole pixel (`af_latin_metrics_scale_dim`: fitted =
+    /// (scaled + 40/64) floored to a pixel), then every zone snaps to a whole pixel with
+    /// overshoots under half a pixel flattened onto their reference.
+    fn keys(&self, scale: f32) -> Vec<(f32, f32)> {
+        let scaled = self.x_shoot * scale * 64.0;
+        let fitted = ((scaled + 40.0) as i32 & !63) as f32;
+        let s = if scaled > 0.0 && fitted > 0.0 {
+            scale * fitted / scaled
+        } else {
+            scale
+        };
+        let mut keys: Vec<(f32, f32)> = Vec::new();
+        for &(reference, shoot) in &self.zones {
+            let r = (reference * s).round();
+            keys.push((reference, r));
+            if shoot != reference {
+                let delta = ((shoot - reference) * s).abs();
+                let d = if delta < 0.5 {
+                    0.0
+                } else if delta < 0.75 {
+                    0.5
+                } else {
+                    1.0
+                };
+                keys.push((shoot, r + d * (shoot - reference).signum()));
+            }
+        }
+        keys.sort_by(|a, b| a.0.total_cmp(&b.0));
+        keys.dedup_by(|a, b| a.0 == b.0);
+        // Keep the map monotonic.
+        for i in 1..keys.len() {
+            if keys[i].1 < keys[i - 1].1 {
+                keys[i].1 = keys[i - 1].1;
+            }
+        }
+        // The extrapolation slope beyond the outer zones.
+        keys.insert(0, (f32::NEG_INFINITY, s));
+        keys
+    }
+}
+
+/// Evaluates the piecewise-linear map of [`BlueZones::keys`] (first entry holds the slope).
+fn interpolate(keys: &[(f32, f32)], y: f32) -> f32 {
+    let s = keys[0].1;
+    let k = &keys[1..];
+    let Some(first) = k.first() else {
+        return y * s;
+    };
+    if y <= first.0 {
+        return first.1 + (y - first.0) * s;
+    }
+    for w in k.windows(2) {
+        let (a, b) = (w[0], w[1]);
+        if y <= b.0 {
+            let t = (y - a.0) / (b.0 - a.0);
+            return a.1 + t * (b.1 - a.1);
+        }
+    }
+    let last = k[k.len() - 1];
+    last.1 + (y - last.0) * s
+}
+
 /// Skia's fake-bold outline width (`kStdFakeBoldInterpKeys` 9…36 px → 1/24…1/32 of size).
 fn fake_bold_width(size: f32) -> f32 {
     let t = ((size - 9.0) / 27.0).clamp(0.0, 1.0);
@@ -764,6 +883,21 @@ mod tests {
             size,
             weight,
             ..FontSpec::default()
+        }
+    }
+
+    #[test]
+    fn light_hinting_fits_x_height_and_caps() {
+        let face = ttf_parser::Face::parse(BUNDLED, 0).expect("bundled font");
+        let zones = BlueZones::of(&face).expect("latin zones");
+        // Chrome draws Liberation Sans at 12px with a 7px x-height and a 9px cap height,
+        // at 16px with 9px and 12px.
+        for (size, xh, cap) in [(12.0, 7.0, 9.0), (16.0, 9.0, 12.0), (10.0, 6.0, 8.0)] {
+            let keys = zones.keys(size / 2048.0);
+            assert_eq!(interpolate(&keys, 1082.0), xh, "x-height at {size}px");
+            assert_eq!(interpolate(&keys, 1409.0), cap, "cap height at {size}px");
+            assert_eq!(interpolate(&keys, 0.0), 0.0);
+            assert_eq!(interpolate(&keys, -20.0), 0.0, "overshoot flattened");
         }
     }
 

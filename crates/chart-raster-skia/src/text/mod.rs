@@ -79,9 +79,18 @@ impl TextEngine {
     }
 
     /// The outlines of one line of text (system fonts only; `None` for the sprite backend).
-    pub fn shape(&self, font: &FontSpec, text: &str) -> Option<ShapedLine> {
+    ///
+    /// With `device_scale` (device pixels per CSS px of unrotated text), outlines are
+    /// grid-fitted vertically for that pixel size the way FreeType's light auto-hinter does
+    /// in Chrome on Linux; without it they are the exact outlines (rotated text).
+    pub fn shape(
+        &self,
+        font: &FontSpec,
+        text: &str,
+        device_scale: Option<f32>,
+    ) -> Option<ShapedLine> {
         match self {
-            TextEngine::System(db) => Some(db.shape(font, text)),
+            TextEngine::System(db) => Some(db.shape(font, text, device_scale)),
             #[cfg(feature = "sprite-text")]
             TextEngine::Sprite(_) => None,
         }

@@ -19,3 +19,5 @@ fn renders_bitmap_of_requested_size() {
         .unwrap();
     assert_eq!((out.bitmap.width, out.bitmap.height), (200, 100));
 }
+
+mod scene_dump;

@@ -1,0 +1,234 @@
+//! Line and scatter controllers (controller.line, controller.scatter).
+
+use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::line::{LineEl, LinePoint};
+use crate::elements::point::{draw_point_element, point_size};
+use crate::elements::{Area, Ctx};
+use crate::scales::Scale;
+use crate::scene::{LineCap, LineJoin};
+use chart_spec::model::{CapStyle, Dataset, Elements, JoinStyle, PointOptions, Raw, Stacked};
+
+/// `LineController`, or `ScatterController` when `scatter` is set.
+pub struct LineController {
+    scatter: bool,
+    line: Option<LineEl>,
+    points: Vec<(f64, f64, bool)>,
+}
+
+impl LineController {
+    /// A line (or scatter) controller.
+    pub fn new(scatter: bool) -> Self {
+        Self {
+            scatter,
+            line: None,
+            points: Vec::new(),
+        }
+    }
+}
+
+/// The legend style of a dataset without elements.
+pub fn default_legend_style() -> LegendStyle {
+    LegendStyle {
+        fill: chart_spec::Rgba::TRANSPARENT,
+        stroke: chart_spec::Rgba::TRANSPARENT,
+        line_width: 0.0,
+        cap: LineCap::Butt,
+        dash: Vec::new(),
+        dash_offset: 0.0,
+        join: LineJoin::Miter,
+        point_style: None,
+        rotation: 0.0,
+        border_radius: None,
+    }
+}
+
+fn point_opts(ds: &Dataset, i: usize) -> Option<&PointOptions> {
+    match &ds.elements {
+        Elements::Point(p) => p.get(i.min(p.len().saturating_sub(1))),
+        _ => None,
+    }
+}
+
+impl Controller for LineController {
+    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_labels: &[Raw]) {
+        parse_default(ds, meta, scales, chart_labels);
+    }
+
+    fn max_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.overflow(
+            ds,
+            meta,
+            ds.line.as_ref().map(|l| l.border_width).unwrap_or(0.0),
+        )
+    }
+
+    fn layout_overflow(&self, ds: &Dataset, meta: &Meta) -> Option<f64> {
+        self.overflow(ds, meta, 0.0)
+    }
+
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.update_points(ds, meta, cx);
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
+        self.draw_all(ctx, ds, meta, area);
+    }
+
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        self.style(ds, use_point_style)
+    }
+
+    fn line(&mut self) -> Option<&mut LineEl> {
+        self.line.as_mut()
+    }
+}
+
+impl LineController {
+    fn overflow(&self, ds: &Dataset, meta: &Meta, border: f64) -> Option<f64> {
+        let n = meta.parsed.len();
+        if self.scatter && !ds.show_line {
+            // ScatterController.getMaxOverflow without a line.
+            let mut max: f64 = 0.0;
+            for i in (0..n).rev() {
+                if let Some(o) = point_opts(ds, i) {
+                    max = max.max(point_size(o) / 2.0);
+                }
+            }
+            return if max > 0.0 { Some(max) } else { None };
+        }
+        if n == 0 {
+            return Some(border);
+        }
+        let first = point_opts(ds, 0).map(point_size).unwrap_or(0.0);
+        let last = point_opts(ds, n - 1).map(point_size).unwrap_or(0.0);
+        Some(border.max(first).max(last) / 2.0)
+    }
+
+    fn update_points(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.points.clear();
+        self.line = None;
+        let (Some(i_scale), Some(v_scale)) = (cx.scale(meta.i_id()), cx.scale(meta.v_id())) else {
+            return;
+        };
+        let iaxis = i_scale.core.axis();
+        let vaxis = v_scale.core.axis();
+        let max_gap = ds
+            .line
+            .as_ref()
+            .and_then(|l| l.span_gaps)
+            .filter(|g| g.is_finite())
+            .unwrap_or(f64::INFINITY);
+        let mut lps = Vec::new();
+        let mut prev_i: Option<f64> = None;
+        for (i, p) in meta.parsed.iter().enumerate() {
+            let ip = p
+                .get(iaxis)
+                .map(|v| i_scale.pixel_for_value(v))
+                .unwrap_or(f64::NAN);
+            let null_data = p.get(vaxis).is_none();
+            let vp = if null_data {
+                v_scale.base_pixel()
+            } else {
+                let v = if meta.stacked.is_some() {
+                    cx.data
+                        .apply_stack(meta, p, meta.stacked == Some(Stacked::Single), false)
+                        .unwrap_or(f64::NAN)
+                } else {
+                    p.get(vaxis).unwrap_or(f64::NAN)
+                };
+                v_scale.pixel_for_value(v)
+            };
+            let skip = ip.is_nan() || vp.is_nan() || null_data;
+            // `Math.abs(parsed[iAxis] - prevParsed[iAxis]) > maxGapLength` (null is 0).
+            let cur_i = p.get(iaxis).unwrap_or(0.0);
+            let stop = i > 0 && (cur_i - prev_i.unwrap_or(0.0)).abs() > max_gap;
+            prev_i = Some(cur_i);
+            let (x, y) = if iaxis == chart_spec::model::Axis::X {
+                (ip, vp)
+            } else {
+                (vp, ip)
+            };
+            self.points.push((x, y, skip));
+            lps.push(LinePoint {
+                x,
+                y,
+                skip,
+                stop,
+                ..LinePoint::default()
+            });
+        }
+        let has_line = if self.scatter { ds.show_line } else { true };
+        if has_line {
+            if let Some(lo) = &ds.line {
+                let mut lo = lo.clone();
+                if self.scatter {
+                    // ScatterController resolves the line without forcing borderWidth.
+                    lo.fill.target = chart_spec::model::Fill::None;
+                }
+                self.line = Some(LineEl::new(lps, lo));
+            }
+        }
+    }
+
+    fn draw_all(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
+        let index_axis = meta.index_axis;
+        if let Some(line) = self.line.as_mut() {
+            line.update_control_points(area, index_axis);
+            line.draw(ctx);
+        }
+        for (i, (x, y, skip)) in self.points.iter().enumerate() {
+            if *skip {
+                continue;
+            }
+            if let Some(o) = point_opts(ds, i) {
+                draw_point_element(ctx, o, *x, *y, area);
+            }
+        }
+    }
+
+    fn style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        if !use_point_style && (!self.scatter || ds.show_line) {
+            if let Some(l) = &ds.line {
+                let mut lw = l.border_width;
+                if !ds.show_line && !self.scatter {
+                    lw = 0.0;
+                }
+                return LegendStyle {
+                    fill: l.background_color,
+                    stroke: l.border_color,
+                    line_width: lw,
+                    cap: match l.cap {
+                        CapStyle::Butt => LineCap::Butt,
+                        CapStyle::Round => LineCap::Round,
+                        CapStyle::Square => LineCap::Square,
+                    },
+                    dash: l.border_dash.clone(),
+                    dash_offset: l.border_dash_offset,
+                    join: match l.join {
+                        JoinStyle::Miter => LineJoin::Miter,
+                        JoinStyle::Round => LineJoin::Round,
+                        JoinStyle::Bevel => LineJoin::Bevel,
+                    },
+                    point_style: None,
+                    rotation: 0.0,
+                    border_radius: None,
+                };
+            }
+        }
+        match point_opts(ds, 0) {
+            Some(o) => LegendStyle {
+                fill: o.background_color,
+                stroke: o.border_color,
+                line_width: o.border_width,
+                cap: LineCap::Butt,
+                dash: Vec::new(),
+                dash_offset: 0.0,
+                join: LineJoin::Miter,
+                point_style: Some(o.point_style),
+                rotation: o.rotation,
+                border_radius: None,
+            },
+            None => default_legend_style(),
+        }
+    }
+}

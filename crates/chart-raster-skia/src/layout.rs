@@ -1,0 +1,547 @@
+//! The box model of Chart.js (core.layouts): boxes (scales, title, subtitle, legend) fitted
+//! around the chart area in Chart.js's order, with the same arithmetic.
+
+use crate::elements::Area;
+use crate::text::TextEngine;
+use chart_spec::model::Axis;
+use chart_spec::values::Padding;
+use std::collections::HashMap;
+
+/// Where a box sits.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum BoxPos {
+    /// `'left'`.
+    Left,
+    /// `'top'`.
+    Top,
+    /// `'right'`.
+    Right,
+    /// `'bottom'`.
+    Bottom,
+    /// `'chartArea'`.
+    ChartArea,
+    /// `'center'` or `{axis: value}`: placed by axis, not an edge.
+    Dynamic,
+}
+
+/// A layout box (`layouts.addBox` item).
+pub trait LayoutBox {
+    /// `position`.
+    fn pos(&self) -> BoxPos;
+    /// `weight`.
+    fn weight(&self) -> f64;
+    /// `fullSize`.
+    fn full_size(&self) -> bool;
+    /// `isHorizontal()`.
+    fn is_horizontal(&self) -> bool;
+    /// `axis` (scales) for dynamic positions.
+    fn axis(&self) -> Option<Axis> {
+        None
+    }
+    /// `options.stack` / `options.stackWeight`.
+    fn stack(&self) -> (Option<String>, f64) {
+        (None, 1.0)
+    }
+    /// `options.display !== false`.
+    fn displayed(&self) -> bool;
+    /// `update(maxWidth, maxHeight, margins)`.
+    fn update(&mut self, max_width: f64, max_height: f64, margins: [f64; 4], text: &TextEngine);
+    /// `getPadding()`, for boxes that have it (scales).
+    fn padding(&self) -> Option<[f64; 4]> {
+        None
+    }
+    /// Current width.
+    fn width(&self) -> f64;
+    /// Current height.
+    fn height(&self) -> f64;
+    /// `setBoxDims` (and `Object.assign(box, chartArea)` for chartArea boxes).
+    fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64);
+}
+
+struct Wrap {
+    index: usize,
+    pos: BoxPos,
+    horizontal: bool,
+    weight: f64,
+    stack: Option<String>,
+    stack_weight: f64,
+    width: f64,
+    height: f64,
+    size: f64,
+    full_size: bool,
+}
+
+#[derive(Default, Clone, Debug)]
+struct StackInfo {
+    count: f64,
+    placed: f64,
+    weight: f64,
+    size: f64,
+    start: Option<f64>,
+}
+
+struct Params {
+    outer_width: f64,
+    outer_height: f64,
+    padding: Padding,
+    available_width: f64,
+    available_height: f64,
+    v_box_max_width: f64,
+    h_box_max_height: f64,
+}
+
+#[derive(Debug, Clone, Copy)]
+struct CA {
+    // Accumulated sizes on each side (start as the padding).
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+    max_padding: [f64; 4],
+    w: f64,
+    h: f64,
+    x: f64,
+    y: f64,
+}
+
+impl CA {
+    fn side(&self, p: BoxPos) -> f64 {
+        match p {
+            BoxPos::Left => self.left,
+            BoxPos::Top => self.top,
+            BoxPos::Right => self.right,
+            _ => self.bottom,
+        }
+    }
+    fn side_mut(&mut self, p: BoxPos) -> &mut f64 {
+        match p {
+            BoxPos::Left => &mut self.left,
+            BoxPos::Top => &mut self.top,
+            BoxPos::Right => &mut self.right,
+            _ => &mut self.bottom,
+        }
+    }
+}
+
+const LEFT: usize = 0;
+const TOP: usize = 1;
+const RIGHT: usize = 2;
+const BOTTOM: usize = 3;
+
+fn sort_by_weight(v: &mut [usize], wraps: &[Wrap], reverse: bool) {
+    v.sort_by(|&a, &b| {
+        let (v0, v1) = if reverse {
+            (&wraps[b], &wraps[a])
+        } else {
+            (&wraps[a], &wraps[b])
+        };
+        if v0.weight == v1.weight {
+            v0.index.cmp(&v1.index)
+        } else {
+            v0.weight
+                .partial_cmp(&v1.weight)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        }
+    });
+}
+
+fn stack_key(w: &Wrap) -> Option<String> {
+    match (w.pos, &w.stack) {
+        (BoxPos::Left | BoxPos::Top | BoxPos::Right | BoxPos::Bottom, Some(s)) => {
+            Some(format!("{:?}{s}", w.pos))
+        }
+        _ => None,
+    }
+}
+
+/// Mirrors `layouts.update(chart, width, height, minPadding)`; returns the chart area.
+pub fn update(
+    boxes: &mut [&mut dyn LayoutBox],
+    width: f64,
+    height: f64,
+    padding: Padding,
+    min_padding: f64,
+    text: &TextEngine,
+) -> Area {
+    let available_width = (width - padding.width()).max(0.0);
+    let available_height = (height - padding.height()).max(0.0);
+    let mut wraps: Vec<Wrap> = boxes
+        .iter()
+        .enumerate()
+        .map(|(i, b)| {
+            let (stack, sw) = b.stack();
+            Wrap {
+                index: i,
+                pos: b.pos(),
+                horizontal: b.is_horizontal(),
+                weight: b.weight(),
+                stack,
+                stack_weight: sw,
+                width: 0.0,
+                height: 0.0,
+                size: 0.0,
+                full_size: b.full_size(),
+            }
+        })
+        .collect();
+    // buildLayoutBoxes
+    let all: Vec<usize> = (0..wraps.len()).collect();
+    let mut full: Vec<usize> = all
+        .iter()
+        .copied()
+        .filter(|&i| wraps[i].full_size)
+        .collect();
+    sort_by_weight(&mut full, &wraps, true);
+    let by =
+        |p: BoxPos| -> Vec<usize> { all.iter().copied().filter(|&i| wraps[i].pos == p).collect() };
+    let mut left = by(BoxPos::Left);
+    sort_by_weight(&mut left, &wraps, true);
+    let mut right = by(BoxPos::Right);
+    sort_by_weight(&mut right, &wraps, false);
+    let mut top = by(BoxPos::Top);
+    sort_by_weight(&mut top, &wraps, true);
+    let mut bottom = by(BoxPos::Bottom);
+    sort_by_weight(&mut bottom, &wraps, false);
+    let dyn_axis = |a: Axis| -> Vec<usize> {
+        all.iter()
+            .copied()
+            .filter(|&i| wraps[i].pos == BoxPos::Dynamic && boxes[i].axis() == Some(a))
+            .collect()
+    };
+    let center_h = dyn_axis(Axis::X);
+    let center_v = dyn_axis(Axis::Y);
+    let left_and_top: Vec<usize> = left.iter().chain(top.iter()).copied().collect();
+    let right_and_bottom: Vec<usize> = right
+        .iter()
+        .chain(center_v.iter())
+        .chain(bottom.iter())
+        .chain(center_h.iter())
+        .copied()
+        .collect();
+    let chart_area_boxes = by(BoxPos::ChartArea);
+    let vertical: Vec<usize> = left
+        .iter()
+        .chain(right.iter())
+        .chain(center_v.iter())
+        .copied()
+        .collect();
+    let horizontal: Vec<usize> = top
+        .iter()
+        .chain(bottom.iter())
+        .chain(center_h.iter())
+        .copied()
+        .collect();
+
+    let visible_vertical = vertical
+        .iter()
+        .filter(|&&i| boxes[i].displayed())
+        .count()
+        .max(1);
+    let params = Params {
+        outer_width: width,
+        outer_height: height,
+        padding,
+        available_width,
+        available_height,
+        v_box_max_width: available_width / 2.0 / visible_vertical as f64,
+        h_box_max_height: available_height / 2.0,
+    };
+    let mut max_padding = [padding.left, padding.top, padding.right, padding.bottom];
+    for m in &mut max_padding {
+        *m = m.max(min_padding);
+    }
+    let mut ca = CA {
+        left: padding.left,
+        top: padding.top,
+        right: padding.right,
+        bottom: padding.bottom,
+        max_padding,
+        w: available_width,
+        h: available_height,
+        x: padding.left,
+        y: padding.top,
+    };
+    // setLayoutDims
+    let mut stacks: HashMap<String, StackInfo> = HashMap::new();
+    for w in &wraps {
+        if let Some(k) = stack_key(w) {
+            let s = stacks.entry(k).or_default();
+            s.count += 1.0;
+            s.weight += w.stack_weight;
+        }
+    }
+    for &i in vertical.iter().chain(horizontal.iter()) {
+        let w = &mut wraps[i];
+        let factor = stack_key(w)
+            .and_then(|k| stacks.get(&k))
+            .map(|s| w.stack_weight / s.weight);
+        if w.horizontal {
+            w.width = match factor {
+                Some(f) if f != 0.0 => f * params.v_box_max_width,
+                _ => {
+                    if w.full_size {
+                        params.available_width
+                    } else {
+                        0.0
+                    }
+                }
+            };
+            w.height = params.h_box_max_height;
+        } else {
+            w.width = params.v_box_max_width;
+            w.height = match factor {
+                Some(f) if f != 0.0 => f * params.h_box_max_height,
+                _ => {
+                    if w.full_size {
+                        params.available_height
+                    } else {
+                        0.0
+                    }
+                }
+            };
+        }
+    }
+
+    fit_boxes(
+        &full,
+        boxes,
+        &mut wraps,
+        &mut ca,
+        &params,
+        &mut stacks,
+        text,
+    );
+    fit_boxes(
+        &vertical,
+        boxes,
+        &mut wraps,
+        &mut ca,
+        &params,
+        &mut stacks,
+        text,
+    );
+    if fit_boxes(
+        &horizontal,
+        boxes,
+        &mut wraps,
+        &mut ca,
+        &params,
+        &mut stacks,
+        text,
+    ) {
+        fit_boxes(
+            &vertical,
+            boxes,
+            &mut wraps,
+            &mut ca,
+            &params,
+            &mut stacks,
+            text,
+        );
+    }
+    // handleMaxPadding
+    {
+        let upd = |p: BoxPos, k: usize, ca: &mut CA| {
+            let change = (ca.max_padding[k] - ca.side(p)).max(0.0);
+            *ca.side_mut(p) += change;
+            change
+        };
+        let t = upd(BoxPos::Top, TOP, &mut ca);
+        ca.y += t;
+        let l = upd(BoxPos::Left, LEFT, &mut ca);
+        ca.x += l;
+        upd(BoxPos::Right, RIGHT, &mut ca);
+        upd(BoxPos::Bottom, BOTTOM, &mut ca);
+    }
+    place_boxes(&left_and_top, boxes, &wraps, &mut ca, &params, &mut stacks);
+    ca.x += ca.w;
+    ca.y += ca.h;
+    place_boxes(
+        &right_and_bottom,
+        boxes,
+        &wraps,
+        &mut ca,
+        &params,
+        &mut stacks,
+    );
+    let area = Area {
+        left: ca.left,
+        top: ca.top,
+        right: ca.left + ca.w,
+        bottom: ca.top + ca.h,
+    };
+    for &i in &chart_area_boxes {
+        boxes[i].set_dims(area.left, area.top, ca.w, ca.h);
+        boxes[i].update(ca.w, ca.h, [0.0; 4], text);
+    }
+    area
+}
+
+fn margins(horizontal: bool, ca: &CA) -> [f64; 4] {
+    let mut m = [0.0; 4];
+    if horizontal {
+        m[LEFT] = ca.left.max(ca.max_padding[LEFT]);
+        m[RIGHT] = ca.right.max(ca.max_padding[RIGHT]);
+    } else {
+        m[TOP] = ca.top.max(ca.max_padding[TOP]);
+        m[BOTTOM] = ca.bottom.max(ca.max_padding[BOTTOM]);
+    }
+    m
+}
+
+/// `updateDims`: (same, other) changed.
+fn update_dims(
+    ca: &mut CA,
+    params: &Params,
+    w: &mut Wrap,
+    b: &dyn LayoutBox,
+    stacks: &mut HashMap<String, StackInfo>,
+) -> (bool, bool) {
+    if w.pos != BoxPos::Dynamic && w.pos != BoxPos::ChartArea {
+        if w.size != 0.0 {
+            *ca.side_mut(w.pos) -= w.size;
+        }
+        let key = stack_key(w);
+        let mut tmp = StackInfo {
+            count: 1.0,
+            ..StackInfo::default()
+        };
+        let st = match key.and_then(|k| stacks.get_mut(&k)) {
+            Some(s) => s,
+            None => &mut tmp,
+        };
+        st.size = st
+            .size
+            .max(if w.horizontal { b.height() } else { b.width() });
+        w.size = st.size / st.count;
+        *ca.side_mut(w.pos) += w.size;
+    }
+    if let Some(p) = b.padding() {
+        for k in 0..4 {
+            ca.max_padding[k] = ca.max_padding[k].max(p[k]);
+        }
+    }
+    let comb = |a: f64, a_pad: f64, c: f64, c_pad: f64| a_pad.max(a) + c_pad.max(c);
+    let new_w = (params.outer_width
+        - comb(
+            ca.left,
+            ca.max_padding[LEFT],
+            ca.right,
+            ca.max_padding[RIGHT],
+        ))
+    .max(0.0);
+    let new_h = (params.outer_height
+        - comb(
+            ca.top,
+            ca.max_padding[TOP],
+            ca.bottom,
+            ca.max_padding[BOTTOM],
+        ))
+    .max(0.0);
+    let wc = new_w != ca.w;
+    let hc = new_h != ca.h;
+    ca.w = new_w;
+    ca.h = new_h;
+    if w.horizontal {
+        (wc, hc)
+    } else {
+        (hc, wc)
+    }
+}
+
+#[allow(clippy::too_many_arguments)]
+fn fit_boxes(
+    list: &[usize],
+    boxes: &mut [&mut dyn LayoutBox],
+    wraps: &mut [Wrap],
+    ca: &mut CA,
+    params: &Params,
+    stacks: &mut HashMap<String, StackInfo>,
+    text: &TextEngine,
+) -> bool {
+    let mut refit_boxes = Vec::new();
+    let mut refit = false;
+    let mut changed = false;
+    for &i in list {
+        let (bw, bh) = (wraps[i].width, wraps[i].height);
+        let m = margins(wraps[i].horizontal, ca);
+        boxes[i].update(
+            if bw != 0.0 { bw } else { ca.w },
+            if bh != 0.0 { bh } else { ca.h },
+            m,
+            text,
+        );
+        let (same, other) = update_dims(ca, params, &mut wraps[i], &*boxes[i], stacks);
+        refit |= same && !refit_boxes.is_empty();
+        changed = changed || other;
+        if !boxes[i].full_size() {
+            refit_boxes.push(i);
+        }
+    }
+    (refit && fit_boxes(&refit_boxes, boxes, wraps, ca, params, stacks, text)) || changed
+}
+
+fn place_boxes(
+    list: &[usize],
+    boxes: &mut [&mut dyn LayoutBox],
+    wraps: &[Wrap],
+    ca: &mut CA,
+    params: &Params,
+    stacks: &mut HashMap<String, StackInfo>,
+) {
+    let up = params.padding;
+    let (mut x, mut y) = (ca.x, ca.y);
+    for &i in list {
+        let w = &wraps[i];
+        let key = stack_key(w);
+        let mut tmp = StackInfo {
+            count: 1.0,
+            weight: 1.0,
+            ..StackInfo::default()
+        };
+        let st = match key.and_then(|k| stacks.get_mut(&k)) {
+            Some(s) => s,
+            None => &mut tmp,
+        };
+        let weight = {
+            let v = w.stack_weight / st.weight;
+            if v == 0.0 || v.is_nan() {
+                1.0
+            } else {
+                v
+            }
+        };
+        let b = &mut boxes[i];
+        if w.horizontal {
+            let width = ca.w * weight;
+            let height = if st.size != 0.0 { st.size } else { b.height() };
+            if let Some(s) = st.start {
+                y = s;
+            }
+            if b.full_size() {
+                b.set_dims(up.left, y, params.outer_width - up.right - up.left, height);
+            } else {
+                b.set_dims(ca.left + st.placed, y, width, height);
+            }
+            st.start = Some(y);
+            st.placed += width;
+            y += height;
+        } else {
+            let height = ca.h * weight;
+            let width = if st.size != 0.0 { st.size } else { b.width() };
+            if let Some(s) = st.start {
+                x = s;
+            }
+            if b.full_size() {
+                b.set_dims(x, up.top, width, params.outer_height - up.bottom - up.top);
+            } else {
+                b.set_dims(x, ca.top + st.placed, width, height);
+            }
+            st.start = Some(x);
+            st.placed += height;
+            x += width;
+        }
+    }
+    ca.x = x;
+    ca.y = y;
+}

@@ -1,0 +1,485 @@
+//! The legend plugin (plugin.legend): items from the datasets, rows/columns fitting, drawing.
+
+use crate::controllers::LegendStyle;
+use crate::elements::bar::add_rounded_rect_path;
+use crate::elements::point::{draw_point, PointDraw};
+use crate::elements::{render_text, Area, Ctx, StrokeStyle, TextOpts, P};
+use crate::layout::{BoxPos, LayoutBox};
+use crate::scene::{TextAlign, TextBaseline};
+use crate::text::TextEngine;
+use chart_spec::model::{Align, BarRadius, LegendOptions, PointStyle, Position};
+
+/// One legend item (`generateLabels` output).
+#[derive(Debug, Clone)]
+pub struct LegendItem {
+    /// Text lines (a string label is one line).
+    pub text: Option<String>,
+    /// Dataset hidden.
+    pub hidden: bool,
+    /// Box style.
+    pub style: LegendStyle,
+}
+
+/// The `Legend` element.
+pub struct LegendBox {
+    /// Options.
+    pub opts: LegendOptions,
+    /// Items (already reversed when `reverse`).
+    pub items: Vec<LegendItem>,
+    left: f64,
+    top: f64,
+    right: f64,
+    bottom: f64,
+    width: f64,
+    height: f64,
+    max_width: f64,
+    max_height: f64,
+    line_widths: Vec<f64>,
+    column_sizes: Vec<(f64, f64)>,
+}
+
+fn align_se(a: Align, s: f64, e: f64) -> f64 {
+    match a {
+        Align::Start => s,
+        Align::End => e,
+        _ => (s + e) / 2.0,
+    }
+}
+
+impl LegendBox {
+    /// A legend over items.
+    pub fn new(opts: LegendOptions, mut items: Vec<LegendItem>) -> Self {
+        if opts.reverse {
+            items.reverse();
+        }
+        Self {
+            opts,
+            items,
+            left: 0.0,
+            top: 0.0,
+            right: 0.0,
+            bottom: 0.0,
+            width: 0.0,
+            height: 0.0,
+            max_width: 0.0,
+            max_height: 0.0,
+            line_widths: vec![0.0],
+            column_sizes: Vec::new(),
+        }
+    }
+
+    /// `getBoxSize`: (boxWidth, boxHeight, itemHeight).
+    fn box_size(&self) -> (f64, f64, f64) {
+        let l = &self.opts.labels;
+        let fs = l.font.size;
+        let mut bh = l.box_height.unwrap_or(fs);
+        let mut bw = l.box_width;
+        if l.use_point_style {
+            bh = bh.min(fs);
+            bw = l
+                .point_style_width
+                .filter(|w| *w != 0.0)
+                .unwrap_or(bw.min(fs));
+        }
+        (bw, bh, fs.max(bh))
+    }
+
+    fn title_height(&self) -> f64 {
+        let t = &self.opts.title;
+        if t.display {
+            t.font.line_height + t.padding.height()
+        } else {
+            0.0
+        }
+    }
+
+    /// The label as a canvas receives it: a dataset without `label` passes `undefined`, which
+    /// a real canvas prints as "undefined"; the fixtures' sprite `measureText`/`fillText`
+    /// iterate over `undefined.length` and draw nothing.
+    fn text_of(item: &LegendItem, text: &TextEngine) -> String {
+        match &item.text {
+            Some(t) => t.clone(),
+            None if is_sprite(text) => String::new(),
+            None => "undefined".to_string(),
+        }
+    }
+
+    fn fit(&mut self, text: &TextEngine) {
+        if !self.opts.display {
+            self.width = 0.0;
+            self.height = 0.0;
+            return;
+        }
+        let font = self.opts.labels.font.clone();
+        let fs = font.size;
+        let th = self.title_height();
+        let (bw, _bh, ih) = self.box_size();
+        let pad = self.opts.labels.padding;
+        let (w, h);
+        if self.is_horizontal() {
+            w = self.max_width;
+            // _fitRows
+            self.line_widths = vec![0.0];
+            let lh = ih + pad;
+            let mut total = th;
+            for (i, it) in self.items.iter().enumerate() {
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
+                let last = *self.line_widths.last().unwrap_or(&0.0);
+                if i == 0 || last + iw + 2.0 * pad > self.max_width {
+                    total += lh;
+                    let n = self.line_widths.len();
+                    let k = if i > 0 { n } else { n - 1 };
+                    if k == n {
+                        self.line_widths.push(0.0);
+                    } else {
+                        self.line_widths[k] = 0.0;
+                    }
+                }
+                if let Some(l) = self.line_widths.last_mut() {
+                    *l += iw + pad;
+                }
+            }
+            h = total + 10.0;
+        } else {
+            h = self.max_height;
+            // _fitCols
+            self.column_sizes.clear();
+            let limit = self.max_height - th;
+            let mut total_w = pad;
+            let (mut cw, mut ch) = (0.0f64, 0.0f64);
+            for (i, it) in self.items.iter().enumerate() {
+                let iw =
+                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
+                let iht = if it.text.is_some() { ih } else { 0.0 };
+                if i > 0 && ch + iht + 2.0 * pad > limit {
+                    total_w += cw + pad;
+                    self.column_sizes.push((cw, ch));
+                    cw = 0.0;
+                    ch = 0.0;
+                }
+                cw = cw.max(iw);
+                ch += iht + pad;
+            }
+            total_w += cw;
+            self.column_sizes.push((cw, ch));
+            w = total_w + 10.0;
+        }
+        self.width = w.min(
+            self.opts
+                .max_width
+                .filter(|m| *m != 0.0)
+                .unwrap_or(self.max_width),
+        );
+        self.height = h.min(
+            self.opts
+                .max_height
+                .filter(|m| *m != 0.0)
+                .unwrap_or(self.max_height),
+        );
+    }
+
+    /// `Legend.draw()`.
+    pub fn draw(&self, ctx: &mut Ctx<'_>) {
+        if !self.opts.display {
+            return;
+        }
+        ctx.clip_area(Area {
+            left: self.left,
+            top: self.top,
+            right: self.right,
+            bottom: self.bottom,
+        });
+        self.draw_inner(ctx);
+        ctx.unclip_area();
+    }
+
+    fn draw_inner(&self, ctx: &mut Ctx<'_>) {
+        let lo = &self.opts.labels;
+        let font = lo.font.clone();
+        let pad = lo.padding;
+        let fs = font.size;
+        let half = fs / 2.0;
+        self.draw_title(ctx);
+        let (bw, bh, ih) = self.box_size();
+        let horizontal = self.is_horizontal();
+        let th = self.title_height();
+        let align = self.opts.align;
+        let (mut cx, mut cy) = if horizontal {
+            (
+                align_se(align, self.left + pad, self.right - self.line_widths[0]),
+                self.top + pad + th,
+            )
+        } else {
+            (
+                self.left + pad,
+                align_se(
+                    align,
+                    self.top + th + pad,
+                    self.bottom - self.column_sizes.first().map(|c| c.1).unwrap_or(0.0),
+                ),
+            )
+        };
+        let mut line = 0usize;
+        let lh = ih + pad;
+        for (i, it) in self.items.iter().enumerate() {
+            let txt = Self::text_of(it, ctx.text);
+            let tw = ctx.measure(&font, &txt);
+            let width = bw + half + tw;
+            let mut x = cx;
+            let mut y = cy;
+            if horizontal {
+                if i > 0 && x + width + pad > self.right {
+                    cy += lh;
+                    y = cy;
+                    line += 1;
+                    cx = align_se(
+                        align,
+                        self.left + pad,
+                        self.right - self.line_widths.get(line).copied().unwrap_or(0.0),
+                    );
+                    x = cx;
+                }
+            } else if i > 0 && y + lh > self.bottom {
+                cx = x + self.column_sizes.get(line).map(|c| c.0).unwrap_or(0.0) + pad;
+                x = cx;
+                line += 1;
+                cy = align_se(
+                    align,
+                    self.top + th + pad,
+                    self.bottom - self.column_sizes.get(line).map(|c| c.1).unwrap_or(0.0),
+                );
+                y = cy;
+            }
+            // getRtlAdapter(rtl, this.left, this.width)
+            let rtl = self.opts.rtl;
+            let rx = |v: f64| {
+                if rtl {
+                    self.left + self.left + self.width - v
+                } else {
+                    v
+                }
+            };
+            self.draw_box(ctx, rx(x), y, &it.style, bw, bh, fs, rtl);
+            // `rtlHelper.textAlign(legendItem.textAlign)`, then `_textX` of that (already
+            // flipped) alignment, as Chart.js does.
+            let eff: Option<TextAlign> = match (lo.text_align, rtl) {
+                (Some(Align::Center), _) => Some(TextAlign::Center),
+                (Some(Align::End), false) => Some(TextAlign::Right),
+                (Some(_), false) => Some(TextAlign::Left),
+                (None, false) => None,
+                (Some(Align::End), true) => Some(TextAlign::Left),
+                (_, true) => Some(TextAlign::Right),
+            };
+            let (l, r) = (
+                x + bw + half,
+                if horizontal { x + width } else { self.right },
+            );
+            let check = if rtl {
+                TextAlign::Left
+            } else {
+                TextAlign::Right
+            };
+            let tx = if eff == Some(check) {
+                r
+            } else if eff == Some(TextAlign::Center) {
+                (l + r) / 2.0
+            } else {
+                l
+            };
+            let tx = rx(tx);
+            let mut o = TextOpts::new(lo.color);
+            o.align = eff.unwrap_or(TextAlign::Left);
+            o.baseline = TextBaseline::Middle;
+            o.strikethrough = it.hidden;
+            let lines = vec![txt];
+            render_text(ctx, &lines, tx, y + ih / 2.0, &font, &o);
+            if horizontal {
+                cx += width + pad;
+            } else if it.text.is_none() {
+                // calculateLegendItemHeight of a non-string label: no lines.
+                cy += pad;
+            } else {
+                cy += lh;
+            }
+        }
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn draw_box(
+        &self,
+        ctx: &mut Ctx<'_>,
+        x: f64,
+        y: f64,
+        s: &LegendStyle,
+        bw: f64,
+        bh: f64,
+        fs: f64,
+        rtl: bool,
+    ) {
+        if bw.is_nan() || bw <= 0.0 || bh.is_nan() || bh < 0.0 {
+            return;
+        }
+        let lo = &self.opts.labels;
+        ctx.save();
+        let lw = s.line_width;
+        if lo.use_point_style {
+            let style = lo
+                .point_style
+                .or(s.point_style)
+                .unwrap_or(PointStyle::Circle);
+            let d = PointDraw {
+                style,
+                radius: bh * std::f64::consts::SQRT_2 / 2.0,
+                rotation: s.rotation,
+                border_width: lw,
+                fill: s.fill,
+                stroke: s.stroke,
+                dash: s.dash.clone(),
+                dash_offset: s.dash_offset,
+                cap: s.cap,
+                join: s.join,
+            };
+            let w = lo.point_style_width.filter(|w| *w != 0.0).map(|_| bw);
+            let cx = if rtl { x - bw / 2.0 } else { x + bw / 2.0 };
+            draw_point(ctx, &d, cx, y + fs / 2.0, w);
+        } else {
+            let yt = y + ((fs - bh) / 2.0).max(0.0);
+            let x = if rtl { x - bw } else { x };
+            let radius = if lo.use_border_radius {
+                match lo.border_radius {
+                    Some(r) if r != 0.0 => Some(BarRadius::All(r)),
+                    _ => s.border_radius,
+                }
+            } else {
+                None
+            };
+            let (tl, tr, bl, br) = match radius {
+                Some(BarRadius::All(r)) => (r, r, r, r),
+                Some(BarRadius::Corners {
+                    top_left,
+                    top_right,
+                    bottom_left,
+                    bottom_right,
+                }) => (top_left, top_right, bottom_left, bottom_right),
+                None => (0.0, 0.0, 0.0, 0.0),
+            };
+            let mut p = P::new();
+            if tl != 0.0 || tr != 0.0 || bl != 0.0 || br != 0.0 {
+                add_rounded_rect_path(&mut p, x, yt, bw, bh, tl, tr, bl, br);
+            } else {
+                p.rect(x, yt, bw, bh);
+            }
+            ctx.fill(&p, s.fill);
+            if lw != 0.0 {
+                let mut st = StrokeStyle::new(lw, s.stroke);
+                st.cap = s.cap;
+                st.join = s.join;
+                st.dash = s.dash.clone();
+                st.dash_offset = s.dash_offset;
+                ctx.stroke(&p, &st);
+            }
+        }
+        ctx.restore();
+    }
+
+    fn draw_title(&self, ctx: &mut Ctx<'_>) {
+        let t = &self.opts.title;
+        if !t.display {
+            return;
+        }
+        let half = t.font.size / 2.0;
+        let tp = t.padding.top + half;
+        let mut left = self.left;
+        let mut max_width = self.width;
+        let y;
+        if self.is_horizontal() {
+            max_width = self
+                .line_widths
+                .iter()
+                .copied()
+                .fold(f64::NEG_INFINITY, f64::max);
+            y = self.top + tp;
+            left = align_se(self.opts.align, left, self.right - max_width);
+        } else {
+            let mh = self.column_sizes.iter().map(|c| c.1).fold(0.0, f64::max);
+            y = tp
+                + align_se(
+                    self.opts.align,
+                    self.top,
+                    self.bottom - mh - self.opts.labels.padding - self.title_height(),
+                );
+        }
+        let x = align_se(t.position, left, left + max_width);
+        let mut o = TextOpts::new(t.color);
+        o.align = match t.position {
+            Align::Start => TextAlign::Left,
+            Align::End => TextAlign::Right,
+            _ => TextAlign::Center,
+        };
+        o.baseline = TextBaseline::Middle;
+        render_text(ctx, &[t.text.clone()], x, y, &t.font, &o);
+    }
+}
+
+impl LayoutBox for LegendBox {
+    fn pos(&self) -> BoxPos {
+        match self.opts.position {
+            Position::Left => BoxPos::Left,
+            Position::Right => BoxPos::Right,
+            Position::Bottom => BoxPos::Bottom,
+            Position::ChartArea => BoxPos::ChartArea,
+            _ => BoxPos::Top,
+        }
+    }
+    fn weight(&self) -> f64 {
+        self.opts.weight
+    }
+    fn full_size(&self) -> bool {
+        self.opts.full_size
+    }
+    fn is_horizontal(&self) -> bool {
+        matches!(self.opts.position, Position::Top | Position::Bottom)
+    }
+    fn displayed(&self) -> bool {
+        self.opts.display
+    }
+    fn update(&mut self, max_width: f64, max_height: f64, margins: [f64; 4], text: &TextEngine) {
+        self.max_width = max_width;
+        self.max_height = max_height;
+        if self.is_horizontal() {
+            self.width = max_width;
+            self.left = margins[0];
+            self.right = self.width;
+        } else {
+            self.height = max_height;
+            self.top = margins[1];
+            self.bottom = self.height;
+        }
+        self.fit(text);
+    }
+    fn width(&self) -> f64 {
+        self.width
+    }
+    fn height(&self) -> f64 {
+        self.height
+    }
+    fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64) {
+        self.left = left;
+        self.top = top;
+        self.right = left + width;
+        self.bottom = top + height;
+        self.width = width;
+        self.height = height;
+    }
+}
+
+#[cfg(feature = "sprite-text")]
+fn is_sprite(text: &TextEngine) -> bool {
+    matches!(text, TextEngine::Sprite(_))
+}
+
+#[cfg(not(feature = "sprite-text"))]
+fn is_sprite(_text: &TextEngine) -> bool {
+    false
+}

@@ -1,0 +1,215 @@
+//! Tick label formatting: `Ticks.formatters.numeric` and `Intl.NumberFormat('en-US')`.
+
+use super::Tick;
+use chart_spec::model::NumberFormat;
+
+/// Formats like `new Intl.NumberFormat('en-US', {minimumFractionDigits, maximumFractionDigits,
+/// notation}).format(v)`: grouping commas, half-away-from-zero rounding of the exact value.
+pub fn format_number(
+    v: f64,
+    min_fraction: u32,
+    max_fraction: u32,
+    scientific: bool,
+    grouping: bool,
+) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "∞" } else { "-∞" }.into();
+    }
+    let max_fraction = max_fraction.max(min_fraction);
+    if scientific {
+        if v == 0.0 {
+            return "0E0".into();
+        }
+        let mut exp = v.abs().log10().floor() as i32;
+        let mut mant = v / 10f64.powi(exp);
+        let mut s = round_decimal(mant.abs(), max_fraction);
+        if s.starts_with("10") {
+            exp += 1;
+            mant = v / 10f64.powi(exp);
+            s = round_decimal(mant.abs(), max_fraction);
+        }
+        let s = trim_fraction(&s, min_fraction);
+        let sign = if v < 0.0 { "-" } else { "" };
+        return format!("{sign}{s}E{exp}");
+    }
+    let s = round_decimal(v.abs(), max_fraction);
+    let s = trim_fraction(&s, min_fraction);
+    let (int, frac) = match s.split_once('.') {
+        Some((i, f)) => (i.to_string(), Some(f.to_string())),
+        None => (s.clone(), None),
+    };
+    let int = if grouping { group(&int) } else { int };
+    let negative = v < 0.0 && s.chars().any(|c| c.is_ascii_digit() && c != '0');
+    let sign = if negative { "-" } else { "" };
+    match frac {
+        Some(f) => format!("{sign}{int}.{f}"),
+        None => format!("{sign}{int}"),
+    }
+}
+
+/// Rounds the exact binary value of `v` (≥ 0) to `digits` decimals, half away from zero.
+fn round_decimal(v: f64, digits: u32) -> String {
+    // 40 extra digits show the exact binary expansion far enough to decide the rounding.
+    let exact = format!("{:.*}", digits as usize + 40, v);
+    let (int, frac) = exact.split_once('.').unwrap_or((&exact, ""));
+    let keep = &frac[..digits as usize];
+    let rest = &frac[digits as usize..];
+    let mut digits_vec: Vec<u8> = int.bytes().chain(keep.bytes()).map(|b| b - b'0').collect();
+    if rest.as_bytes().first().is_some_and(|d| *d >= b'5') {
+        let mut i = digits_vec.len();
+        loop {
+            if i == 0 {
+                digits_vec.insert(0, 1);
+                break;
+            }
+            i -= 1;
+            if digits_vec[i] == 9 {
+                digits_vec[i] = 0;
+            } else {
+                digits_vec[i] += 1;
+                break;
+            }
+        }
+    }
+    let s: String = digits_vec.iter().map(|d| (d + b'0') as char).collect();
+    let split = s.len() - digits as usize;
+    let (i, f) = s.split_at(split);
+    let i = if i.is_empty() { "0" } else { i };
+    if digits == 0 {
+        i.to_string()
+    } else {
+        format!("{i}.{f}")
+    }
+}
+
+fn trim_fraction(s: &str, min_fraction: u32) -> String {
+    let Some((i, f)) = s.split_once('.') else {
+        return s.to_string();
+    };
+    let mut f = f.to_string();
+    while f.len() > min_fraction as usize && f.ends_with('0') {
+        f.pop();
+    }
+    if f.is_empty() {
+        i.to_string()
+    } else {
+        format!("{i}.{f}")
+    }
+}
+
+fn group(int: &str) -> String {
+    let b = int.as_bytes();
+    let mut out = String::new();
+    for (i, c) in b.iter().enumerate() {
+        if i > 0 && (b.len() - i) % 3 == 0 {
+            out.push(',');
+        }
+        out.push(*c as char);
+    }
+    out
+}
+
+/// Mirrors `Ticks.formatters.numeric(tickValue, index, ticks)` with the en-US locale.
+pub fn numeric(value: f64, ticks: &[Tick], fmt: &NumberFormat) -> String {
+    if value == 0.0 {
+        return "0".into();
+    }
+    let mut scientific = false;
+    let mut delta = value;
+    if ticks.len() > 1 {
+        let max_tick = ticks[0].value.abs().max(ticks[ticks.len() - 1].value.abs());
+        if max_tick < 1e-4 || max_tick > 1e15 {
+            scientific = true;
+        }
+        // calculateDelta
+        delta = if ticks.len() > 3 {
+            ticks[2].value - ticks[1].value
+        } else {
+            ticks[1].value - ticks[0].value
+        };
+        if delta.abs() >= 1.0 && value != value.floor() {
+            delta = value - value.floor();
+        }
+    }
+    let log_delta = delta.abs().log10();
+    let num_decimal = if log_delta.is_nan() {
+        1
+    } else {
+        ((-log_delta.floor()).min(20.0)).max(0.0) as u32
+    };
+    apply_format(value, num_decimal, num_decimal, scientific, fmt)
+}
+
+/// Applies user `ticks.format` over the computed digits.
+pub fn apply_format(
+    value: f64,
+    min: u32,
+    max: u32,
+    scientific: bool,
+    fmt: &NumberFormat,
+) -> String {
+    let (mut min, mut max) = (min, max);
+    if let Some(m) = fmt.min_fraction {
+        min = m;
+        if max < m {
+            max = m;
+        }
+    }
+    if let Some(m) = fmt.max_fraction {
+        max = m;
+        if min > m {
+            min = m;
+        }
+    }
+    let grouping = fmt.grouping.unwrap_or(true);
+    if fmt.percent {
+        // style: 'percent' defaults to 0 fraction digits unless given.
+        let min = fmt.min_fraction.unwrap_or(0);
+        let max = fmt.max_fraction.unwrap_or(min.max(0));
+        return format!(
+            "{}%",
+            format_number(value * 100.0, min, max, false, grouping)
+        );
+    }
+    format_number(value, min, max, scientific, grouping)
+}
+
+/// `formatNumber(value, locale, format)` with the Intl defaults (max 3 fraction digits):
+/// linear `getLabelForValue`.
+pub fn default_number(value: f64, fmt: &NumberFormat) -> String {
+    apply_format(value, 0, 3, false, fmt)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ticks(v: &[f64]) -> Vec<Tick> {
+        v.iter().map(|x| Tick::new(*x)).collect()
+    }
+
+    #[test]
+    fn numeric_like_chartjs() {
+        let t = ticks(&[0.0, 0.5, 1.0, 1.5]);
+        assert_eq!(numeric(0.5, &t, &NumberFormat::default()), "0.5");
+        assert_eq!(numeric(1.0, &t, &NumberFormat::default()), "1.0");
+        let t = ticks(&[0.0, 2000.0, 4000.0]);
+        assert_eq!(numeric(4000.0, &t, &NumberFormat::default()), "4,000");
+        let t = ticks(&[-10.0, -5.0, 0.0]);
+        assert_eq!(numeric(-5.0, &t, &NumberFormat::default()), "-5");
+    }
+
+    #[test]
+    fn rounding_half_away() {
+        assert_eq!(format_number(2.5, 0, 0, false, true), "3");
+        assert_eq!(format_number(0.125, 2, 2, false, true), "0.13");
+        assert_eq!(
+            format_number(1234567.891, 0, 3, false, true),
+            "1,234,567.891"
+        );
+        assert_eq!(format_number(0.00001, 5, 5, true, true), "1.00000E-5");
+    }
+}

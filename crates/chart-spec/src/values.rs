@@ -1,0 +1,283 @@
+//! Small option value types shared by the resolved model: padding, fonts, indexable options,
+//! JavaScript-like number printing.
+
+use crate::font::{FontSpec, FontStyle};
+use crate::scopes::Scopes;
+use serde_json::Value;
+
+/// A TRBL box, what Chart.js's `toPadding()` returns. Each side defaults to 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Padding {
+    /// Top, px.
+    pub top: f64,
+    /// Right, px.
+    pub right: f64,
+    /// Bottom, px.
+    pub bottom: f64,
+    /// Left, px.
+    pub left: f64,
+}
+
+impl Padding {
+    /// The same value on all sides.
+    pub fn all(v: f64) -> Self {
+        Self {
+            top: v,
+            right: v,
+            bottom: v,
+            left: v,
+        }
+    }
+    /// `left + right`.
+    pub fn width(&self) -> f64 {
+        self.left + self.right
+    }
+    /// `top + bottom`.
+    pub fn height(&self) -> f64 {
+        self.top + self.bottom
+    }
+}
+
+fn number_or_zero(v: Option<&Value>) -> f64 {
+    match v {
+        Some(v) => {
+            let n = crate::scopes::to_number(v);
+            if n.is_nan() {
+                0.0
+            } else {
+                n
+            }
+        }
+        None => 0.0,
+    }
+}
+
+/// Mirrors `toPadding` in helpers.options: a number for all sides, or `{top, right, bottom,
+/// left}` with `x`/`y` shorthands; anything missing or invalid is 0.
+pub fn to_padding(v: Option<&Value>) -> Padding {
+    match v {
+        Some(Value::Object(m)) => {
+            let side = |k: &str, short: &str| number_or_zero(m.get(k).or_else(|| m.get(short)));
+            Padding {
+                top: side("top", "y"),
+                right: side("right", "x"),
+                bottom: side("bottom", "y"),
+                left: side("left", "x"),
+            }
+        }
+        other => Padding::all(number_or_zero(other)),
+    }
+}
+
+/// Resolved padding from scopes where the option may be a nested object in several scopes.
+/// Chart.js resolves an object-valued option through a sub-resolver over every scope's object,
+/// so `{top: 4}` in one scope and `{bottom: 4}` in another merge.
+pub fn padding_from_scopes(scopes: &Scopes<'_>, key: &str) -> Padding {
+    match scopes.get(key) {
+        Some(Value::Object(_)) => {
+            let c = scopes.child(key);
+            let side = |k: &str, short: &str| number_or_zero(c.get(k).or_else(|| c.get(short)));
+            Padding {
+                top: side("top", "y"),
+                right: side("right", "x"),
+                bottom: side("bottom", "y"),
+                left: side("left", "x"),
+            }
+        }
+        other => to_padding(other),
+    }
+}
+
+/// A font as Chart.js's `toFont()` resolves it, with the double-precision values layout uses.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Font {
+    /// Size in px. Default: 12.
+    pub size: f64,
+    /// Line height in px. Default: 1.2 × size.
+    pub line_height: f64,
+    /// The font for measuring and drawing.
+    pub spec: FontSpec,
+}
+
+impl Default for Font {
+    fn default() -> Self {
+        Self {
+            size: 12.0,
+            line_height: 14.4,
+            spec: FontSpec::default(),
+        }
+    }
+}
+
+/// Mirrors `toLineHeight`: `normal`, a number, or a string with `px`, `em` or `%`.
+pub fn to_line_height(v: Option<&Value>, size: f64) -> f64 {
+    let s = match v {
+        Some(Value::Number(n)) => n.as_f64().map(|f| f.to_string()).unwrap_or_default(),
+        Some(Value::String(s)) => s.clone(),
+        _ => return size * 1.2,
+    };
+    let s = s.trim();
+    if s == "normal" {
+        return size * 1.2;
+    }
+    let (num, unit) = match s.find(|c: char| !(c.is_ascii_digit() || c == '.')) {
+        Some(i) => (&s[..i], &s[i..]),
+        None => (s, ""),
+    };
+    let Ok(value) = num.parse::<f64>() else {
+        return size * 1.2;
+    };
+    if num.starts_with('.') || num.ends_with('.') {
+        return size * 1.2;
+    }
+    match unit {
+        "px" => value,
+        "%" => size * value / 100.0,
+        "" | "em" => size * value,
+        _ => size * 1.2,
+    }
+}
+
+fn font_weight(v: Option<&Value>) -> u16 {
+    match v {
+        Some(Value::Number(n)) => n
+            .as_f64()
+            .map(|f| f.clamp(1.0, 1000.0) as u16)
+            .unwrap_or(400),
+        Some(Value::String(s)) => match s.trim() {
+            "bold" | "bolder" => 700,
+            "lighter" => 300,
+            "normal" => 400,
+            other => other
+                .parse::<f64>()
+                .map(|f| f.clamp(1.0, 1000.0) as u16)
+                .unwrap_or(400),
+        },
+        _ => 400,
+    }
+}
+
+/// Mirrors `toFont(options, fallback)`: every field from the font scopes, else from
+/// `fallback` (Chart.js's `defaults.font` unless the caller passes another).
+pub fn to_font(font: &Scopes<'_>, fallback: &Scopes<'_>) -> Font {
+    let pick = |k: &str| font.get(k).or_else(|| fallback.get(k));
+    let mut size = match pick("size") {
+        Some(Value::Number(n)) => n.as_f64().unwrap_or(12.0),
+        Some(Value::String(s)) => parse_int_prefix(s).unwrap_or(12.0),
+        _ => 12.0,
+    };
+    if !size.is_finite() || size < 0.0 {
+        size = 12.0;
+    }
+    let style = match pick("style").and_then(Value::as_str) {
+        Some("italic") => FontStyle::Italic,
+        Some(s) if s.starts_with("oblique") => FontStyle::Oblique,
+        _ => FontStyle::Normal,
+    };
+    let family = match pick("family") {
+        Some(Value::String(s)) => s.clone(),
+        _ => crate::font::DEFAULT_FAMILY.to_string(),
+    };
+    let line_height = to_line_height(pick("lineHeight"), size);
+    let weight = font_weight(pick("weight"));
+    Font {
+        size,
+        line_height,
+        spec: FontSpec {
+            family,
+            size: size as f32,
+            style,
+            weight,
+            line_height: line_height as f32,
+        },
+    }
+}
+
+fn parse_int_prefix(s: &str) -> Option<f64> {
+    let t = s.trim_start();
+    let end = t
+        .char_indices()
+        .find(|(i, c)| !(c.is_ascii_digit() || (*i == 0 && (*c == '-' || *c == '+'))))
+        .map(|(i, _)| i)
+        .unwrap_or(t.len());
+    t[..end].parse::<f64>().ok()
+}
+
+/// An option that may be an array: one value per data (or tick) index, wrapping
+/// (`value[index % value.length]` in Chart.js's `_resolveArray`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct Indexable<T>(pub Vec<T>);
+
+impl<T: Clone> Indexable<T> {
+    /// A single value for every index.
+    pub fn one(v: T) -> Self {
+        Self(vec![v])
+    }
+    /// The value at `i`, wrapping.
+    pub fn at(&self, i: usize) -> T {
+        self.0[i % self.0.len().max(1)].clone()
+    }
+    /// The first value.
+    pub fn first(&self) -> T {
+        self.0[0].clone()
+    }
+}
+
+/// JavaScript's `String(number)`: integers without a fraction, shortest round-trip digits,
+/// exponent form outside `[1e-7, 1e21)`.
+pub fn js_number(v: f64) -> String {
+    if v.is_nan() {
+        return "NaN".into();
+    }
+    if v.is_infinite() {
+        return if v > 0.0 { "Infinity" } else { "-Infinity" }.into();
+    }
+    if v == 0.0 {
+        return "0".into();
+    }
+    let a = v.abs();
+    if (1e-7..1e21).contains(&a) {
+        let s = format!("{v}");
+        return s;
+    }
+    // Exponent form: shortest digits from `{:e}` (Rust gives e.g. "1e21", "1.5e-8").
+    let s = format!("{v:e}");
+    match s.split_once('e') {
+        Some((m, e)) => {
+            let sign = if e.starts_with('-') { "" } else { "+" };
+            format!("{m}e{sign}{e}")
+        }
+        None => s,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn padding_forms() {
+        assert_eq!(to_padding(Some(&json!(5))), Padding::all(5.0));
+        let p = to_padding(Some(&json!({"x": 2, "top": 3})));
+        assert_eq!((p.top, p.right, p.bottom, p.left), (3.0, 2.0, 0.0, 2.0));
+        assert_eq!(to_padding(Some(&json!("abc"))), Padding::all(0.0));
+    }
+
+    #[test]
+    fn line_heights() {
+        assert!((to_line_height(Some(&json!(1.2)), 12.0) - 14.4).abs() < 1e-12);
+        assert_eq!(to_line_height(Some(&json!("20px")), 12.0), 20.0);
+        assert_eq!(to_line_height(Some(&json!("150%")), 10.0), 15.0);
+        assert_eq!(to_line_height(Some(&json!("2em")), 10.0), 20.0);
+        assert!((to_line_height(Some(&json!("bad")), 10.0) - 12.0).abs() < 1e-12);
+    }
+
+    #[test]
+    fn js_numbers() {
+        assert_eq!(js_number(1.0), "1");
+        assert_eq!(js_number(0.1 + 0.2), "0.30000000000000004");
+        assert_eq!(js_number(-2.5), "-2.5");
+        assert_eq!(js_number(1e21), "1e+21");
+    }
+}
