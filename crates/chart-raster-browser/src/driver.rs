@@ -128,14 +128,43 @@ impl Driver {
     }
 }
 
+/// A fresh Chromium profile directory and the Chromium using it. Dropping it kills that
+/// Chromium and removes the directory, whatever happened before: a failed or abandoned start
+/// (the caller's future dropped mid-connect) leaks no browser.
+struct Profile {
+    dir: PathBuf,
+    /// Found once Chromium runs.
+    pid: Option<u32>,
+}
+
+impl Profile {
+    fn create(dir: PathBuf) -> Result<Self, BrowserError> {
+        std::fs::create_dir_all(&dir).map_err(|e| {
+            BrowserError::Unavailable(format!("cannot create {}: {e}", dir.display()))
+        })?;
+        Ok(Self { dir, pid: None })
+    }
+}
+
+impl Drop for Profile {
+    fn drop(&mut self) {
+        // chromedriver quits Chromium only on a session delete, which a timed-out, crashed or
+        // abandoned session never sends.
+        match self.pid {
+            Some(pid) => kill_if_ours(pid, &self.dir),
+            None => kill_chromium_of(&self.dir),
+        }
+        let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
 /// One WebDriver session: one Chromium with one tab holding the prepared page.
 pub struct Session {
     /// The WebDriver client.
     pub client: Client,
     /// Which chromedriver start this session belongs to.
     pub generation: u64,
-    profile: PathBuf,
-    chromium_pid: Option<u32>,
+    profile: Profile,
     /// The engine's count of live sessions, decremented when this one is dropped (however it
     /// ends: closed, discarded, or its render future dropped by a caller's timeout).
     live: Arc<AtomicUsize>,
@@ -144,65 +173,60 @@ pub struct Session {
 impl Session {
     /// Launches Chromium through chromedriver and prepares the page.
     pub async fn open(
-        driver_url: &str,
-        chromium: &Path,
-        profile: PathBuf,
-        sources: &[String],
+        driver_url: String,
+        chromium: PathBuf,
+        profile_dir: PathBuf,
+        sources: Arc<Vec<String>>,
         page_timeout: Duration,
         generation: u64,
         live: Arc<AtomicUsize>,
     ) -> Result<Self, BrowserError> {
-        std::fs::create_dir_all(&profile).map_err(|e| {
-            BrowserError::Unavailable(format!("cannot create {}: {e}", profile.display()))
-        })?;
-        // At least a second: the setup script itself runs under this limit.
-        let ms = page_timeout.as_millis().max(1000) as u64;
+        let mut profile = Profile::create(profile_dir)?;
+        // Never below START_LIMIT: the setup script (compiling ~600 kB of bundles) runs under
+        // this limit too, and a render is bounded more tightly by the engine's own timeout.
+        let ms = page_timeout.max(START_LIMIT).as_millis() as u64;
         let mut caps = Map::new();
         caps.insert("browserName".into(), json!("chrome"));
         caps.insert("pageLoadStrategy".into(), json!("normal"));
-        // chromedriver stops a script still running after this; the engine's own timeout
-        // fires at the same time and discards the session.
+        // chromedriver's own limit on scripts and loads, a backstop behind the engine's
+        // timeout (which discards the session).
         caps.insert(
             "timeouts".into(),
             json!({ "script": ms, "pageLoad": ms, "implicit": 0 }),
         );
         caps.insert(
             "goog:chromeOptions".into(),
-            json!({ "binary": chromium, "args": chromium_args(&profile) }),
+            json!({ "binary": chromium, "args": chromium_args(&profile.dir) }),
         );
         let connect = async {
             ClientBuilder::new(HttpConnector::new())
                 .capabilities(caps)
-                .connect(driver_url)
+                .connect(&driver_url)
                 .await
         };
         let client = match tokio::time::timeout(START_LIMIT, connect).await {
             Ok(Ok(client)) => client,
             Ok(Err(e)) => {
-                let _ = std::fs::remove_dir_all(&profile);
                 return Err(BrowserError::Unavailable(format!(
                     "cannot start Chromium {}: {e}",
                     chromium.display()
                 )));
             }
             Err(_) => {
-                kill_chromium_of(&profile);
-                let _ = std::fs::remove_dir_all(&profile);
                 return Err(BrowserError::Unavailable(format!(
                     "Chromium did not start within {START_LIMIT:?}"
                 )));
             }
         };
+        profile.pid = find_chromium_pid(&profile.dir);
         live.fetch_add(1, Ordering::SeqCst);
-        let mut session = Session {
+        let session = Session {
             client,
             generation,
-            chromium_pid: None,
             profile,
             live,
         };
-        session.chromium_pid = find_chromium_pid(&session.profile);
-        match tokio::time::timeout(START_LIMIT, page::setup(&session.client, sources)).await {
+        match tokio::time::timeout(START_LIMIT, page::setup(&session.client, &sources)).await {
             Ok(Ok(())) => Ok(session),
             Ok(Err(PageError::Driver(e))) | Ok(Err(PageError::Page(e))) => {
                 session.close().await;
@@ -221,26 +245,19 @@ impl Session {
 
     /// The Chromium main process, for tests that kill it.
     pub fn chromium_pid(&self) -> Option<u32> {
-        self.chromium_pid
+        self.profile.pid
     }
 
-    /// Ends the session (chromedriver quits Chromium), then makes sure Chromium is gone.
+    /// Ends the session (chromedriver quits Chromium); dropping it then makes sure Chromium
+    /// is gone and removes the profile.
     pub async fn close(self) {
         let _ = tokio::time::timeout(Duration::from_secs(5), self.client.clone().close()).await;
-        // Drop kills what is left and removes the profile.
     }
 }
 
 impl Drop for Session {
     fn drop(&mut self) {
         self.live.fetch_sub(1, Ordering::SeqCst);
-        // The Chromium of a session that timed out or whose future was dropped may still run;
-        // chromedriver would only quit it on a session delete that may never come.
-        match self.chromium_pid {
-            Some(pid) => kill_if_ours(pid, &self.profile),
-            None => kill_chromium_of(&self.profile),
-        }
-        let _ = std::fs::remove_dir_all(&self.profile);
     }
 }
 
@@ -252,6 +269,24 @@ fn find_chromium_pid(profile: &Path) -> Option<u32> {
 
 fn chromium_pids(profile: &Path) -> Vec<u32> {
     let flag = format!("--user-data-dir={}", profile.display());
+    browser_pids(|arg| arg == flag.as_bytes())
+}
+
+/// Chromium main processes whose profile lies under `root`.
+pub fn chromium_pids_under(root: &Path) -> Vec<u32> {
+    let prefix = format!("--user-data-dir={}/", root.display());
+    browser_pids(|arg| arg.starts_with(prefix.as_bytes()))
+}
+
+/// Kills every Chromium whose profile lies under `root`.
+pub fn kill_chromium_under(root: &Path) {
+    for pid in chromium_pids_under(root) {
+        kill(pid);
+    }
+}
+
+/// Browser main processes (not `--type=` helpers) with an argument matching `wanted`.
+fn browser_pids(wanted: impl Fn(&[u8]) -> bool) -> Vec<u32> {
     let Ok(entries) = std::fs::read_dir("/proc") else {
         return Vec::new();
     };
@@ -263,7 +298,7 @@ fn chromium_pids(profile: &Path) -> Vec<u32> {
                 return false;
             };
             let args: Vec<&[u8]> = cmdline.split(|&b| b == 0).collect();
-            args.contains(&flag.as_bytes()) && !args.iter().any(|a| a.starts_with(b"--type="))
+            args.iter().any(|a| wanted(a)) && !args.iter().any(|a| a.starts_with(b"--type="))
         })
         .collect()
 }

@@ -154,6 +154,8 @@ pub struct BrowserEngine {
     active: AtomicUsize,
     /// Sessions alive (checked out or idle); maintained by the sessions themselves.
     live: Arc<AtomicUsize>,
+    /// Sessions being opened (Chromium starting, page loading).
+    starting: Arc<AtomicUsize>,
     profiles: PathBuf,
     next_profile: AtomicU64,
 }
@@ -190,6 +192,7 @@ impl BrowserEngine {
             sources: Mutex::new(None),
             active: AtomicUsize::new(0),
             live: Arc::new(AtomicUsize::new(0)),
+            starting: Arc::new(AtomicUsize::new(0)),
             profiles,
             next_profile: AtomicU64::new(0),
         }
@@ -258,6 +261,8 @@ impl BrowserEngine {
         if let Some(driver) = pool.driver.take() {
             driver.stop().await;
         }
+        // Sessions still being opened or used by a render when shutdown came.
+        driver::kill_chromium_under(&self.profiles);
     }
 
     /// Counts tabs, canvases and Chart.js instances over the idle sessions: all zero but one
@@ -282,6 +287,19 @@ impl BrowserEngine {
         pool.idle.iter().filter_map(Session::chromium_pid).collect()
     }
 
+    /// Sessions being opened right now, including those whose render was abandoned (they
+    /// finish starting, then are closed).
+    pub fn starting(&self) -> usize {
+        self.starting.load(Ordering::SeqCst)
+    }
+
+    /// Every Chromium main process started by this engine that is still running (Linux),
+    /// whether or not a session owns it: a test compares it with [`Self::chromium_pids`] to
+    /// find leaked browsers.
+    pub fn all_chromium_pids(&self) -> Vec<u32> {
+        driver::chromium_pids_under(&self.profiles)
+    }
+
     /// Process id of the running chromedriver. For tests that kill it.
     pub async fn chromedriver_pid(&self) -> Option<u32> {
         self.pool.lock().await.driver.as_ref().and_then(Driver::pid)
@@ -301,7 +319,7 @@ impl BrowserEngine {
     }
 
     /// An idle session, or a new one (starting chromedriver when it is not running).
-    async fn checkout(&self, sources: &[String]) -> Result<Session, BrowserError> {
+    async fn checkout(&self, sources: &Arc<Vec<String>>) -> Result<Session, BrowserError> {
         let (url, generation) = {
             let mut pool = self.pool.lock().await;
             let running = pool.driver.as_mut().is_some_and(Driver::alive);
@@ -330,17 +348,29 @@ impl BrowserEngine {
             self.next_profile.fetch_add(1, Ordering::SeqCst)
         ));
         let chromium = self.config.resolve_chromium()?;
-        let session = Session::open(
-            &url,
-            &chromium,
+        // A task of its own, so that a caller giving up mid-start (its future dropped) does not
+        // cut the start short: chromedriver would launch a Chromium nobody knows of. The task
+        // runs to the end and its session, unclaimed, is dropped, which kills that Chromium.
+        let open = Session::open(
+            url,
+            chromium,
             profile,
-            sources,
+            sources.clone(),
             self.config.page_timeout,
             generation,
             self.live.clone(),
-        )
-        .await?;
-        Ok(session)
+        );
+        let (tx, rx) = tokio::sync::oneshot::channel();
+        let starting = self.starting.clone();
+        starting.fetch_add(1, Ordering::SeqCst);
+        tokio::spawn(async move {
+            let result = open.await;
+            // Unclaimed: dropped here, killing its Chromium, before `starting` goes down.
+            drop(tx.send(result));
+            starting.fetch_sub(1, Ordering::SeqCst);
+        });
+        rx.await
+            .map_err(|_| BrowserError::Unavailable("starting Chromium was abandoned".into()))?
     }
 
     async fn checkin(&self, session: Session) {
@@ -364,6 +394,7 @@ impl Drop for BrowserEngine {
         let pool = self.pool.get_mut();
         pool.idle.clear();
         pool.driver = None;
+        driver::kill_chromium_under(&self.profiles);
         let _ = std::fs::remove_dir_all(&self.profiles);
     }
 }

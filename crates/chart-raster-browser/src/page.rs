@@ -36,6 +36,34 @@ pub fn shell_url() -> String {
 /// and any error a bundle threw while loading.
 const SETUP_JS: &str = r#"
 const sources = arguments[0];
+// Count the animation frames the page has asked for, so a render can wait until charts that
+// lay out in a later frame (chartjs-chart-graph, responsive resizes) have settled. Installed
+// before the bundles load because some capture requestAnimationFrame at load time.
+const pendingFrames = new Set();
+const nativeFrame = window.requestAnimationFrame.bind(window);
+const nativeCancel = window.cancelAnimationFrame.bind(window);
+window.requestAnimationFrame = (callback) => {
+  const id = nativeFrame((time) => {
+    pendingFrames.delete(id);
+    callback(time);
+  });
+  pendingFrames.add(id);
+  return id;
+};
+window.cancelAnimationFrame = (id) => {
+  pendingFrames.delete(id);
+  nativeCancel(id);
+};
+// Math.random from a seed reset before each render, so layouts that use it (the word cloud's
+// placement) come out the same for the same config: renders are cached and compared. The
+// generator is mulberry32 (32-bit state, period 2^32), plenty for layout jitter.
+let seed = 0;
+Math.random = () => {
+  seed = (seed + 0x6d2b79f5) | 0;
+  let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
+  t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+  return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+};
 const errors = [];
 const onError = (e) => { errors.push(String(e.message)); };
 window.addEventListener('error', onError);
@@ -61,6 +89,14 @@ if (window['chartjs-plugin-gradient']) {
 } else {
   errors.push('chartjs-plugin-gradient did not load');
 }
+// The word cloud seeds its layout with `randomRotationSeed`, else the chart's id, which counts
+// up with every chart on the page; seed it as the first chart of a fresh page would be (id 0)
+// so the same config always lays out the same. A config may still set its own seed.
+if (Chart.defaults.datasets.wordCloud) {
+  Chart.defaults.datasets.wordCloud.randomRotationSeed = 0;
+} else {
+  errors.push('chartjs-chart-wordcloud did not load');
+}
 // The zoom, annotation, matrix, sankey, treemap, wordcloud, geo, graph and venn UMD builds
 // register their controllers, elements, scales and plugins themselves.
 const format = (value) => {
@@ -81,9 +117,16 @@ for (const level of ['warn', 'error']) {
     original(...args);
   };
 }
+// An exception thrown later, in a frame callback of a chart, is a message too.
+window.addEventListener('error', (e) => {
+  messages.push({ level: 'error', message: e.error instanceof Error ? e.error.message : String(e.message) });
+});
 window.__chartRaster = {
   messages,
   format,
+  pendingFrames: () => pendingFrames.size,
+  resetRandom: () => { seed = 0x2545f491; },
+  nextFrame: nativeFrame,
   // Paints the requested colour under everything, as in Chart.js's "canvas background" recipe:
   // destination-over keeps whatever plugins drew in their own beforeDraw hooks on top.
   background: (color) => ({
@@ -104,12 +147,20 @@ window.__chartRaster.globals = new Set(Object.getOwnPropertyNames(window));
 return { version: Chart.version, errors };
 "#;
 
-/// One render. Arguments: config JSON text, width and height in CSS px, device pixel ratio,
-/// background colour. Returns the canvas as base64 PNG, its size and the messages.
+/// One render (asynchronous script). Arguments: config JSON text, width and height in CSS px,
+/// device pixel ratio, background colour, then WebDriver's callback. Answers the canvas as
+/// base64 PNG, its size and the messages.
+///
+/// With animation off Chart.js draws inside `new Chart()`, but some controllers finish in a
+/// later animation frame (chartjs-chart-graph lays trees and graphs out in one and redraws in
+/// the next), so the bitmap is read once no frame callback is pending, after at most
+/// `MAX_FRAMES` frames (a chart animating forever is read as it is then).
 const RENDER_JS: &str = r#"
-const [configText, width, height, dpr, background] = arguments;
+const [configText, width, height, dpr, background, done] = arguments;
+const MAX_FRAMES = 60;
 const R = window.__chartRaster;
 R.messages.length = 0;
+R.resetRandom();
 const box = document.createElement('div');
 box.style.position = 'relative';
 box.style.width = width + 'px';
@@ -131,38 +182,68 @@ try {
     R.messages.push({ level: 'warn', message: 'inline "plugins" need JavaScript functions and are ignored' });
   }
   config.plugins = [R.background(background)];
+  // chartjs-chart-graph's force simulation would run for ~300 frames (5 s) before it settles;
+  // unless the config says otherwise, run those ticks at once (same positions: d3-force is
+  // deterministic and one timer frame is one tick).
+  const types = [config.type].concat((config.data && Array.isArray(config.data.datasets)
+    ? config.data.datasets : []).map((d) => d && d.type));
+  if (types.includes('forceDirectedGraph')) {
+    const sim = options.simulation !== null && typeof options.simulation === 'object'
+      ? options.simulation : {};
+    if (sim.initialIterations === undefined) sim.initialIterations = 300;
+    options.simulation = sim;
+  }
   new Chart(canvas, config);
 } catch (e) {
   failed = true;
   R.messages.push({ level: 'error', message: R.format(e) });
 }
-let out = canvas;
-if (failed) {
-  // The chart threw before or while drawing: answer the background alone, as the image the
-  // failed chart leaves behind, with the exception as the message.
-  out = document.createElement('canvas');
-  out.width = Math.max(1, Math.floor(width * dpr));
-  out.height = Math.max(1, Math.floor(height * dpr));
-  const ctx = out.getContext('2d');
-  ctx.fillStyle = 'rgba(0,0,0,0)';
-  ctx.fillStyle = background;
-  ctx.fillRect(0, 0, out.width, out.height);
-}
-const url = out.toDataURL('image/png');
-const result = {
-  png: url.slice(url.indexOf(',') + 1),
-  width: out.width,
-  height: out.height,
-  messages: R.messages.slice(),
+// Reads the bitmap back and tidies the page. Runs from a frame callback, so anything it
+// throws is answered too: WebDriver would otherwise wait for `done` until the page timeout.
+const finish = () => {
+  try {
+    let out = canvas;
+    if (failed) {
+      // The chart threw before or while drawing: answer the background alone, as the image
+      // the failed chart leaves behind, with the exception as the message.
+      out = document.createElement('canvas');
+      out.width = Math.max(1, Math.floor(width * dpr));
+      out.height = Math.max(1, Math.floor(height * dpr));
+      const ctx = out.getContext('2d');
+      ctx.fillStyle = 'rgba(0,0,0,0)';
+      ctx.fillStyle = background;
+      ctx.fillRect(0, 0, out.width, out.height);
+    }
+    const url = out.toDataURL('image/png');
+    const result = {
+      png: url.slice(url.indexOf(',') + 1),
+      width: out.width,
+      height: out.height,
+      messages: R.messages.slice(),
+    };
+    try {
+      const chart = Chart.getChart(canvas);
+      if (chart) chart.destroy();
+    } catch (e) {
+      result.messages.push({ level: 'error', message: R.format(e) });
+    }
+    box.remove();
+    done(result);
+  } catch (e) {
+    box.remove();
+    done({ failure: R.format(e) });
+  }
 };
-try {
-  const chart = Chart.getChart(canvas);
-  if (chart) chart.destroy();
-} catch (e) {
-  result.messages.push({ level: 'error', message: R.format(e) });
-}
-box.remove();
-return result;
+let frames = 0;
+const settle = () => {
+  if (failed || R.pendingFrames() === 0 || frames >= MAX_FRAMES) {
+    finish();
+  } else {
+    frames += 1;
+    R.nextFrame(settle);
+  }
+};
+settle();
 "#;
 
 /// Counts what a render could leak in the page: canvases, Chart.js instances, script
@@ -237,7 +318,12 @@ pub async fn render(client: &Client, opts: &RenderOptions) -> Result<Rendered, P
         json!(opts.device_pixel_ratio),
         Value::String(opts.background_color.clone()),
     ];
-    let value = client.execute(RENDER_JS, args).await?;
+    let value = client.execute_async(RENDER_JS, args).await?;
+    if let Some(failure) = value.get("failure").and_then(Value::as_str) {
+        return Err(PageError::Page(format!(
+            "reading the canvas failed: {failure}"
+        )));
+    }
     let result: RenderResult = serde_json::from_value(value)
         .map_err(|e| PageError::Page(format!("unexpected render result: {e}")))?;
     let png = base64::decode(&result.png)

@@ -184,3 +184,38 @@ fn kill(pid: u32) {
         .unwrap();
     assert!(status.success());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn abandoned_renders_leak_no_browser() {
+    let Some(engine) = engine("abandoned_renders_leak_no_browser") else {
+        return;
+    };
+    // Callers give up (their own timeouts) at various points: before Chromium is up, while it
+    // starts, during the render. Whenever that is, every Chromium left running must belong to
+    // a session of the engine.
+    for wait_ms in [0, 50, 200, 500, 1000, 2000] {
+        let opts = options(bar_chart("red"), 200.0, 100.0, 1.0);
+        let wait = std::time::Duration::from_millis(wait_ms);
+        let _ = tokio::time::timeout(wait, engine.render(&opts)).await;
+        // A start the caller abandoned still finishes (then closes its browser): wait for it.
+        while engine.starting() > 0 {
+            tokio::time::sleep(std::time::Duration::from_millis(20)).await;
+        }
+        let mut owned = engine.chromium_pids().await;
+        let mut running: Vec<u32> = engine
+            .all_chromium_pids()
+            .into_iter()
+            .filter(|&p| running(p))
+            .collect();
+        owned.sort_unstable();
+        running.sort_unstable();
+        assert_eq!(running, owned, "after giving up at {wait_ms} ms");
+    }
+    engine.shutdown().await;
+    let left: Vec<u32> = engine
+        .all_chromium_pids()
+        .into_iter()
+        .filter(|&p| running(p))
+        .collect();
+    assert!(left.is_empty(), "{left:?} still running after shutdown");
+}
