@@ -1294,6 +1294,8 @@ impl Scale {
                 }
                 let items = self.grid_items(area, scales_pixels);
                 let grid = self.core.opts.grid.clone();
+                let border_dash = self.core.opts.border.dash.clone();
+                let border_dash_offset = self.core.opts.border.dash_offset;
                 if grid.display {
                     for it in &items {
                         if grid.draw_on_chart_area {
@@ -1305,8 +1307,9 @@ impl Scale {
                                 it.y2,
                                 it.width,
                                 it.color,
-                                &[],
-                                0.0,
+                                // Grid lines take `border.dash` (`_computeGridLineItems`).
+                                &border_dash,
+                                border_dash_offset,
                             );
                         }
                         if grid.draw_ticks {
