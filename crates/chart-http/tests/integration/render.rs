@@ -242,6 +242,12 @@ async fn browser_engine_renders_when_chromium_is_available() {
     let r = s.post_json("/render", &req).await;
     if r.status == 503 {
         let v = r.json();
+        // CI sets this where Chromium must work: there a 503 is a failure, not a skip.
+        assert!(
+            std::env::var_os("CHART_RASTER_REQUIRE_BROWSER").is_none(),
+            "browser engine unavailable and CHART_RASTER_REQUIRE_BROWSER is set: {}",
+            v["error"]
+        );
         eprintln!(
             "skipping browser_engine_renders_when_chromium_is_available: {}",
             v["error"]

@@ -902,6 +902,41 @@ mod tests {
     }
 
     #[test]
+    fn cjk_falls_back_per_glyph() {
+        let db = FontDb::system();
+        let f = font(chart_spec::font::DEFAULT_FAMILY, 12.0, 400);
+        if db.best_in_family("noto sans cjk jp", &f).is_none() {
+            eprintln!("skipped: Noto Sans CJK is not installed");
+            return;
+        }
+        let runs = db.runs(&f, "a\u{4e00}\u{4e8c}");
+        assert_eq!(runs.len(), 2, "Latin then CJK face");
+        assert_ne!(runs[0].0.id, runs[1].0.id);
+        // Chromium measures 24px for two ideographs at 12px.
+        let w = db.measure(&f, "\u{4e00}\u{4e8c}");
+        assert!((w - 24.0).abs() < 1e-3, "{w}");
+    }
+
+    #[test]
+    fn bold_and_italic_pick_faces_or_synthesize() {
+        let db = FontDb::system();
+        let bold = font("Liberation Sans", 12.0, 700);
+        if let Some(cf) = db.best_in_family("liberation sans", &bold) {
+            assert!(!cf.synthetic_bold);
+            assert!(db.catalog.entries[cf.id].weight >= 700);
+        }
+        // DejaVu Math TeX Gyre has a single regular face: bold and italic are synthesized.
+        let mut f = font("DejaVu Math TeX Gyre", 12.0, 700);
+        f.style = FontStyle::Italic;
+        match db.best_in_family("dejavu math tex gyre", &f) {
+            Some(cf) => assert!(cf.synthetic_bold && cf.synthetic_italic),
+            None => eprintln!("skipped: DejaVu Math TeX Gyre is not installed"),
+        }
+        assert!((fake_bold_width(9.0) - 9.0 / 24.0).abs() < 1e-6);
+        assert!((fake_bold_width(36.0) - 36.0 / 32.0).abs() < 1e-6);
+    }
+
+    #[test]
     fn family_list_parsing() {
         assert_eq!(
             parse_family_list("'Helvetica Neue', \"Helvetica\", Arial, sans-serif"),
@@ -928,7 +963,7 @@ mod tests {
             eprintln!("skipped: the default family does not resolve to Liberation Sans here");
             return;
         }
-        let cases = [
+        let cases: [(f32, u16, &str, f64); 6] = [
             (12.0, 400, "Hello World", 61.798828125),
             (12.0, 400, "AV Ta", 31.125),
             (12.0, 700, "January", 46.025390625),
@@ -939,7 +974,7 @@ mod tests {
         for (size, weight, text, want) in cases {
             let got = db.measure(&font(chart_spec::font::DEFAULT_FAMILY, size, weight), text);
             assert!(
-                (got - want).abs() < 1e-3,
+                (f64::from(got) - want).abs() < 1e-3,
                 "{text:?} {size}px: {got} != {want}"
             );
         }
