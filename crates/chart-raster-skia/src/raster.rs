@@ -19,6 +19,7 @@ use crate::scene::{
 use crate::text::TextEngine;
 use crate::Error;
 use chart_spec::{Bitmap, Rgba};
+use std::rc::Rc;
 
 /// Rasterises a scene.
 pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
@@ -47,6 +48,7 @@ pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
     let mut painter = Painter {
         pixmap: &mut pixmap,
         clips: Vec::new(),
+        clip_cache: Vec::new(),
         base,
         text,
         sprite: None,
@@ -54,13 +56,21 @@ pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
     for item in &scene.items {
         painter.item(item);
     }
-    Ok(to_bitmap(pixmap))
+    // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
+    Ok(to_bitmap(pixmap, bg.a == 255))
 }
 
 /// tiny-skia stores premultiplied alpha; a Bitmap is straight alpha.
-fn to_bitmap(pixmap: tiny_skia::Pixmap) -> Bitmap {
+fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut data = pixmap.take();
+    if opaque {
+        return Bitmap {
+            width,
+            height,
+            data,
+        };
+    }
     for px in data.chunks_exact_mut(4) {
         let a = px[3];
         if a != 0 && a != 255 {
@@ -78,8 +88,11 @@ fn to_bitmap(pixmap: tiny_skia::Pixmap) -> Bitmap {
 
 struct Painter<'a> {
     pixmap: &'a mut tiny_skia::Pixmap,
-    /// The clip stack; `None` entries are clips that cover nothing (empty paths).
-    clips: Vec<Option<tiny_skia::Mask>>,
+    /// The clip stack.
+    clips: Vec<Clip>,
+    /// Masks built for earlier clips, reused when the same clip is pushed again on the same
+    /// parent (Chart.js clips every dataset to the chart area).
+    clip_cache: Vec<(Path, Transform, Option<usize>, Rc<tiny_skia::Mask>)>,
     base: Transform,
     text: &'a TextEngine,
     /// The sprite image as a pixmap, made on first use.
@@ -252,13 +265,51 @@ fn device_paint(p: &Paint, t: Transform) -> Paint {
 }
 
 /// The current clip mask; `Err` when the clip is empty and nothing is visible.
-fn top_mask(clips: &[Option<tiny_skia::Mask>]) -> Result<Option<&tiny_skia::Mask>, ()> {
+fn top_mask(clips: &[Clip]) -> Result<Option<&tiny_skia::Mask>, ()> {
     match clips.last() {
-        None => Ok(None),
-        Some(Some(m)) => Ok(Some(m)),
+        None | Some(Clip::All) => Ok(None),
+        Some(Clip::Mask(m)) => Ok(Some(m)),
         // An empty clip: nothing is visible.
-        Some(None) => Err(()),
+        Some(Clip::Nothing) => Err(()),
     }
+}
+
+/// One level of the clip stack.
+#[derive(Clone)]
+enum Clip {
+    /// Everything visible (a clip that covers the whole bitmap).
+    All,
+    /// Coverage mask (shared: the same clip is often pushed many times).
+    Mask(Rc<tiny_skia::Mask>),
+    /// Nothing visible (an empty path).
+    Nothing,
+}
+
+/// Whether a device-space path is an axis-aligned rectangle containing the whole bitmap.
+fn covers_bitmap(path: &Path, t: Transform, w: u32, h: u32) -> bool {
+    if t.b != 0.0 || t.c != 0.0 {
+        return false;
+    }
+    let pts: Vec<(f32, f32)> = match path.cmds.as_slice() {
+        [PathCmd::MoveTo(x0, y0), PathCmd::LineTo(x1, y1), PathCmd::LineTo(x2, y2), PathCmd::LineTo(x3, y3), rest @ ..]
+            if rest.iter().all(|c| matches!(c, PathCmd::Close)) =>
+        {
+            [(*x0, *y0), (*x1, *y1), (*x2, *y2), (*x3, *y3)]
+                .iter()
+                .map(|&(x, y)| t.apply(x, y))
+                .collect()
+        }
+        _ => return false,
+    };
+    let axis_aligned = (0..4).all(|i| {
+        let (a, b) = (pts[i], pts[(i + 1) % 4]);
+        a.0 == b.0 || a.1 == b.1
+    });
+    let min_x = pts.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
+    let max_x = pts.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
+    let min_y = pts.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
+    let max_y = pts.iter().map(|p| p.1).fold(f32::NEG_INFINITY, f32::max);
+    axis_aligned && min_x <= 0.0 && min_y <= 0.0 && max_x >= w as f32 && max_y >= h as f32
 }
 
 impl Painter<'_> {
@@ -325,19 +376,53 @@ impl Painter<'_> {
     }
 
     fn push_clip(&mut self, path: &Path, transform: Transform) {
-        let t = ts(self.base.then(transform));
+        let t = self.base.then(transform);
         let (w, h) = (self.pixmap.width(), self.pixmap.height());
-        let next = match (build_path(path), self.clips.last()) {
-            (_, Some(None)) | (None, _) => None,
-            (Some(p), Some(Some(prev))) => {
-                let mut m = prev.clone();
-                m.intersect_path(&p, tiny_skia::FillRule::Winding, true, t);
-                Some(m)
+        let parent = self.clips.last().cloned().unwrap_or(Clip::All);
+        let next = match parent {
+            Clip::Nothing => Clip::Nothing,
+            // A clip around the whole bitmap changes nothing: no mask to build.
+            _ if covers_bitmap(path, t, w, h) => parent,
+            _ => {
+                let parent_key = match &parent {
+                    Clip::Mask(m) => Some(Rc::as_ptr(m) as usize),
+                    _ => None,
+                };
+                let cached = self
+                    .clip_cache
+                    .iter()
+                    .find(|(p, ct, pk, _)| *pk == parent_key && *ct == t && p == path);
+                match cached {
+                    Some((.., m)) => Clip::Mask(m.clone()),
+                    None => match build_path(path) {
+                        None => Clip::Nothing,
+                        Some(p) => {
+                            let mask = match &parent {
+                                Clip::Mask(prev) => {
+                                    let mut m = (**prev).clone();
+                                    m.intersect_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
+                                    Some(m)
+                                }
+                                _ => tiny_skia::Mask::new(w, h).map(|mut m| {
+                                    m.fill_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
+                                    m
+                                }),
+                            };
+                            match mask {
+                                Some(m) => {
+                                    let m = Rc::new(m);
+                                    // Every mask on the stack comes from this cache, which
+                                    // keeps it alive: a parent's address is never reused.
+                                    self.clip_cache
+                                        .push((path.clone(), t, parent_key, m.clone()));
+                                    Clip::Mask(m)
+                                }
+                                None => Clip::Nothing,
+                            }
+                        }
+                    },
+                }
             }
-            (Some(p), None) => tiny_skia::Mask::new(w, h).map(|mut m| {
-                m.fill_path(&p, tiny_skia::FillRule::Winding, true, t);
-                m
-            }),
         };
         self.clips.push(next);
     }
@@ -581,6 +666,46 @@ mod tests {
         let b = rasterize(&s, &TextEngine::system()).unwrap();
         assert_eq!(px(&b, 5, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 15, 5)[3], 0);
+    }
+
+    #[test]
+    fn repeated_and_nested_clips() {
+        let rect = |x: f32, y: f32, w: f32, h: f32| {
+            let mut p = Path::new();
+            p.rect(x, y, w, h);
+            p
+        };
+        let clip = |p: Path| Item::PushClip {
+            path: p,
+            transform: Transform::IDENTITY,
+        };
+        let fill = |c: Rgba| Item::Fill {
+            path: rect(0.0, 0.0, 20.0, 10.0),
+            paint: Paint::Solid(c),
+            transform: Transform::IDENTITY,
+        };
+        let (red, blue) = (Rgba::rgb(255, 0, 0), Rgba::rgb(0, 0, 255));
+        let s = scene(
+            vec![
+                // A clip around the whole canvas changes nothing.
+                clip(rect(-5.0, -5.0, 40.0, 40.0)),
+                clip(rect(0.0, 0.0, 10.0, 10.0)),
+                fill(red),
+                Item::PopClip,
+                // The same clip again (cached), then a nested one.
+                clip(rect(0.0, 0.0, 10.0, 10.0)),
+                clip(rect(5.0, 0.0, 10.0, 10.0)),
+                fill(blue),
+                Item::PopClip,
+                Item::PopClip,
+                Item::PopClip,
+            ],
+            1.0,
+        );
+        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        assert_eq!(px(&b, 2, 5), [255, 0, 0, 255]);
+        assert_eq!(px(&b, 7, 5), [0, 0, 255, 255]);
+        assert_eq!(px(&b, 12, 5)[3], 0);
     }
 
     #[test]

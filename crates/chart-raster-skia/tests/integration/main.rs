@@ -23,3 +23,4 @@ fn renders_bitmap_of_requested_size() {
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;
+mod timing;
