@@ -372,7 +372,8 @@ fn draw_chart(
 
     // Draw (`Chart.draw`).
     let mut ctx = Ctx::new(&mut scene.items, text);
-    if area.width() <= 0.0 && area.height() <= 0.0 && false {
+    // `Chart.draw`: nothing is drawn on an empty canvas.
+    if width <= 0.0 || height <= 0.0 {
         return;
     }
     // Layers: (z, insertion index, what).

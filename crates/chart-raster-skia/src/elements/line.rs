@@ -692,7 +692,7 @@ impl LineEl {
         let normalize = |s: usize, e: usize| Segment {
             start: s % count,
             end: e % count,
-            loop_: lp && (e - s + 1) % count == 0,
+            loop_: lp && (e - s + 1).is_multiple_of(count),
         };
         for i in start..=end {
             let point = points[i % count];
