@@ -136,6 +136,7 @@ fn serve(args: Serve) -> anyhow::Result<()> {
         .build()
         .context("starting the async runtime")?;
     rt.block_on(async move {
+        let shutdown = shutdown_signal()?;
         let listener = tokio::net::TcpListener::bind((host.as_str(), port))
             .await
             .with_context(|| format!("cannot listen on {host}:{port}"))?;
@@ -150,7 +151,7 @@ fn serve(args: Serve) -> anyhow::Result<()> {
             listener,
             service.clone(),
             chart_http::ServerConfig { api_key },
-            shutdown_signal(),
+            shutdown,
         );
         server.await?;
         service.shutdown().await;
@@ -159,29 +160,29 @@ fn serve(args: Serve) -> anyhow::Result<()> {
     })
 }
 
-/// Completes on SIGINT (Ctrl-C) or SIGTERM.
-async fn shutdown_signal() {
-    let ctrl_c = async {
-        if tokio::signal::ctrl_c().await.is_err() {
-            std::future::pending::<()>().await;
+/// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are installed here,
+/// before the server starts, so a signal arriving early is never the default "terminate".
+#[cfg(unix)]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    use tokio::signal::unix::{signal, SignalKind};
+    let mut int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
+    let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
+    Ok(async move {
+        tokio::select! {
+            _ = int.recv() => {},
+            _ = term.recv() => {},
         }
-    };
-    #[cfg(unix)]
-    let term = async {
-        match tokio::signal::unix::signal(tokio::signal::unix::SignalKind::terminate()) {
-            Ok(mut s) => {
-                s.recv().await;
-            }
-            Err(_) => std::future::pending::<()>().await,
-        }
-    };
-    #[cfg(not(unix))]
-    let term = std::future::pending::<()>();
-    tokio::select! {
-        () = ctrl_c => {},
-        () = term => {},
-    }
-    eprintln!("chart-raster: shutting down, finishing in-flight requests");
+        eprintln!("chart-raster: shutting down, finishing in-flight requests");
+    })
+}
+
+/// A future that completes on Ctrl-C.
+#[cfg(not(unix))]
+fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+    Ok(async {
+        let _ = tokio::signal::ctrl_c().await;
+        eprintln!("chart-raster: shutting down, finishing in-flight requests");
+    })
 }
 
 /// A service for one-off renders: no cache worth keeping, one render at a time.

@@ -80,7 +80,7 @@ const SCRIPT: &str = r#"<script>
     if (data.apiKey) headers["X-API-Key"] = data.apiKey;
     var body = JSON.stringify({ chart: ex.config, width: ex.width, height: ex.height, devicePixelRatio: 1 });
     var t0 = performance.now();
-    return fetch("render", { method: "POST", headers: headers, body: body }).then(function (r) {
+    return fetch("/render", { method: "POST", headers: headers, body: body }).then(function (r) {
       var ms = Math.round(performance.now() - t0);
       if (!r.ok) {
         return r.json().then(function (j) { throw new Error(r.status + ": " + (j && j.error)); });

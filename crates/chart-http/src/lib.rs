@@ -96,7 +96,10 @@ pub async fn serve(
                     let app = app.clone();
                     async move { Ok::<_, Infallible>(handle(app, req, local).await) }
                 });
+                // A client that never finishes its headers (slowloris) is dropped after 30 s.
                 let conn = hyper::server::conn::http1::Builder::new()
+                    .timer(hyper_util::rt::TokioTimer::new())
+                    .header_read_timeout(std::time::Duration::from_secs(30))
                     .serve_connection(TokioIo::new(stream), svc);
                 let conn = graceful.watch(conn);
                 tokio::spawn(async move {
@@ -175,7 +178,7 @@ async fn route(
             }
             render(&app, req, local).await
         }
-        "/examples" | "/examples/" => {
+        "/examples" => {
             if !get {
                 return (method_not_allowed(), None);
             }

@@ -13,6 +13,7 @@ pub mod plugins;
 pub mod raster;
 pub mod scales;
 pub mod scene;
+mod support;
 pub mod text;
 
 use chart_spec::{Bitmap, Message, RenderOptions, Rendered, Rgba};
@@ -94,7 +95,9 @@ impl Engine {
         config: &Map<String, Value>,
         settings: &Settings,
     ) -> (scene::Scene, Vec<Message>) {
-        chart::build_scene(config, settings, &self.text)
+        let (scene, mut messages) = chart::build_scene(config, settings, &self.text);
+        messages.extend(support::unsupported(config));
+        (scene, messages)
     }
 
     /// Renders a chart config at the given canvas settings.

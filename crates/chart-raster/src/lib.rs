@@ -2,7 +2,7 @@
 //! draw with an engine, encode, store.
 //!
 //! - [`spec`]: the request ([`RenderOptions`]) and what engines return.
-//! - [`skia`], [`browser`]: the engines.
+//! - [`skia`] and, with the `browser` feature (default), `browser`: the engines.
 //! - [`cache`]: the LRU of encoded images.
 //! - [`encode`]: bitmap → PNG / JPEG / WebP.
 //! - [`service`]: the [`Service`] that runs one request through all of the above.
@@ -13,6 +13,7 @@ pub mod examples;
 pub mod service;
 
 pub use chart_cache as cache;
+#[cfg(feature = "browser")]
 pub use chart_raster_browser as browser;
 pub use chart_raster_skia as skia;
 pub use chart_spec as spec;

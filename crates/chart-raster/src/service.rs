@@ -6,7 +6,6 @@
 use crate::encode::{encode, EncodeError};
 use bytes::Bytes;
 use chart_cache::{Cache, CacheConfig, Clock, SystemClock};
-use chart_raster_browser::{BrowserConfig, BrowserEngine, BrowserError};
 use chart_spec::{EngineKind, ImageFormat, Message, RenderOptions, Rendered, RequestError};
 use serde::Serialize;
 use std::collections::HashMap;
@@ -79,18 +78,20 @@ pub struct ServiceConfig {
     pub cache: CacheConfig,
     /// The cache's clock. Default: the system clock.
     pub clock: Arc<dyn Clock>,
-    /// Where the browser engine finds Chromium. Default: [`BrowserConfig::from_env`].
-    pub browser: BrowserConfig,
+    /// Where the browser engine finds Chromium. Default: `BrowserConfig::from_env()`.
+    #[cfg(feature = "browser")]
+    pub browser: chart_raster_browser::BrowserConfig,
 }
 
 impl std::fmt::Debug for ServiceConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.debug_struct("ServiceConfig")
-            .field("concurrency", &self.concurrency)
+        let mut d = f.debug_struct("ServiceConfig");
+        d.field("concurrency", &self.concurrency)
             .field("max_render_time", &self.max_render_time)
-            .field("cache", &self.cache)
-            .field("browser", &self.browser)
-            .finish_non_exhaustive()
+            .field("cache", &self.cache);
+        #[cfg(feature = "browser")]
+        d.field("browser", &self.browser);
+        d.finish_non_exhaustive()
     }
 }
 
@@ -106,7 +107,8 @@ impl Default for ServiceConfig {
             max_render_time: DEFAULT_MAX_RENDER_TIME,
             cache: CacheConfig::default(),
             clock: Arc::new(SystemClock::new()),
-            browser: BrowserConfig::from_env(),
+            #[cfg(feature = "browser")]
+            browser: chart_raster_browser::BrowserConfig::from_env(),
         }
     }
 }
@@ -258,7 +260,7 @@ type Flight = Arc<OnceCell<Result<CachedImage, ServiceError>>>;
 struct Inner {
     config: ServiceConfig,
     renderer: Arc<dyn BlockingRenderer>,
-    browser: BrowserEngine,
+    browser: browser::Slot,
     cache: Cache<String, CachedImage>,
     permits: Arc<Semaphore>,
     active: Arc<AtomicUsize>,
@@ -282,7 +284,7 @@ impl Service {
     /// A service whose `skia` slot is the given renderer.
     pub fn with_renderer(config: ServiceConfig, renderer: Arc<dyn BlockingRenderer>) -> Self {
         let cache = Cache::with_clock(config.cache, config.clock.clone());
-        let browser = BrowserEngine::new(config.browser.clone());
+        let browser = browser::Slot::new(&config);
         Self {
             inner: Arc::new(Inner {
                 permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
@@ -418,13 +420,7 @@ impl Service {
                     .await
                 }
                 EngineKind::Browser => {
-                    let rendered = self.inner.browser.render(opts).await.map_err(|e| match e {
-                        BrowserError::Unavailable(reason) => {
-                            ServiceError::BrowserUnavailable(reason)
-                        }
-                        BrowserError::Timeout(d) => ServiceError::Timeout(d),
-                        BrowserError::Render(m) => ServiceError::Render(m),
-                    })?;
+                    let rendered = self.inner.browser.render(opts).await?;
                     let opts = opts.clone();
                     run_blocking(move || {
                         let _slot = slot;
@@ -478,5 +474,78 @@ fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
         hash,
         cached,
         messages: img.messages.to_vec(),
+    }
+}
+
+/// The browser engine, or its absence when built without the `browser` feature.
+mod browser {
+    use super::{ServiceConfig, ServiceError};
+    use chart_spec::{RenderOptions, Rendered};
+
+    /// What `/health` reports about the browser.
+    pub(super) struct Status {
+        pub connected: bool,
+        pub active_pages: usize,
+        pub page_timeout_seconds: u64,
+    }
+
+    #[cfg(feature = "browser")]
+    pub(super) struct Slot(chart_raster_browser::BrowserEngine);
+
+    #[cfg(feature = "browser")]
+    impl Slot {
+        pub fn new(config: &ServiceConfig) -> Self {
+            Self(chart_raster_browser::BrowserEngine::new(
+                config.browser.clone(),
+            ))
+        }
+
+        pub async fn render(&self, opts: &RenderOptions) -> Result<Rendered, ServiceError> {
+            use chart_raster_browser::BrowserError;
+            self.0.render(opts).await.map_err(|e| match e {
+                BrowserError::Unavailable(reason) => ServiceError::BrowserUnavailable(reason),
+                BrowserError::Timeout(d) => ServiceError::Timeout(d),
+                BrowserError::Render(m) => ServiceError::Render(m),
+            })
+        }
+
+        pub fn status(&self) -> Status {
+            let s = self.0.status();
+            Status {
+                connected: s.connected,
+                active_pages: s.active_pages,
+                page_timeout_seconds: s.page_timeout_seconds,
+            }
+        }
+
+        pub async fn shutdown(&self) {
+            self.0.shutdown().await;
+        }
+    }
+
+    #[cfg(not(feature = "browser"))]
+    pub(super) struct Slot;
+
+    #[cfg(not(feature = "browser"))]
+    impl Slot {
+        pub fn new(_config: &ServiceConfig) -> Self {
+            Slot
+        }
+
+        pub async fn render(&self, _opts: &RenderOptions) -> Result<Rendered, ServiceError> {
+            Err(ServiceError::BrowserUnavailable(
+                "chart-raster was built without the `browser` feature".into(),
+            ))
+        }
+
+        pub fn status(&self) -> Status {
+            Status {
+                connected: false,
+                active_pages: 0,
+                page_timeout_seconds: 0,
+            }
+        }
+
+        pub async fn shutdown(&self) {}
     }
 }

@@ -28,12 +28,9 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
             )));
             return Err(msgs);
         }
-        None => {
-            msgs.push(Message::error(
-                "\"undefined\" is not a registered controller.",
-            ));
-            return Err(msgs);
-        }
+        // No chart type: Chart.js still builds the chart when every dataset names its own
+        // `type` (config.type is only a fallback for datasets).
+        None => String::new(),
     };
     let empty = Obj::new();
     let options: &Obj = match config.get("options") {
@@ -55,7 +52,17 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
         _ => Vec::new(),
     };
     // Chart.js throws on the first unknown controller, chart type first.
-    if !defaults::is_registered_controller(&kind) {
+    let every_dataset_typed = !raw_datasets.is_empty()
+        && raw_datasets
+            .iter()
+            .all(|d| matches!(d.get("type"), Some(Value::String(_))));
+    if kind.is_empty() && !every_dataset_typed {
+        msgs.push(Message::error(
+            "\"undefined\" is not a registered controller.",
+        ));
+        return Err(msgs);
+    }
+    if !kind.is_empty() && !defaults::is_registered_controller(&kind) {
         msgs.push(Message::error(format!(
             "\"{kind}\" is not a registered controller."
         )));

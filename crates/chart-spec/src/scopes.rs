@@ -200,6 +200,8 @@ impl<'a, 'm> Reader<'a, 'm> {
         let vals: Vec<&'a Value> = self.scopes.all(key);
         for v in vals {
             match v {
+                // '' is Chart.js's own "no colour" (e.g. `ticks.textStrokeColor`).
+                Value::String(s) if s.is_empty() => return None,
                 Value::String(s) => match parse_color(s) {
                     Some(c) => return Some(c),
                     None => {

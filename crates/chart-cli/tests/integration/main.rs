@@ -267,6 +267,15 @@ fn examples_rejects_bad_options_before_writing() {
 
 #[test]
 fn serve_answers_health_and_stops_on_sigterm() {
+    serve_then_signal("-TERM");
+}
+
+#[test]
+fn serve_stops_on_sigint() {
+    serve_then_signal("-INT");
+}
+
+fn serve_then_signal(signal: &str) {
     // Port 0: the OS picks one; the listening line tells which.
     let mut child = Command::new(BIN)
         .args(["serve", "--port", "0", "--host", "127.0.0.1"])
@@ -303,12 +312,23 @@ fn serve_answers_health_and_stops_on_sigterm() {
     assert!(render.starts_with("HTTP/1.1 401"), "{render}");
     let ok = get("/render?chart=%7B%7D&width=10&height=10&api_key=from-env");
     assert!(ok.starts_with("HTTP/1.1 200"), "{ok}");
-    // SIGTERM: a clean exit.
+    // SIGTERM or SIGINT: a clean exit.
     let status = Command::new("kill")
-        .args(["-TERM", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());
     let exit = child.wait().unwrap();
     assert!(exit.success(), "{exit:?}");
+    // One log line per request, without the query (it may hold the key).
+    let mut rest = String::new();
+    std::io::Read::read_to_string(&mut err, &mut rest).unwrap();
+    let log: Vec<&str> = rest.lines().filter(|l| l.starts_with("GET ")).collect();
+    assert_eq!(log.len(), 3, "{rest}");
+    assert!(log[0].starts_with("GET /health 200 "), "{}", log[0]);
+    assert!(log[0].ends_with("ms cache=-"), "{}", log[0]);
+    assert!(log[1].starts_with("GET /render 401 "), "{}", log[1]);
+    assert!(log[2].starts_with("GET /render 200 "), "{}", log[2]);
+    assert!(log[2].ends_with("cache=miss"), "{}", log[2]);
+    assert!(!rest.contains("from-env"), "the key is never logged");
 }

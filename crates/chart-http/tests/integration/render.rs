@@ -228,6 +228,39 @@ async fn gallery_page_lists_every_example() {
             e.name
         );
     }
-    assert!(html.contains("fetch(\"render\""));
+    assert!(html.contains("fetch(\"/render\""));
     assert!(html.contains("\"apiKey\":null"));
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn browser_engine_renders_when_chromium_is_available() {
+    let mut opts = Options::default();
+    opts.config.browser = chart_raster::browser::BrowserConfig::from_env();
+    let s = Server::start(opts).await;
+    let req = json!({"chart": bar(), "width": 200, "height": 100, "devicePixelRatio": 1,
+        "engine": "browser"});
+    let r = s.post_json("/render", &req).await;
+    if r.status == 503 {
+        let v = r.json();
+        // CI sets this where Chromium must work: there a 503 is a failure, not a skip.
+        assert!(
+            std::env::var_os("CHART_RASTER_REQUIRE_BROWSER").is_none(),
+            "browser engine unavailable and CHART_RASTER_REQUIRE_BROWSER is set: {}",
+            v["error"]
+        );
+        eprintln!(
+            "skipping browser_engine_renders_when_chromium_is_available: {}",
+            v["error"]
+        );
+        return;
+    }
+    assert_eq!(r.status, 200, "{:?}", r.body);
+    assert_eq!(png_size(&r.body), (200, 100));
+    // The engine is part of the hash: the same request on skia is another entry.
+    let mut skia = req.clone();
+    skia["engine"] = json!("skia");
+    let k = s.post_json("/render", &skia).await;
+    assert_eq!(k.status, 200);
+    assert_ne!(k.header("x-cache-hash"), r.header("x-cache-hash"));
+    s.service.shutdown().await;
 }

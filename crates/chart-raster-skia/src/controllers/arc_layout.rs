@@ -231,7 +231,7 @@ pub fn layout_rings(
 /// One polar area dataset, resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PolarInput {
-    /// Parsed `r` values (`None` for null/NaN).
+    /// Parsed `r` values (`None` for null, NaN for unparsable values).
     pub values: Vec<Option<f64>>,
     /// Per data index: the resolved `angle` option in degrees, when set.
     pub angles: Vec<Option<f64>>,
@@ -251,7 +251,8 @@ pub fn layout_polar(
         .values
         .iter()
         .enumerate()
-        .filter(|(i, v)| vis(*i) && v.is_some_and(|v| !v.is_nan()))
+        // `!isNaN(parsed.r)`: null counts (isNaN(null) is false), NaN does not.
+        .filter(|(i, v)| vis(*i) && v.is_none_or(|v| !v.is_nan()))
         .count();
     let default_angle = 360.0 / visible_count as f64;
     let mut angle = first_angle - 0.5 * PI;

@@ -5,6 +5,7 @@ use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::{draw_point_element, point_size};
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
+use crate::scales::Scale as ScaleT;
 use crate::scene::{LineCap, LineJoin};
 use chart_spec::model::{CapStyle, Dataset, Elements, JoinStyle, PointOptions, Raw, Stacked};
 
@@ -13,6 +14,7 @@ pub struct LineController {
     scatter: bool,
     line: Option<LineEl>,
     points: Vec<(f64, f64, bool)>,
+    draw_range: (usize, usize),
 }
 
 impl LineController {
@@ -22,6 +24,7 @@ impl LineController {
             scatter,
             line: None,
             points: Vec::new(),
+            draw_range: (0, 0),
         }
     }
 }
@@ -157,6 +160,7 @@ impl LineController {
                 ..LinePoint::default()
             });
         }
+        self.draw_range = visible_range(meta, i_scale, ds);
         let has_line = if self.scatter { ds.show_line } else { true };
         if has_line {
             if let Some(lo) = &ds.line {
@@ -165,7 +169,9 @@ impl LineController {
                     // ScatterController resolves the line without forcing borderWidth.
                     lo.fill.target = chart_spec::model::Fill::None;
                 }
-                self.line = Some(LineEl::new(lps, lo));
+                let mut l = LineEl::new(lps, lo);
+                l.draw_range = Some(self.draw_range);
+                self.line = Some(l);
             }
         }
     }
@@ -176,8 +182,9 @@ impl LineController {
             line.update_control_points(area, index_axis);
             line.draw(ctx);
         }
+        let (start, count) = self.draw_range;
         for (i, (x, y, skip)) in self.points.iter().enumerate() {
-            if *skip {
+            if *skip || i < start || i >= start + count {
                 continue;
             }
             if let Some(o) = point_opts(ds, i) {
@@ -231,4 +238,81 @@ impl LineController {
             None => default_legend_style(),
         }
     }
+}
+
+/// `_getStartAndCountOfVisiblePoints` with animations disabled: for data sorted along the
+/// index axis, only the points from the one before the user `min` to the one after the user
+/// `max` are drawn.
+fn visible_range(meta: &Meta, i_scale: &ScaleT, ds: &Dataset) -> (usize, usize) {
+    let n = meta.parsed.len();
+    let iaxis = i_scale.core.axis();
+    let vaxis = if iaxis == chart_spec::model::Axis::X {
+        chart_spec::model::Axis::Y
+    } else {
+        chart_spec::model::Axis::X
+    };
+    // meta._sorted: no null index values and never decreasing.
+    let mut sorted = true;
+    let mut prev: Option<f64> = None;
+    for p in &meta.parsed {
+        match p.get(iaxis) {
+            None => {
+                sorted = false;
+                break;
+            }
+            Some(v) => {
+                if prev.is_some_and(|pv| v < pv) {
+                    sorted = false;
+                    break;
+                }
+                prev = Some(v);
+            }
+        }
+    }
+    if !sorted || n == 0 {
+        return (0, n);
+    }
+    let span_gaps = ds.line.as_ref().and_then(|l| l.span_gaps).is_some();
+    let (min, max, min_def, max_def) = i_scale.core.user_bounds();
+    let val = |i: usize| meta.parsed[i].get(iaxis).unwrap_or(0.0);
+    // _lookup: `lo` is the last index whose value is below `value` (0 when none).
+    let lookup = |value: f64, last: bool| -> (usize, usize) {
+        let (mut lo, mut hi) = (0usize, n - 1);
+        while hi - lo > 1 {
+            let mid = (lo + hi) >> 1;
+            let below = if last {
+                val(mid) < value || (val(mid) == value && mid + 1 < n && val(mid + 1) == value)
+            } else {
+                val(mid) < value
+            };
+            if below {
+                lo = mid;
+            } else {
+                hi = mid;
+            }
+        }
+        (lo, hi)
+    };
+    let mut start = 0usize;
+    if min_def {
+        start = lookup(min, false).0.min(n);
+        if span_gaps {
+            let d = (0..=start.min(n - 1))
+                .rev()
+                .position(|i| meta.parsed[i].get(vaxis).is_some());
+            start -= d.unwrap_or(0);
+        }
+        start = start.min(n - 1);
+    }
+    let count = if max_def {
+        let mut end = lookup(max, true).1 + 1;
+        if span_gaps {
+            let d = (end.saturating_sub(1)..n).position(|i| meta.parsed[i].get(vaxis).is_some());
+            end += d.unwrap_or(0);
+        }
+        end.clamp(start, n) - start
+    } else {
+        n - start
+    };
+    (start, count)
 }

@@ -18,6 +18,8 @@ pub mod bar;
 pub mod bubble;
 pub mod doughnut;
 pub mod line;
+pub mod polar_area;
+pub mod radar;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -497,6 +499,8 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "scatter" => Some(Box::new(line::LineController::new(true))),
         "bubble" => Some(Box::new(bubble::BubbleController::default())),
         "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
+        "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
+        "radar" => Some(Box::new(radar::RadarController::default())),
         _ => None,
     }
 }

@@ -4,7 +4,7 @@
 //! clipping (`clipSelf`), turned into display-list items.
 
 use super::{Ctx, StrokeStyle, P};
-use crate::scene::{LineJoin, Paint, Path};
+use crate::scene::{LineJoin, Paint, Path, PathCmd};
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
@@ -400,6 +400,37 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
     p
 }
 
+/// Drops the commands a canvas would ignore: `arc`/`lineTo` calls with non-finite
+/// arguments (zero radii give 0/0 angles in `pathArc`, as in Chart.js) are no-ops there.
+fn finite_only(p: Path) -> Path {
+    let mut out = Path::new();
+    for cmd in p.cmds {
+        let ok = match cmd {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => x.is_finite() && y.is_finite(),
+            PathCmd::QuadTo(a, b, x, y) => [a, b, x, y].iter().all(|v| v.is_finite()),
+            PathCmd::CubicTo(a, b, c, d, x, y) => [a, b, c, d, x, y].iter().all(|v| v.is_finite()),
+            PathCmd::Close => true,
+        };
+        if !ok {
+            continue;
+        }
+        match cmd {
+            PathCmd::LineTo(x, y) => {
+                out.line_to(x, y);
+            }
+            PathCmd::CubicTo(a, b, c, d, x, y) if out.is_empty() => {
+                out.move_to(a, b);
+                out.cubic_to(a, b, c, d, x, y);
+            }
+            PathCmd::Close => {
+                out.close();
+            }
+            other => out.cmds.push(other),
+        }
+    }
+    out
+}
+
 /// `_normalizeAngle`: into [0, 2π).
 fn normalize_angle(a: f64) -> f64 {
     (a % TAU + TAU) % TAU
@@ -549,7 +580,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     // drawArc
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         for _ in 0..full_circles {
             ctx.fill_paint(&path, o.background.clone());
         }
@@ -557,7 +593,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
             end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
-    let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+    let path = P::from(finite_only(path_arc(
+        &pp,
+        radius_offset,
+        spacing,
+        end_angle,
+    )));
     ctx.fill_paint(&path, o.background.clone());
 
     // drawBorder
@@ -584,7 +625,12 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     };
     let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         for _ in 0..full_circles {
             ctx.stroke(&path, &style);
         }
@@ -593,7 +639,7 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         }
     }
     if inner {
-        ctx.clip(P::from(clip_arc(g, pixel_margin, end_angle)));
+        ctx.clip(P::from(finite_only(clip_arc(g, pixel_margin, end_angle))));
     }
     // A whole ring needs no self clip (its outline is two separate circles).
     let full_circle = (g.end_angle - g.start_angle).abs() >= TAU - 1e-4;
@@ -604,10 +650,15 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         && o.border_radius.is_zero()
         && o.border_join != Some(LineJoin::Miter)
     {
-        ctx.clip(P::from(clip_self(g, o, end_angle)));
+        ctx.clip(P::from(finite_only(clip_self(g, o, end_angle))));
     }
     if full_circles == 0 {
-        let path = P::from(path_arc(&pp, radius_offset, spacing, end_angle));
+        let path = P::from(finite_only(path_arc(
+            &pp,
+            radius_offset,
+            spacing,
+            end_angle,
+        )));
         ctx.stroke(&path, &style);
     }
     ctx.restore();

@@ -75,6 +75,8 @@ pub struct LineEl {
     pub loop_: bool,
     /// `_fullLoop`.
     pub full_loop: bool,
+    /// `(start, count)` of the drawn points (`_drawStart`, `_drawCount`); all when `None`.
+    pub draw_range: Option<(usize, usize)>,
     control_points_done: bool,
 }
 
@@ -104,6 +106,7 @@ impl LineEl {
             options,
             loop_: false,
             full_loop: false,
+            draw_range: None,
             control_points_done: false,
         }
     }
@@ -346,8 +349,11 @@ impl LineEl {
     /// `path(ctx, start, count)`: every segment into one path; true when it loops.
     pub fn path(&self, p: &mut P) -> bool {
         let mut lp = self.loop_;
+        let range = self
+            .draw_range
+            .map(|(start, count)| (start, (start + count).saturating_sub(1)));
         for seg in self.segments() {
-            lp &= self.path_segment(p, &seg, None, true, false);
+            lp &= self.path_segment(p, &seg, range, true, false);
         }
         lp
     }

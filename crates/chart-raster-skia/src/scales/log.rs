@@ -12,6 +12,11 @@ fn pow10(e: f64) -> f64 {
     libm::pow(10.0, e)
 }
 
+use super::linear::parse_linear;
+use super::{ticks, DataLimits, ScaleCore, ScaleType, Tick};
+use crate::text::TextEngine;
+use chart_spec::model::Raw;
+
 fn log10_floor(v: f64) -> f64 {
     log10(v).floor()
 }
@@ -248,6 +253,123 @@ pub fn format_log_tick(
         numeric(index)
     } else {
         String::new()
+    }
+}
+
+/// The `logarithmic` scale type.
+#[derive(Default)]
+pub struct LogScale {
+    zero: bool,
+    ticks: Vec<LogTick>,
+    start_value: f64,
+    value_range: f64,
+}
+
+impl ScaleType for LogScale {
+    fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
+        match parse_linear(raw).map(parse_log) {
+            Some(LogValue::Value(v)) => Some(v),
+            Some(LogValue::Zero) => {
+                self.zero = true;
+                None
+            }
+            _ => None,
+        }
+    }
+
+    fn determine_data_limits(&mut self, core: &mut ScaleCore, data: &dyn DataLimits) {
+        let (min, max) = core.get_min_max(data, true);
+        let (umin, umax, min_def, max_def) = core.user_bounds();
+        let (min, max) = data_limits(LogLimitInputs {
+            min: Some(min).filter(|v| v.is_finite()),
+            max: Some(max).filter(|v| v.is_finite()),
+            zero: self.zero || core.opts.begin_at_zero,
+            user_min: min_def.then_some(umin),
+            user_max: max_def.then_some(umax),
+            suggested_min: core.suggested_min,
+        });
+        core.min = min;
+        core.max = max;
+    }
+
+    fn build_ticks(&mut self, core: &mut ScaleCore, _text: &TextEngine) -> Vec<Tick> {
+        let (umin, umax, min_def, max_def) = core.user_bounds();
+        self.ticks = generate_ticks(
+            min_def.then_some(umin),
+            max_def.then_some(umax),
+            core.min,
+            core.max,
+        );
+        if core.opts.bounds_ticks {
+            for t in self.ticks.iter().filter(|t| !t.value.is_nan()) {
+                core.min = core.min.min(t.value);
+                core.max = core.max.max(t.value);
+            }
+        }
+        let mut ticks: Vec<Tick> = self
+            .ticks
+            .iter()
+            .map(|t| Tick {
+                value: t.value,
+                label: None,
+                major: t.major,
+            })
+            .collect();
+        if core.opts.reverse {
+            ticks.reverse();
+            self.ticks.reverse();
+            core.start = core.max;
+            core.end = core.min;
+        } else {
+            core.start = core.min;
+            core.end = core.max;
+        }
+        ticks
+    }
+
+    fn tick_label(&self, core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
+        let log_ticks: Vec<LogTick> = ticks
+            .iter()
+            .enumerate()
+            .map(|(i, t)| LogTick {
+                value: t.value,
+                major: t.major,
+                significand: self
+                    .ticks
+                    .get(i)
+                    .filter(|lt| lt.value == t.value)
+                    .map_or(0.0, |lt| lt.significand),
+            })
+            .collect();
+        Some(vec![format_log_tick(&log_ticks, index, |i| {
+            ticks::numeric(ticks[i].value, ticks, &core.opts.ticks.format)
+        })])
+    }
+
+    fn configure(&mut self, core: &mut ScaleCore) {
+        self.start_value = log10(core.min);
+        self.value_range = log10(core.max) - log10(core.min);
+    }
+
+    fn pixel_for_value(&self, core: &ScaleCore, value: f64) -> f64 {
+        let v = if value == 0.0 { core.min } else { value };
+        if v.is_nan() {
+            return f64::NAN;
+        }
+        let d = if v == core.min {
+            0.0
+        } else {
+            (log10(v) - self.start_value) / self.value_range
+        };
+        core.pixel_for_decimal(d)
+    }
+
+    fn value_for_pixel(&self, core: &ScaleCore, pixel: f64) -> f64 {
+        pow10(self.start_value + core.decimal_for_pixel(pixel) * self.value_range)
+    }
+
+    fn label_for_value(&self, core: &ScaleCore, value: f64) -> String {
+        ticks::default_number(value, &core.opts.ticks.format)
     }
 }
 

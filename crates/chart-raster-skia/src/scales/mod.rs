@@ -18,6 +18,7 @@ pub mod linear;
 pub mod log;
 pub mod radial_draw;
 pub mod radial_geometry;
+pub mod radial_linear;
 pub mod ticks;
 pub mod time;
 
@@ -84,6 +85,19 @@ pub trait ScaleType {
     fn labels(&self) -> Option<&[Raw]> {
         None
     }
+    /// The radial geometry of a `radialLinear` scale.
+    fn radial(&self) -> Option<&radial_geometry::RadialGeometry> {
+        None
+    }
+    /// Replaces [`Scale::update`] for scales laid out in the chart area (radial); true when
+    /// it did.
+    fn update_custom(&mut self, _core: &mut ScaleCore, _text: &TextEngine) -> bool {
+        false
+    }
+    /// Replaces [`Scale::draw_layer`] (radial); true when it did.
+    fn draw_custom(&mut self, _core: &ScaleCore, _layer: ScaleLayer, _ctx: &mut Ctx<'_>) -> bool {
+        false
+    }
 }
 
 /// Creates the scale type for `kind`; `None` when not registered.
@@ -93,6 +107,15 @@ pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Option<Box<dyn ScaleType>>
             opts.labels.clone().unwrap_or_else(|| labels.to_vec()),
         ))),
         "linear" => Some(Box::new(linear::LinearScale::default())),
+        "logarithmic" => Some(Box::new(log::LogScale::default())),
+        "time" | "timeseries" => Some(Box::new(time::TimeScale::new(
+            opts,
+            labels.to_vec(),
+            opts.kind == "timeseries",
+        ))),
+        "radialLinear" => Some(Box::new(radial_linear::RadialLinearScale::new(
+            labels.to_vec(),
+        ))),
         _ => None,
     }
 }
@@ -535,6 +558,10 @@ impl Scale {
         c.margins = margins;
         c.ticks.clear();
         c.label_sizes = None;
+        if self.kind.update_custom(&mut self.core, text) {
+            return;
+        }
+        let c = &mut self.core;
         // setDimensions
         if c.is_horizontal() {
             c.width = c.max_width;
@@ -1286,6 +1313,9 @@ impl Scale {
         if !self.core.visible {
             return;
         }
+        if self.kind.draw_custom(&self.core, layer, ctx) {
+            return;
+        }
         match layer {
             ScaleLayer::Grid => {
                 if let Some(bg) = self.core.opts.background_color {
@@ -1294,6 +1324,8 @@ impl Scale {
                 }
                 let items = self.grid_items(area, scales_pixels);
                 let grid = self.core.opts.grid.clone();
+                let border_dash = self.core.opts.border.dash.clone();
+                let border_dash_offset = self.core.opts.border.dash_offset;
                 if grid.display {
                     for it in &items {
                         if grid.draw_on_chart_area {
@@ -1305,8 +1337,9 @@ impl Scale {
                                 it.y2,
                                 it.width,
                                 it.color,
-                                &[],
-                                0.0,
+                                // Grid lines take `border.dash` (`_computeGridLineItems`).
+                                &border_dash,
+                                border_dash_offset,
                             );
                         }
                         if grid.draw_ticks {

@@ -7,6 +7,10 @@
 //! Everything here is pure: the scale box and text measuring come in as arguments, so the
 //! algorithms can be tested without a chart.
 
+use super::{DataLimits, ScaleCore, ScaleType, Tick};
+use crate::text::TextEngine;
+use chart_spec::model::{Raw, ScaleOptions};
+use chart_spec::model_extra::TimeSource;
 use chart_spec::time::{DateAdapter, DisplayFormats, TimeUnit};
 
 /// `INTERVALS` of scale.time: whether a unit is "common" (auto ticks may use it), its size in
@@ -429,7 +433,17 @@ impl TimeScaleState {
             determine_major_unit(self.unit)
         };
         let table_ts = if opts.series {
-            self.timestamps_for_table(inputs)
+            // timeseries `_generate` inserts min and max into the cached data timestamps
+            // array itself (JavaScript aliasing), so the lookup table sees them too.
+            let data = if opts.source == TickSource::Labels {
+                inputs.data.to_vec()
+            } else {
+                timestamps
+            };
+            self.timestamps_for_table(&TickInputs {
+                data: &data,
+                ..*inputs
+            })
         } else {
             timestamps
         };
@@ -644,6 +658,216 @@ fn interpolate(table: &[(f64, f64)], val: f64, reverse: bool) -> f64 {
     } else {
         pt
     }
+}
+
+/// The `time` and `timeseries` scale types.
+pub struct TimeScale {
+    adapter: DateAdapter,
+    opts: TimeOptions,
+    state: TimeScaleState,
+    labels: Vec<Raw>,
+    data: Vec<f64>,
+    label_ts: Vec<f64>,
+    ticks: Vec<TimeTick>,
+    /// `_generate` refused the range (Chart.js throws); reported once.
+    pub error: Option<String>,
+}
+
+impl TimeScale {
+    /// A time scale (`series` for `timeseries`) with the chart's labels.
+    pub fn new(opts: &ScaleOptions, labels: Vec<Raw>, series: bool) -> Self {
+        let t = opts.extra.time.clone();
+        let adapter = t.as_ref().map(|t| t.adapter).unwrap_or_default();
+        let mut o = TimeOptions::new(&adapter);
+        if let Some(t) = t {
+            o.unit = t.unit;
+            o.min_unit = t.min_unit;
+            o.round = t.round;
+            o.iso_weekday = t.iso_weekday;
+            o.parser = t.parser;
+            o.display_formats = t.display_formats;
+            o.tooltip_format = t.tooltip_format;
+            o.source = match t.source {
+                TimeSource::Auto => TickSource::Auto,
+                TimeSource::Data => TickSource::Data,
+                TimeSource::Labels => TickSource::Labels,
+            };
+        }
+        o.step_size = opts.ticks.step_size.filter(|s| *s > 0.0).unwrap_or(1.0);
+        o.major_enabled = opts.ticks.major_enabled;
+        o.auto_skip = opts.ticks.auto_skip;
+        o.bounds = if opts.bounds_ticks {
+            Bounds::Ticks
+        } else {
+            Bounds::Data
+        };
+        o.offset = opts.offset;
+        o.reverse = opts.reverse;
+        o.series = series;
+        let state = TimeScaleState::determine_data_limits(
+            &adapter,
+            &o,
+            &TickInputs {
+                data: &[],
+                labels: &[],
+                user_min: Some(0.0),
+                user_max: Some(1.0),
+            },
+            (f64::INFINITY, f64::NEG_INFINITY),
+            0.0,
+        );
+        Self {
+            adapter,
+            opts: o,
+            state,
+            labels,
+            data: Vec::new(),
+            label_ts: Vec::new(),
+            ticks: Vec::new(),
+            error: None,
+        }
+    }
+
+    fn parse_raw(&self, raw: &Raw) -> Option<f64> {
+        match raw {
+            Raw::Num(n) => parse_time(&self.adapter, &self.opts, RawTime::Number(*n)),
+            Raw::Str(s) => parse_time(&self.adapter, &self.opts, RawTime::Text(s)),
+            _ => None,
+        }
+    }
+}
+
+impl ScaleType for TimeScale {
+    fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
+        self.parse_raw(raw)
+    }
+
+    fn determine_data_limits(&mut self, core: &mut ScaleCore, data: &dyn DataLimits) {
+        let labels = core
+            .opts
+            .labels
+            .clone()
+            .unwrap_or_else(|| self.labels.clone());
+        self.label_ts = normalize(labels.iter().filter_map(|l| self.parse_raw(l)).collect());
+        self.data = normalize(data.all_values(core.id(), core.axis()));
+        let (min, max, min_def, max_def) = core.user_bounds();
+        let data_min_max = if min_def && max_def {
+            (f64::INFINITY, f64::NEG_INFINITY)
+        } else {
+            core.get_min_max(data, false)
+        };
+        let inputs = TickInputs {
+            data: &self.data,
+            labels: &self.label_ts,
+            user_min: min_def.then_some(min),
+            user_max: max_def.then_some(max),
+        };
+        self.state = TimeScaleState::determine_data_limits(
+            &self.adapter,
+            &self.opts,
+            &inputs,
+            data_min_max,
+            now_ms(),
+        );
+        core.min = self.state.min;
+        core.max = self.state.max;
+    }
+
+    fn build_ticks(&mut self, core: &mut ScaleCore, text: &TextEngine) -> Vec<Tick> {
+        let (umin, umax, min_def, max_def) = core.user_bounds();
+        let inputs = TickInputs {
+            data: &self.data,
+            labels: &self.label_ts,
+            user_min: min_def.then_some(umin),
+            user_max: max_def.then_some(umax),
+        };
+        let horizontal = core.is_horizontal();
+        let length = if horizontal { core.width } else { core.height };
+        let font = core.tick_font(0);
+        let rotation = if horizontal {
+            core.opts.ticks.max_rotation
+        } else {
+            core.opts.ticks.min_rotation
+        };
+        let probe = self.state.clone();
+        let (adapter, opts) = (self.adapter, self.opts.clone());
+        let mut capacity = |example: f64| {
+            let label = probe.capacity_label(&adapter, &opts, example);
+            let w = f64::from(text.measure(&font.spec, &label));
+            label_capacity(w, font.size, rotation, horizontal, length)
+        };
+        match self
+            .state
+            .build_ticks(&self.adapter, &self.opts, &inputs, &mut capacity)
+        {
+            Ok(t) => {
+                self.ticks = t;
+                self.error = None;
+            }
+            Err(e) => {
+                self.ticks.clear();
+                self.error = Some(e);
+            }
+        }
+        core.min = self.state.min;
+        core.max = self.state.max;
+        self.ticks
+            .iter()
+            .map(|t| Tick {
+                value: t.value,
+                label: None,
+                major: t.major,
+            })
+            .collect()
+    }
+
+    fn tick_label(&self, _core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
+        let tt: Vec<TimeTick> = ticks
+            .iter()
+            .map(|t| TimeTick {
+                value: t.value,
+                major: t.major,
+            })
+            .collect();
+        Some(vec![self.state.tick_label(
+            &self.adapter,
+            &self.opts,
+            &tt,
+            index,
+            None,
+        )])
+    }
+
+    fn configure(&mut self, _core: &mut ScaleCore) {}
+
+    fn pixel_for_value(&self, core: &ScaleCore, value: f64) -> f64 {
+        if value.is_nan() {
+            return f64::NAN;
+        }
+        core.pixel_for_decimal(self.state.offset_decimal_for_value(value))
+    }
+
+    fn value_for_pixel(&self, core: &ScaleCore, pixel: f64) -> f64 {
+        let (_, end, factor) = self.state.offsets;
+        let pos = core.decimal_for_pixel(pixel) / factor - end;
+        self.state.min + pos * (self.state.max - self.state.min)
+    }
+
+    fn label_for_value(&self, _core: &ScaleCore, value: f64) -> String {
+        self.state.label_for_value(&self.adapter, &self.opts, value)
+    }
+
+    fn labels(&self) -> Option<&[Raw]> {
+        Some(&self.labels)
+    }
+}
+
+/// `Date.now()`, for scales without any data.
+fn now_ms() -> f64 {
+    std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map(|d| d.as_millis() as f64)
+        .unwrap_or(0.0)
 }
 
 #[cfg(test)]

@@ -1,0 +1,350 @@
+//! The `radialLinear` scale (scale.radialLinear.js): linear ticks along the radius, point
+//! labels around the chart, circular or polygonal grid and angle lines. It is laid out in the
+//! chart area (`position: 'chartArea'`) rather than along an edge, so it replaces the shared
+//! update and drawing of [`super::Scale`] ([`ScaleType::update_custom`],
+//! [`ScaleType::draw_custom`]).
+
+use super::linear::{generate_ticks, handle_tick_range, parse_linear, TickGen};
+use super::radial_draw::{
+    draw_background, draw_grid_lines, draw_point_labels, draw_tick_labels, Corners, LineStyle,
+    PointLabelStyle, RadialTick, Sides, TickLabelStyle,
+};
+use super::radial_geometry::{LabelSize, PointLabelItem, RadialGeometry};
+use super::{ticks, DataLimits, ScaleCore, ScaleLayer, ScaleType, Tick};
+use crate::elements::Ctx;
+use crate::text::TextEngine;
+use chart_spec::model::{Axis, Display, Raw};
+use chart_spec::model_extra::RadialScaleOptions;
+use chart_spec::values::Padding;
+
+/// `radialLinear`.
+pub struct RadialLinearScale {
+    /// Centre, radius and angles, valid after layout.
+    pub geom: RadialGeometry,
+    labels: Vec<Raw>,
+    point_labels: Vec<Vec<String>>,
+    items: Vec<PointLabelItem>,
+}
+
+impl RadialLinearScale {
+    /// A radial scale whose point labels are the chart's `labels`.
+    pub fn new(labels: Vec<Raw>) -> Self {
+        Self {
+            geom: RadialGeometry::set_dimensions(0.0, 0.0, 0.0, 0.0, 0.0),
+            labels,
+            point_labels: Vec::new(),
+            items: Vec::new(),
+        }
+    }
+
+    fn radial(core: &ScaleCore) -> Option<&RadialScaleOptions> {
+        core.opts.extra.radial.as_ref()
+    }
+
+    /// `getTickBackdropHeight`.
+    fn tick_backdrop_height(core: &ScaleCore) -> f64 {
+        let t = &core.opts.ticks;
+        if t.display && core.opts.display != Display::No {
+            let p: &Padding = &t.backdrop_padding;
+            t.font.first().size + p.top + p.bottom
+        } else {
+            0.0
+        }
+    }
+}
+
+fn padding_sides(p: &Padding) -> Sides {
+    Sides {
+        top: p.top,
+        right: p.right,
+        bottom: p.bottom,
+        left: p.left,
+    }
+}
+
+impl ScaleType for RadialLinearScale {
+    fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
+        parse_linear(raw)
+    }
+
+    fn determine_data_limits(&mut self, core: &mut ScaleCore, data: &dyn DataLimits) {
+        // getMinMax(false) over the datasets on this scale; the radial controllers have no
+        // other axis to filter by.
+        let values = data.all_values(core.id(), Axis::R);
+        let (dmin, dmax) = values
+            .iter()
+            .fold((f64::INFINITY, f64::NEG_INFINITY), |(a, b), v| {
+                (a.min(*v), b.max(*v))
+            });
+        let (umin, umax, min_def, max_def) = core.user_bounds();
+        let (mut min, mut max) = (umin, umax);
+        if !(min_def && max_def) {
+            if !min_def {
+                min = min.min(dmin);
+            }
+            if !max_def {
+                max = max.max(dmax);
+            }
+            if max_def && min > max {
+                min = max;
+            }
+            if min_def && min > max {
+                max = min;
+            }
+        }
+        core.min = if min.is_finite() { min } else { 0.0 };
+        core.max = if max.is_finite() { max } else { 0.0 };
+        handle_tick_range(core);
+    }
+
+    fn build_ticks(&mut self, core: &mut ScaleCore, _text: &TextEngine) -> Vec<Tick> {
+        let t = &core.opts.ticks;
+        // getTickLimit with computeTickLimit = ceil(drawingArea / tickBackdropHeight).
+        let mut max_ticks_limit = t.max_ticks_limit.filter(|m| *m != 0.0);
+        let mut max_ticks = match t.step_size.filter(|s| *s != 0.0) {
+            Some(step) => ((core.max / step).ceil() - (core.min / step).floor() + 1.0).min(1000.0),
+            None => {
+                max_ticks_limit = Some(max_ticks_limit.unwrap_or(11.0));
+                (self.geom.drawing_area / Self::tick_backdrop_height(core)).ceil()
+            }
+        };
+        if let Some(m) = max_ticks_limit {
+            max_ticks = m.min(max_ticks);
+        }
+        let g = TickGen {
+            max_ticks: max_ticks.max(2.0),
+            bounds_ticks: core.opts.bounds_ticks,
+            min: parse_linear(&core.opts.min).filter(|v| !v.is_nan()),
+            max: parse_linear(&core.opts.max).filter(|v| !v.is_nan()),
+            precision: t.precision,
+            step: t.step_size,
+            count: t.count,
+            max_digits: core.height / t.font.first().line_height,
+            horizontal: false,
+            min_rotation: t.min_rotation,
+            include_bounds: t.include_bounds,
+        };
+        let values = generate_ticks(&g, core.range.0, core.range.1);
+        if core.opts.bounds_ticks {
+            for v in values.iter().filter(|v| !v.is_nan()) {
+                core.min = core.min.min(*v);
+                core.max = core.max.max(*v);
+            }
+        }
+        let mut ticks: Vec<Tick> = values.into_iter().map(Tick::new).collect();
+        if core.opts.reverse {
+            ticks.reverse();
+            core.start = core.max;
+            core.end = core.min;
+        } else {
+            core.start = core.min;
+            core.end = core.max;
+        }
+        ticks
+    }
+
+    fn tick_label(&self, core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
+        Some(vec![ticks::numeric(
+            ticks[index].value,
+            ticks,
+            &core.opts.ticks.format,
+        )])
+    }
+
+    fn configure(&mut self, _core: &mut ScaleCore) {}
+
+    fn pixel_for_value(&self, _core: &ScaleCore, _value: f64) -> f64 {
+        f64::NAN
+    }
+
+    fn value_for_pixel(&self, _core: &ScaleCore, _pixel: f64) -> f64 {
+        f64::NAN
+    }
+
+    fn label_for_value(&self, core: &ScaleCore, value: f64) -> String {
+        ticks::default_number(value, &core.opts.ticks.format)
+    }
+
+    fn radial(&self) -> Option<&RadialGeometry> {
+        Some(&self.geom)
+    }
+
+    fn update_custom(&mut self, core: &mut ScaleCore, text: &TextEngine) -> bool {
+        // setDimensions
+        let backdrop = Self::tick_backdrop_height(core);
+        self.geom = RadialGeometry::set_dimensions(
+            core.left,
+            core.top,
+            core.max_width,
+            core.max_height,
+            backdrop,
+        );
+        core.width = core.max_width - backdrop;
+        core.height = core.max_height - backdrop;
+        core.right = core.left + core.max_width;
+        core.bottom = core.top + core.max_height;
+        let radial = Self::radial(core).cloned();
+        self.geom.start_angle_deg = radial.as_ref().map_or(0.0, |r| r.start_angle);
+        self.geom.reverse = core.opts.reverse;
+        // buildTicks and labels
+        let ticks = self.build_ticks(core, text);
+        let mut labelled = Vec::with_capacity(ticks.len());
+        for i in 0..ticks.len() {
+            let mut t = ticks[i].clone();
+            t.label = self.tick_label(core, i, &ticks);
+            labelled.push(t);
+        }
+        core.ticks = labelled;
+        self.geom.min = core.min;
+        self.geom.max = core.max;
+        // generateTickLabels: the point labels (`label || label === 0 ? label : ''`).
+        self.point_labels = self
+            .labels
+            .iter()
+            .map(|l| match l {
+                Raw::Undefined | Raw::Null => vec![String::new()],
+                Raw::Str(s) if s.is_empty() => vec![String::new()],
+                Raw::Bool(false) => vec![String::new()],
+                Raw::Num(n) if n.is_nan() => vec![String::new()],
+                other => other.lines(),
+            })
+            .collect();
+        self.geom.label_count = self.point_labels.len();
+        // fit
+        let pl = radial.as_ref().map(|r| &r.point_labels);
+        let show_labels = pl.is_some_and(|p| p.display != Some(false));
+        if core.opts.display != Display::No && show_labels {
+            let Some(pl) = pl else { return true };
+            let n = self.point_labels.len();
+            let sizes: Vec<LabelSize> = self
+                .point_labels
+                .iter()
+                .enumerate()
+                .map(|(i, lines)| {
+                    let font = pl.font.at(i);
+                    let w = lines
+                        .iter()
+                        .map(|l| f64::from(text.measure(&font.spec, l)))
+                        .fold(0.0, f64::max);
+                    LabelSize {
+                        w,
+                        h: lines.len() as f64 * font.line_height,
+                    }
+                })
+                .collect();
+            let paddings: Vec<f64> = (0..n).map(|i| pl.padding.at(i)).collect();
+            self.items = self.geom.fit_with_point_labels(
+                &sizes,
+                &paddings,
+                pl.center,
+                backdrop / 2.0,
+                pl.display.is_none(),
+            );
+        } else {
+            self.geom.set_center_point(0.0, 0.0, 0.0, 0.0);
+            self.items.clear();
+        }
+        true
+    }
+
+    fn draw_custom(&mut self, core: &ScaleCore, layer: ScaleLayer, ctx: &mut Ctx<'_>) -> bool {
+        let Some(radial) = Self::radial(core) else {
+            return true;
+        };
+        let g = &self.geom;
+        let o = &core.opts;
+        match layer {
+            ScaleLayer::Grid => {
+                draw_background(g, o.background_color, o.grid.circular, core.max, ctx.items);
+                if radial.point_labels.display != Some(false) {
+                    let styles: Vec<PointLabelStyle> = (0..self.point_labels.len())
+                        .map(|i| {
+                            let pl = &radial.point_labels;
+                            PointLabelStyle {
+                                font: pl.font.at(i).spec,
+                                color: pl.color.at(i),
+                                backdrop_color: pl.backdrop_color,
+                                backdrop_padding: padding_sides(&pl.backdrop_padding),
+                                border_radius: Corners {
+                                    top_left: pl.border_radius[0],
+                                    top_right: pl.border_radius[1],
+                                    bottom_left: pl.border_radius[2],
+                                    bottom_right: pl.border_radius[3],
+                                },
+                            }
+                        })
+                        .collect();
+                    draw_point_labels(&self.point_labels, &self.items, &styles, ctx.items);
+                }
+                let ticks: Vec<RadialTick> = core
+                    .ticks
+                    .iter()
+                    .map(|t| RadialTick {
+                        value: t.value,
+                        label: t.label.clone().unwrap_or_default(),
+                    })
+                    .collect();
+                let grid_styles: Vec<LineStyle> = (0..ticks.len())
+                    .map(|i| LineStyle {
+                        color: o.grid.color.at(i),
+                        width: o.grid.line_width.at(i),
+                        dash: o.border.dash.iter().map(|d| *d as f32).collect(),
+                        dash_offset: o.border.dash_offset as f32,
+                    })
+                    .collect();
+                let al = &radial.angle_lines;
+                let angle_styles: Vec<LineStyle> = (0..self.point_labels.len())
+                    .map(|i| LineStyle {
+                        color: al.color.at(i),
+                        width: al.line_width.at(i),
+                        dash: al.border_dash.iter().map(|d| *d as f32).collect(),
+                        dash_offset: al.border_dash_offset as f32,
+                    })
+                    .collect();
+                draw_grid_lines(
+                    g,
+                    &ticks,
+                    o.grid
+                        .display
+                        .then_some((&grid_styles[..], o.grid.circular)),
+                    al.display.then_some(&angle_styles[..]),
+                    ctx.items,
+                );
+            }
+            ScaleLayer::Border => {}
+            ScaleLayer::Labels => {
+                if !o.ticks.display {
+                    return true;
+                }
+                let ticks: Vec<RadialTick> = core
+                    .ticks
+                    .iter()
+                    .map(|t| RadialTick {
+                        value: t.value,
+                        label: t.label.clone().unwrap_or_default(),
+                    })
+                    .collect();
+                let t = &o.ticks;
+                let styles: Vec<TickLabelStyle> = (0..ticks.len())
+                    .map(|i| TickLabelStyle {
+                        font: t.font.at(i).spec,
+                        color: t.color.at(i),
+                        show_backdrop: t.show_label_backdrop,
+                        backdrop_color: t.backdrop_color,
+                        backdrop_padding: padding_sides(&t.backdrop_padding),
+                        stroke: t.text_stroke_color.map(|c| (c, t.text_stroke_width)),
+                    })
+                    .collect();
+                let text = ctx.text;
+                draw_tick_labels(
+                    g,
+                    &ticks,
+                    &styles,
+                    &|f, s| f64::from(text.measure(f, s)),
+                    ctx.items,
+                );
+            }
+        }
+        true
+    }
+}

@@ -1,0 +1,129 @@
+//! What the skia engine does not draw yet, said in the render's messages.
+//!
+//! The service bundles Chart.js plugins that the browser engine runs for real. A config that
+//! uses one of them still renders with the skia engine — the parts it understands — and these
+//! messages say what was left out, so nobody mistakes a missing annotation for a bug in their
+//! config.
+
+use chart_spec::Message;
+use serde_json::{Map, Value};
+
+/// Option keys of bundled plugins the skia engine ignores: (key under `options.plugins`,
+/// npm package).
+const IGNORED_PLUGINS: &[(&str, &str)] = &[
+    ("datalabels", "chartjs-plugin-datalabels"),
+    ("annotation", "chartjs-plugin-annotation"),
+    ("zoom", "chartjs-plugin-zoom"),
+];
+
+/// Chart types that come from bundled plugins: (type, npm package).
+const PLUGIN_TYPES: &[(&str, &str)] = &[
+    ("matrix", "chartjs-chart-matrix"),
+    ("sankey", "chartjs-chart-sankey"),
+    ("treemap", "chartjs-chart-treemap"),
+    ("wordCloud", "chartjs-chart-wordcloud"),
+    ("choropleth", "chartjs-chart-geo"),
+    ("bubbleMap", "chartjs-chart-geo"),
+    ("forceDirectedGraph", "chartjs-chart-graph"),
+    ("graph", "chartjs-chart-graph"),
+    ("dendrogram", "chartjs-chart-graph"),
+    ("dendogram", "chartjs-chart-graph"),
+    ("tree", "chartjs-chart-graph"),
+    ("venn", "chartjs-chart-venn"),
+    ("euler", "chartjs-chart-venn"),
+];
+
+/// Messages for every bundled-plugin feature in `config` that this engine leaves out.
+pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
+    let mut out = Vec::new();
+    let mut types: Vec<&str> = config
+        .get("type")
+        .and_then(Value::as_str)
+        .into_iter()
+        .collect();
+    let datasets = config
+        .get("data")
+        .and_then(|d| d.get("datasets"))
+        .and_then(Value::as_array)
+        .map(Vec::as_slice)
+        .unwrap_or_default();
+    types.extend(
+        datasets
+            .iter()
+            .filter_map(|d| d.get("type").and_then(Value::as_str)),
+    );
+    for (ty, package) in PLUGIN_TYPES {
+        if types.contains(ty) {
+            out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
+        }
+    }
+    let plugins = config
+        .get("options")
+        .and_then(|o| o.get("plugins"))
+        .and_then(Value::as_object);
+    for (key, package) in IGNORED_PLUGINS {
+        let in_options = plugins.is_some_and(|p| p.get(*key).is_some_and(enabled));
+        // datalabels also reads per-dataset options.
+        let in_dataset = datasets.iter().any(|d| d.get(*key).is_some_and(enabled));
+        if in_options || in_dataset {
+            out.push(skipped(&format!("{package} (options.plugins.{key})")));
+        }
+    }
+    // chartjs-plugin-gradient is configured per dataset, under `gradient`.
+    if datasets
+        .iter()
+        .any(|d| d.get("gradient").is_some_and(Value::is_object))
+    {
+        out.push(skipped(
+            "chartjs-plugin-gradient (dataset.gradient); plain colours are used",
+        ));
+    }
+    out
+}
+
+/// `false` turns a plugin off in Chart.js; anything else configures it.
+fn enabled(v: &Value) -> bool {
+    !matches!(v, Value::Bool(false) | Value::Null)
+}
+
+fn skipped(what: &str) -> Message {
+    Message::warn(format!(
+        "the skia engine does not draw {what} yet; render with engine \"browser\" for it"
+    ))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn messages(v: Value) -> Vec<String> {
+        let Value::Object(m) = v else {
+            panic!("object expected")
+        };
+        unsupported(&m).into_iter().map(|m| m.message).collect()
+    }
+
+    #[test]
+    fn core_charts_have_no_messages() {
+        assert!(messages(json!({"type": "bar", "data": {"datasets": [{"data": [1]}]}})).is_empty());
+        assert!(
+            messages(json!({"type": "bar", "options": {"plugins": {"datalabels": false}}}))
+                .is_empty()
+        );
+    }
+
+    #[test]
+    fn plugin_features_are_named() {
+        let m = messages(json!({
+            "type": "sankey",
+            "data": {"datasets": [{"data": [], "datalabels": {"color": "red"}, "gradient": {}}]},
+            "options": {"plugins": {"annotation": {"annotations": {}}}}
+        }));
+        assert_eq!(m.len(), 4, "{m:?}");
+        assert!(m[0].contains("\"sankey\" chart type of chartjs-chart-sankey"));
+        assert!(m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
+        assert!(m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
+        assert!(m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
+    }
+}
