@@ -710,8 +710,23 @@ impl Painter<'_> {
             let fractional = ddx.fract() != 0.0 || ddy.fract() != 0.0;
             // The pattern is the whole sprite sheet: Blink draws with Skia's fast source-rect
             // constraint, so filtering at a cell's edge reads the sheet's neighbouring pixels.
-            let mut pattern_ts =
-                tiny_skia::Transform::from_translate(dx - cell.sx as f32, dy - cell.sy as f32);
+            // Skia's bitmap sampler (`SkBitmapProcState`, which drew Chart.js's reference
+            // images) filters with 4-bit sub-pixel weights: the sampling phase is truncated
+            // to 1/16 px. Shifting the pattern by the truncated part reproduces its blend;
+            // with exact phases the sprite text of the time-scale cases was 8 levels off.
+            let truncate_phase = |d: f32| {
+                let f = (-d).rem_euclid(1.0);
+                f - (f * 16.0).floor() / 16.0
+            };
+            let (ax, ay) = if translate_only {
+                (truncate_phase(ddx), truncate_phase(ddy))
+            } else {
+                (0.0, 0.0)
+            };
+            let mut pattern_ts = tiny_skia::Transform::from_translate(
+                dx - cell.sx as f32 + ax,
+                dy - cell.sy as f32 + ay,
+            );
             if translate_only && fractional {
                 pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
             }
