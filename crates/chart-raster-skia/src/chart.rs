@@ -224,6 +224,7 @@ fn draw_chart(
         ctrls[i].parse(ds, &mut meta, &mut scales, &chart.labels);
         data.metas[i] = meta;
     }
+    crate::plugins::decimation::apply(chart, &mut data.metas, &scales, width);
     let mut sorted: Vec<usize> = (0..data.metas.len()).collect();
     sorted.sort_by(|&a, &b| {
         let (ma, mb) = (&data.metas[a], &data.metas[b]);
