@@ -473,4 +473,3 @@ impl LayoutBox for LegendBox {
         self.height = height;
     }
 }
-
