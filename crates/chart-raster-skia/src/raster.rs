@@ -730,6 +730,29 @@ impl Painter<'_> {
             if translate_only && fractional {
                 pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
             }
+            // Without anti-aliasing Skia fills the device rectangle with its edges rounded
+            // half up (`SkScan::FillRect` after `SkRect::round`); draw that pixel rectangle
+            // in device space, the pattern carrying the transform.
+            let (dest, draw_ts, pattern_ts) = if aa {
+                (dest, ts(t), pattern_ts)
+            } else {
+                let (x0, y0) = t.apply(dest.left(), dest.top());
+                let (x1, y1) = t.apply(dest.right(), dest.bottom());
+                let round = |v: f32| (v + 0.5).floor();
+                let Some(r) = tiny_skia::Rect::from_ltrb(
+                    round(x0.min(x1)),
+                    round(y0.min(y1)),
+                    round(x0.max(x1)),
+                    round(y0.max(y1)),
+                ) else {
+                    continue;
+                };
+                (
+                    r,
+                    tiny_skia::Transform::identity(),
+                    ts(t).pre_concat(pattern_ts),
+                )
+            };
             let pattern = tiny_skia::Pattern::new(
                 image.as_ref(),
                 tiny_skia::SpreadMode::Pad,
@@ -745,7 +768,7 @@ impl Painter<'_> {
             let Ok(mask) = top_mask(&self.clips) else {
                 break;
             };
-            self.pixmap.fill_rect(dest, &p, ts(t), mask);
+            self.pixmap.fill_rect(dest, &p, draw_ts, mask);
         }
         self.sprite = Some(image);
     }
