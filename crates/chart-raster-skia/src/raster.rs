@@ -689,14 +689,24 @@ impl Painter<'_> {
                 TextBaseline::Bottom => 0.0,
             };
         let t = self.base.then(item.transform);
-        // Blink draws images without anti-aliased edges unless the transform rotates,
-        // skews or scales by a non-integer.
-        let aa = !(t.b == 0.0 && t.c == 0.0 && t.a.fract() == 0.0 && t.d.fract() == 0.0);
+        // Blink draws images without anti-aliased edges while the transform keeps rectangles
+        // rectangles (scales, quarter turns), unless a cell would be under a device pixel
+        // (`ShouldDrawImageAntialiased`).
+        // Skia snaps the sine and cosine of a rotation to zero when nearly zero
+        // (`SkScalarSinSnapToZero`), so a quarter turn keeps rectangles.
+        let zero = |v: f32| v.abs() <= 1.0 / 4096.0;
+        let rect_stays_rect = (zero(t.b) && zero(t.c)) || (zero(t.a) && zero(t.d));
+        let (expand_w, expand_h) = if zero(t.b) && zero(t.c) {
+            (t.a.abs(), t.d.abs())
+        } else {
+            (t.b.abs(), t.c.abs())
+        };
         for cell in sprite.cells(&item.text) {
             if cell.width == 0 {
                 continue;
             }
             let (dx, dy) = (x + cell.dx, y);
+            let aa = !rect_stays_rect || cell.width as f32 * expand_w < 1.0 || fh * expand_h < 1.0;
             let Some(dest) =
                 tiny_skia::Rect::from_xywh(dx, dy, cell.width as f32, sprite.font_height as f32)
             else {
