@@ -888,6 +888,53 @@ mod tests {
         assert_eq!(px(&b, 12, 5)[3], 0);
     }
 
+    #[cfg(feature = "sprite-text")]
+    #[test]
+    fn sprite_cells_round_half_up_and_shift_by_baseline() {
+        use crate::text::sprite::SpriteFont;
+        // A 34×34 sheet of opaque red: every cell is a solid block.
+        let sprite = SpriteFont {
+            widths: vec![4.0; 224],
+            first_char_code: 32,
+            cell_width: 17,
+            cell_height: 17,
+            font_height: 16,
+            image_width: 34,
+            image_height: 34,
+            image: [255, 0, 0, 255].repeat(34 * 34),
+        };
+        let item = |x: f32, baseline| {
+            Item::Text(TextItem {
+                text: " ".into(),
+                x,
+                y: 20.0,
+                font: chart_spec::font::FontSpec::default(),
+                paint: Paint::Solid(Rgba::BLACK),
+                align: TextAlign::Left,
+                baseline,
+                transform: Transform::IDENTITY,
+                stroke: None,
+            })
+        };
+        let mut s = scene(vec![item(10.5, TextBaseline::Bottom)], 1.0);
+        s.width = 40.0;
+        s.height = 40.0;
+        let b = rasterize(&s, &TextEngine::Sprite(sprite.clone())).unwrap();
+        // x 10.5..14.5 fills pixels 11..15 (SkScan::FillRect rounds half up), y 20..36.
+        assert_eq!(px(&b, 10, 25)[3], 0);
+        assert_eq!(px(&b, 11, 25), [255, 0, 0, 255]);
+        assert_eq!(px(&b, 14, 25)[3], 255);
+        assert_eq!(px(&b, 15, 25)[3], 0);
+        assert_eq!(px(&b, 12, 19)[3], 0);
+        assert_eq!(px(&b, 12, 35)[3], 255);
+        // `middle` lifts the cell by 8: y 12..28.
+        s.items = vec![item(10.0, TextBaseline::Middle)];
+        let b = rasterize(&s, &TextEngine::Sprite(sprite)).unwrap();
+        assert_eq!(px(&b, 12, 12)[3], 255);
+        assert_eq!(px(&b, 12, 11)[3], 0);
+        assert_eq!(px(&b, 12, 28)[3], 0);
+    }
+
     #[test]
     fn half_transparent_fill_is_straight_alpha() {
         let mut path = Path::new();
