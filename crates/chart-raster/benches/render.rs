@@ -75,9 +75,66 @@ fn line_chart() -> Map<String, Value> {
     }))
 }
 
+/// Five slices with a legend.
+fn doughnut_chart() -> Map<String, Value> {
+    object(json!({
+        "type": "doughnut",
+        "data": {
+            "labels": ["Rent", "Food", "Travel", "Savings", "Other"],
+            "datasets": [{"data": [1200, 450, 300, 600, 150],
+                          "backgroundColor": ["#36a2eb", "#ff6384", "#ff9f40", "#4bc0c0", "#9966ff"]}]
+        }
+    }))
+}
+
+/// Two datasets over eight axes, filled.
+fn radar_chart() -> Map<String, Value> {
+    object(json!({
+        "type": "radar",
+        "data": {
+            "labels": ["Speed", "Power", "Range", "Comfort", "Safety", "Price", "Looks", "Tech"],
+            "datasets": [
+                {"label": "A", "data": [65, 59, 90, 81, 56, 55, 40, 70], "fill": true,
+                 "backgroundColor": "rgba(54, 162, 235, 0.2)", "borderColor": "#36a2eb"},
+                {"label": "B", "data": [28, 48, 40, 19, 96, 27, 100, 60], "fill": true,
+                 "backgroundColor": "rgba(255, 99, 132, 0.2)", "borderColor": "#ff6384"}
+            ]
+        }
+    }))
+}
+
+/// 10,000 points a minute apart on a time scale, optionally decimated (LTTB to 500 samples).
+fn time_series_chart(decimate: bool) -> Map<String, Value> {
+    const START_MS: f64 = 1_767_225_600_000.0; // 2026-01-01T00:00:00Z
+    let data: Vec<Value> = (0..10_000)
+        .map(|i| {
+            let t = f64::from(i);
+            json!({"x": START_MS + t * 60_000.0, "y": (t * 0.013).rem_euclid(7.0) + (t * 0.0007).rem_euclid(3.0)})
+        })
+        .collect();
+    object(json!({
+        "type": "line",
+        "data": {"datasets": [{"label": "signal", "data": data, "borderColor": "#36a2eb",
+                               "borderWidth": 1, "pointRadius": 0}]},
+        "options": {
+            "parsing": false,
+            "scales": {"x": {"type": "time"}},
+            "plugins": {"decimation": {"enabled": decimate, "algorithm": "lttb", "samples": 500}}
+        }
+    }))
+}
+
 fn bench(c: &mut Criterion) {
     let engine = Engine::new();
-    for (name, cfg) in [("bar_12x2", bar_chart()), ("line_3x50", line_chart())] {
+    let charts = [
+        ("bar_12x2", bar_chart()),
+        ("line_3x50", line_chart()),
+        ("doughnut_5", doughnut_chart()),
+        ("radar_8x2", radar_chart()),
+        ("time_10k", time_series_chart(false)),
+        ("time_10k_lttb", time_series_chart(true)),
+    ];
+    for (name, cfg) in charts {
         c.bench_function(&format!("{name}/layout+draw"), |b| {
             b.iter(|| {
                 engine

@@ -310,7 +310,7 @@ fn apply_colors_plugin(kind: &str, options: &Obj, opts: Option<&Obj>, datasets: 
         .get("elements")
         .and_then(Value::as_object)
         .is_some_and(|e| e.values().filter_map(Value::as_object).any(has));
-    let contains = datasets.iter().any(|d| has(d)) || has(options) || elements_have;
+    let contains = datasets.iter().any(has) || has(options) || elements_have;
     if !force && contains {
         return;
     }

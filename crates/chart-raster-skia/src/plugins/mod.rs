@@ -3,5 +3,6 @@
 
 pub mod decimation;
 pub mod filler;
+pub mod filler_radial;
 pub mod legend;
 pub mod title;
