@@ -43,7 +43,17 @@ pub fn build_scene(
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
-    draw_chart(&chart, width, height, dpr, text, &mut scene, &mut messages);
+    let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
+    draw_chart(
+        &chart,
+        &bundled,
+        width,
+        height,
+        dpr,
+        text,
+        &mut scene,
+        &mut messages,
+    );
     (scene, messages)
 }
 
@@ -134,6 +144,7 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 #[allow(clippy::too_many_lines)]
 fn draw_chart(
     chart: &Chart,
+    bundled: &crate::plugins::bundled::Bundled,
     width: f64,
     height: f64,
     dpr: f64,
@@ -505,6 +516,17 @@ fn draw_chart(
         if clip.is_some() {
             ctx.unclip_area();
         }
+    }
+    // afterDatasetsDraw
+    if let Some(dl) = &bundled.datalabels {
+        use crate::plugins::datalabels as dlp;
+        let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
+        dlp::draw(
+            &mut ctx,
+            &dlp::place(dl, &els, &origins, &area, &measure),
+            &area,
+        );
     }
     while li < layers.len() {
         draw_layer(&mut ctx, layers[li].2, &mut scales);

@@ -15,6 +15,7 @@ pub mod font;
 pub mod message;
 pub mod model;
 pub mod model_extra;
+pub mod plugins_model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
