@@ -12,6 +12,7 @@ use crate::scales::{self, Scale, ScaleCore, ScaleLayer};
 use crate::scene::Scene;
 use crate::text::TextEngine;
 use crate::Settings;
+use chart_spec::annotation_model::DrawTime as AnnDrawTime;
 use chart_spec::model::{Axis, Chart, Clip, Display, FillDrawTime, Position, Stacked};
 use chart_spec::Message;
 use serde_json::{Map, Value};
@@ -264,10 +265,20 @@ fn draw_chart(
             )
         })
         .collect();
+    // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
+    let extents = bundled
+        .annotation
+        .as_ref()
+        .map(|a| crate::plugins::annotation::scale_extents(a, &mut scales))
+        .unwrap_or_default();
     {
         let limits = Limits {
             data: &data,
             user_bounds,
+        };
+        let limits = crate::plugins::annotation::Widened {
+            inner: &limits,
+            extents: &extents,
         };
         for s in scales.iter_mut() {
             s.core.visible = match s.core.opts.display {
@@ -459,6 +470,12 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
+        if let Some(a) = &bundled.annotation {
+            crate::plugins::annotation::draw(ctx, a, t, scales, &area);
+        }
+    };
+    annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
 
     let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut Vec<Scale>| match layer {
         Layer::Legend => {
@@ -502,12 +519,14 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
     for &i in data.sorted_visible.iter().rev() {
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
+        annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &scales);
         let clip = clips[i];
         if let Some(c) = clip {
             ctx.clip_area(c);
@@ -517,7 +536,8 @@ fn draw_chart(
             ctx.unclip_area();
         }
     }
-    // afterDatasetsDraw
+    // afterDatasetsDraw: annotation (registered on load) before datalabels.
+    annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
     if let Some(dl) = &bundled.datalabels {
         use crate::plugins::datalabels as dlp;
         let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
@@ -532,6 +552,7 @@ fn draw_chart(
         draw_layer(&mut ctx, layers[li].2, &mut scales);
         li += 1;
     }
+    annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
 }
 
 /// `chart.options.indexAxis`.

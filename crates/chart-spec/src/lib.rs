@@ -7,6 +7,7 @@
 
 #![recursion_limit = "512"]
 
+pub mod annotation_model;
 pub mod bitmap;
 pub mod color;
 pub mod defaults;
