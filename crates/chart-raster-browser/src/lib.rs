@@ -232,8 +232,10 @@ impl BrowserEngine {
                     last_error = e;
                 }
                 Err(_) => {
-                    // The page is stuck: close it (and its Chromium) rather than reuse it.
-                    self.discard(session).await;
+                    // The page is stuck: kill its Chromium (dropping the session does) rather
+                    // than reuse it, and without a polite session delete, which would queue
+                    // behind the stuck script.
+                    drop(session);
                     return Err(BrowserError::Timeout(timeout));
                 }
             }
@@ -278,6 +280,19 @@ impl BrowserEngine {
             );
         }
         Ok(out)
+    }
+
+    /// Which requests (`fetch`, `image`, `stylesheet`) a page of an idle session could make
+    /// to `url`: none, unless the network fence is broken. For tests.
+    pub async fn probe_network(&self, url: &str) -> Result<Vec<String>, BrowserError> {
+        let pool = self.pool.lock().await;
+        let session = pool
+            .idle
+            .first()
+            .ok_or_else(|| BrowserError::Render("no idle session to probe from".into()))?;
+        page::probe(&session.client, url)
+            .await
+            .map_err(|e| BrowserError::Render(format!("{e:?}")))
     }
 
     /// Process ids of the idle sessions' Chromium main processes (Linux). For tests that

@@ -258,6 +258,44 @@ return {
 };
 "#;
 
+/// Tries to reach argument 0 from the page by `fetch`, an image and a style sheet; answers
+/// which attempts got anything but a refusal. A fetch still pending after 2 s counts as having
+/// got through (something answered the connection).
+const PROBE_JS: &str = r#"
+const [url, done] = arguments;
+const reached = [];
+const attempts = [
+  fetch(url).then(() => reached.push('fetch'), () => {}),
+  new Promise((resolve) => {
+    const img = new Image();
+    img.onload = () => { reached.push('image'); resolve(); };
+    img.onerror = () => resolve();
+    img.src = url;
+  }),
+  new Promise((resolve) => {
+    const link = document.createElement('link');
+    link.rel = 'stylesheet';
+    link.onload = () => { reached.push('stylesheet'); link.remove(); resolve(); };
+    link.onerror = () => { link.remove(); resolve(); };
+    link.href = url;
+    document.head.appendChild(link);
+  }),
+];
+const timer = new Promise((resolve) => setTimeout(() => resolve('pending'), 2000));
+Promise.race([Promise.all(attempts), timer]).then((outcome) => {
+  if (outcome === 'pending') reached.push('pending');
+  done(reached);
+});
+"#;
+
+/// Which requests to `url` the page managed to make (empty when the network is fenced off).
+pub async fn probe(client: &Client, url: &str) -> Result<Vec<String>, PageError> {
+    let value = client
+        .execute_async(PROBE_JS, vec![Value::String(url.into())])
+        .await?;
+    serde_json::from_value(value).map_err(|e| PageError::Page(format!("unexpected probe: {e}")))
+}
+
 /// What went wrong on a page.
 #[derive(Debug)]
 pub enum PageError {

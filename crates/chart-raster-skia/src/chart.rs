@@ -236,6 +236,7 @@ fn draw_chart(
         ctrls[i].parse(ds, &mut meta, &mut scales, &chart.labels);
         data.metas[i] = meta;
     }
+    crate::plugins::decimation::apply(chart, &mut data.metas, &scales, width);
     let mut sorted: Vec<usize> = (0..data.metas.len()).collect();
     sorted.sort_by(|&a, &b| {
         let (ma, mb) = (&data.metas[a], &data.metas[b]);
@@ -394,7 +395,8 @@ fn draw_chart(
 
     // Draw (`Chart.draw`).
     let mut ctx = Ctx::new(&mut scene.items, text);
-    if area.width() <= 0.0 && area.height() <= 0.0 && false {
+    // `Chart.draw`: nothing is drawn on an empty canvas.
+    if width <= 0.0 || height <= 0.0 {
         return;
     }
     // Layers: (z, insertion index, what).

@@ -329,3 +329,36 @@ async fn the_same_config_gives_the_same_pixels() {
     assert!(first.bitmap == second.bitmap, "the two word clouds differ");
     engine.shutdown().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_page_cannot_reach_the_network() {
+    let Some(engine) = engine("the_page_cannot_reach_the_network") else {
+        return;
+    };
+    engine
+        .render(&options(bar_chart("red"), 100.0, 100.0, 1.0))
+        .await
+        .unwrap();
+    // A server the page could reach if anything let it: loopback, answering every request.
+    let listener = std::net::TcpListener::bind("127.0.0.1:0").unwrap();
+    let port = listener.local_addr().unwrap().port();
+    listener.set_nonblocking(true).unwrap();
+    let reached = engine
+        .probe_network(&format!("http://127.0.0.1:{port}/x.png"))
+        .await
+        .unwrap();
+    assert!(
+        reached.is_empty(),
+        "the page reached the server by {reached:?}"
+    );
+    assert!(
+        listener.accept().is_err(),
+        "a connection came in from the page"
+    );
+    let reached = engine.probe_network("https://example.com/").await.unwrap();
+    assert!(
+        reached.is_empty(),
+        "the page reached example.com by {reached:?}"
+    );
+    engine.shutdown().await;
+}

@@ -128,6 +128,16 @@ async fn two_hundred_renders_leave_no_tab_open() {
         assert_eq!(page.charts, 0, "{page:?}");
     }
     assert_eq!(engine.status().active_pages, 0);
+    // And no browser beyond the sessions' own.
+    let mut owned = engine.chromium_pids().await;
+    let mut all: Vec<u32> = engine
+        .all_chromium_pids()
+        .into_iter()
+        .filter(|&p| running(p))
+        .collect();
+    owned.sort_unstable();
+    all.sort_unstable();
+    assert_eq!(all, owned);
     engine.shutdown().await;
 }
 

@@ -179,12 +179,9 @@ impl LineController {
         let has_line = if self.scatter { ds.show_line } else { true };
         if has_line {
             if let Some(lo) = &ds.line {
-                let mut lo = lo.clone();
-                if self.scatter {
-                    // ScatterController resolves the line without forcing borderWidth.
-                    lo.fill.target = chart_spec::model::Fill::None;
-                }
-                let mut l = LineEl::new(lps, lo);
+                // The scatter controller's `fill: false` default is resolved in the options;
+                // an explicit `fill` on a scatter line fills like a line chart.
+                let mut l = LineEl::new(lps, lo.clone());
                 l.draw_range = Some(self.draw_range);
                 self.line = Some(l);
             }

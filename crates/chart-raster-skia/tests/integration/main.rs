@@ -20,6 +20,7 @@ fn renders_bitmap_of_requested_size() {
     assert_eq!((out.bitmap.width, out.bitmap.height), (200, 100));
 }
 
+mod geometry;
 mod plugins;
 mod robustness;
 #[cfg(feature = "sprite-text")]
