@@ -14,6 +14,7 @@
 
 #![recursion_limit = "512"]
 
+pub mod annotation_model;
 pub mod bitmap;
 pub mod color;
 pub mod defaults;
@@ -22,6 +23,7 @@ pub mod font;
 pub mod message;
 pub mod model;
 pub mod model_extra;
+pub mod plugins_model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
