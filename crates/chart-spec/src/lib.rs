@@ -8,6 +8,7 @@
 #![recursion_limit = "512"]
 
 pub mod bitmap;
+pub mod charts_model;
 pub mod color;
 pub mod defaults;
 pub mod defaults_extra;
