@@ -14,7 +14,9 @@
 
 #![recursion_limit = "512"]
 
+pub mod annotation_model;
 pub mod bitmap;
+pub mod charts_model;
 pub mod color;
 pub mod defaults;
 pub mod defaults_extra;
@@ -22,6 +24,7 @@ pub mod font;
 pub mod message;
 pub mod model;
 pub mod model_extra;
+pub mod plugins_model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;

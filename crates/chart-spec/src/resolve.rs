@@ -1411,6 +1411,13 @@ fn resolve_dataset(
     let _ = &mut r;
     let arc = matches!(kind.as_str(), "doughnut" | "pie")
         .then(|| extra::arc_dataset(&ds_scopes, ds, kind == "pie"));
+    let plugin = crate::charts_model::resolve(
+        &kind,
+        ds,
+        &element_scopes(crate::charts_model::element_type(&kind)),
+        &ctx.chart_scopes().child("font"),
+        data.len(),
+    );
     Dataset {
         index,
         kind,
@@ -1430,6 +1437,7 @@ fn resolve_dataset(
         line,
         elements,
         arc,
+        plugin,
     }
 }
 
