@@ -210,10 +210,18 @@ static SCALE_TYPES: LazyLock<Value> = LazyLock::new(|| {
 });
 
 // The tables with the arc/radial/time family added (`crate::defaults_extra`).
-static GLOBAL_ALL: LazyLock<Value> =
-    LazyLock::new(|| crate::defaults_extra::extend("global", GLOBAL.clone()));
-static OVERRIDES_ALL: LazyLock<Value> =
-    LazyLock::new(|| crate::defaults_extra::extend("overrides", OVERRIDES.clone()));
+static GLOBAL_ALL: LazyLock<Value> = LazyLock::new(|| {
+    crate::charts_model::extend(
+        "global",
+        crate::defaults_extra::extend("global", GLOBAL.clone()),
+    )
+});
+static OVERRIDES_ALL: LazyLock<Value> = LazyLock::new(|| {
+    crate::charts_model::extend(
+        "overrides",
+        crate::defaults_extra::extend("overrides", OVERRIDES.clone()),
+    )
+});
 static SCALE_TYPES_ALL: LazyLock<Value> =
     LazyLock::new(|| crate::defaults_extra::extend("scales", SCALE_TYPES.clone()));
 
@@ -267,7 +275,7 @@ pub fn element_keys(element: &str) -> Vec<&'static str> {
         .get("elements")
         .and_then(|e| e.get(element))
         .and_then(Value::as_object)
-        .map(|m| m.keys().map(|k| leak_key(k)).collect())
+        .map(|m| m.keys().map(String::as_str).collect())
         .unwrap_or_default();
     for k in ["backgroundColor", "borderColor"] {
         if !keys.contains(&k) {
@@ -275,10 +283,6 @@ pub fn element_keys(element: &str) -> Vec<&'static str> {
         }
     }
     keys
-}
-
-fn leak_key(k: &'static String) -> &'static str {
-    k.as_str()
 }
 
 #[cfg(test)]

@@ -413,11 +413,7 @@ impl ScaleCore {
     fn compute_label_sizes(&self, ticks: &[Tick], text: &TextEngine) -> LabelSizes {
         let length = ticks.len();
         let limit = ticks_limit(length, self.opts.ticks.max_ticks_limit);
-        let increment = if limit == 0 {
-            1
-        } else {
-            (length / limit).max(1)
-        };
+        let increment = length.checked_div(limit).unwrap_or(1).max(1);
         let mut widths = Vec::new();
         let mut heights = Vec::new();
         let (mut widest, mut highest) = (0.0f64, 0.0f64);
@@ -1414,7 +1410,7 @@ impl Scale {
         } else {
             offset += t.padding.top;
         }
-        let (tx, ty, _max_w, rot) = self.title_args(offset, scales, area);
+        let (tx, ty, max_w, rot) = self.title_args(offset, scales, area);
         // titleAlign(align, position, reverse)
         let mut a = match t.align {
             Align::Start => TextAlign::Left,
@@ -1431,6 +1427,7 @@ impl Scale {
         }
         let mut o = TextOpts::new(t.color);
         o.translation = Some((tx, ty));
+        o.max_width = max_w;
         o.rotation = rot;
         o.align = a;
         o.baseline = TextBaseline::Middle;
