@@ -6,6 +6,5 @@ pub mod bundled;
 pub mod datalabels;
 pub mod decimation;
 pub mod filler;
-pub mod filler_radial;
 pub mod legend;
 pub mod title;
