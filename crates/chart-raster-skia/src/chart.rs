@@ -12,6 +12,7 @@ use crate::scales::{self, Scale, ScaleCore, ScaleLayer};
 use crate::scene::Scene;
 use crate::text::TextEngine;
 use crate::Settings;
+use chart_spec::annotation_model::DrawTime as AnnDrawTime;
 use chart_spec::model::{Axis, Chart, Clip, Display, FillDrawTime, Position, Stacked};
 use chart_spec::Message;
 use serde_json::{Map, Value};
@@ -43,7 +44,17 @@ pub fn build_scene(
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
-    draw_chart(&chart, width, height, dpr, text, &mut scene, &mut messages);
+    let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
+    draw_chart(
+        &chart,
+        &bundled,
+        width,
+        height,
+        dpr,
+        text,
+        &mut scene,
+        &mut messages,
+    );
     (scene, messages)
 }
 
@@ -134,6 +145,7 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 #[allow(clippy::too_many_lines)]
 fn draw_chart(
     chart: &Chart,
+    bundled: &crate::plugins::bundled::Bundled,
     width: f64,
     height: f64,
     dpr: f64,
@@ -144,7 +156,17 @@ fn draw_chart(
     // Scales (`buildOrUpdateScales`).
     let mut scales: Vec<Scale> = Vec::new();
     for so in &chart.scales {
-        let Some(kind) = scales::create(so, &chart.labels) else {
+        // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
+        // data.labels`.
+        let horizontal =
+            matches!(so.position, Position::Top | Position::Bottom) || so.axis == Axis::X;
+        let labels = if horizontal {
+            chart.x_labels.as_ref()
+        } else {
+            chart.y_labels.as_ref()
+        }
+        .unwrap_or(&chart.labels);
+        let Some(kind) = scales::create(so, labels) else {
             messages.push(Message::error(format!(
                 "\"{}\" is not a registered scale.",
                 so.kind
@@ -254,10 +276,20 @@ fn draw_chart(
             )
         })
         .collect();
+    // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
+    let extents = bundled
+        .annotation
+        .as_ref()
+        .map(|a| crate::plugins::annotation::scale_extents(a, &mut scales))
+        .unwrap_or_default();
     {
         let limits = Limits {
             data: &data,
             user_bounds,
+        };
+        let limits = crate::plugins::annotation::Widened {
+            inner: &limits,
+            extents: &extents,
         };
         for s in scales.iter_mut() {
             s.core.visible = match s.core.opts.display {
@@ -450,6 +482,12 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
+        if let Some(a) = &bundled.annotation {
+            crate::plugins::annotation::draw(ctx, a, t, scales, &area);
+        }
+    };
+    annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
 
     let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut Vec<Scale>| match layer {
         Layer::Legend => {
@@ -493,12 +531,14 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
     for &i in data.sorted_visible.iter().rev() {
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
+        annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &scales);
         let clip = clips[i];
         if let Some(c) = clip {
             ctx.clip_area(c);
@@ -508,10 +548,23 @@ fn draw_chart(
             ctx.unclip_area();
         }
     }
+    // afterDatasetsDraw: annotation (registered on load) before datalabels.
+    annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
+    if let Some(dl) = &bundled.datalabels {
+        use crate::plugins::datalabels as dlp;
+        let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
+        dlp::draw(
+            &mut ctx,
+            &dlp::place(dl, &els, &origins, &area, &measure),
+            &area,
+        );
+    }
     while li < layers.len() {
         draw_layer(&mut ctx, layers[li].2, &mut scales);
         li += 1;
     }
+    annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
 }
 
 /// `chart.options.indexAxis`.

@@ -777,6 +777,25 @@ fn resolve_scale(
         };
         let format = {
             let f = t.scopes.child("format");
+            // Intl.NumberFormat options beyond fraction digits, percent and grouping are not
+            // reproduced; say so rather than silently formatting differently.
+            let style = f.get("style").and_then(Value::as_str);
+            if matches!(style, Some(s) if s != "percent" && s != "decimal")
+                || f.get("notation")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n != "standard")
+                || f.get("currency").is_some()
+                || f.get("unit").is_some()
+                || f.get("maximumSignificantDigits").is_some()
+                || f.get("minimumSignificantDigits").is_some()
+            {
+                t.messages.push(Message::warn(format!(
+                    "{}.format: only minimumFractionDigits, maximumFractionDigits, \
+                     useGrouping and style 'percent' are supported; other number format \
+                     options are ignored",
+                    t.path
+                )));
+            }
             NumberFormat {
                 min_fraction: f
                     .get("minimumFractionDigits")
@@ -1392,6 +1411,13 @@ fn resolve_dataset(
     let _ = &mut r;
     let arc = matches!(kind.as_str(), "doughnut" | "pie")
         .then(|| extra::arc_dataset(&ds_scopes, ds, kind == "pie"));
+    let plugin = crate::charts_model::resolve(
+        &kind,
+        ds,
+        &element_scopes(crate::charts_model::element_type(&kind)),
+        &ctx.chart_scopes().child("font"),
+        data.len(),
+    );
     Dataset {
         index,
         kind,
@@ -1411,6 +1437,7 @@ fn resolve_dataset(
         line,
         elements,
         arc,
+        plugin,
     }
 }
 

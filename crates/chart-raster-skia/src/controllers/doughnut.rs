@@ -7,6 +7,7 @@ use crate::elements::arc::{
     draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign, SpacingMode,
 };
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scene::{LineCap, LineJoin, Paint};
 use chart_spec::model::{Dataset, Elements, Raw};
@@ -194,6 +195,21 @@ impl Controller for DoughnutController {
                 draw_arc(ctx, g, &arc_element_options(o));
             }
         }
+    }
+
+    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        (self.arcs.iter())
+            .map(|g| {
+                (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
+                    x: g.x,
+                    y: g.y,
+                    start_angle: g.start_angle,
+                    end_angle: g.end_angle,
+                    inner_radius: g.inner_radius,
+                    outer_radius: g.outer_radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

@@ -18,8 +18,10 @@ pub mod bar;
 pub mod bubble;
 pub mod doughnut;
 pub mod line;
+pub mod matrix;
 pub mod polar_area;
 pub mod radar;
+pub mod treemap;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -485,6 +487,15 @@ pub trait Controller {
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area);
     /// The legend style.
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
+    /// The elements chartjs-plugin-datalabels attaches labels to, by data index (`None`:
+    /// no element or skipped).
+    fn label_elements(
+        &self,
+        _ds: &Dataset,
+        _meta: &Meta,
+    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+        Vec::new()
+    }
     /// The line element, for the filler.
     fn line(&mut self) -> Option<&mut crate::elements::line::LineEl> {
         None
@@ -501,6 +512,8 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
         "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
         "radar" => Some(Box::new(radar::RadarController::default())),
+        "matrix" => Some(Box::new(matrix::MatrixController::default())),
+        "treemap" => Some(Box::new(treemap::TreemapController::default())),
         _ => None,
     }
 }
