@@ -10,7 +10,7 @@
 //! today's Chrome covers edges analytically: Chart.js's reference images show the quarter-pixel
 //! coverage steps of the supersampler (a bar edge at y = 105.81 covered 0.75, its clip and
 //! even-odd border multiplying to 0.5625). An exact-area rasteriser for shapes lost three dev
-//! fixtures while gaining none; it is kept for glyphs ([`coverage`]), whose masks FreeType
+//! fixtures while gaining none; it is kept for glyphs (`coverage.rs`), whose masks FreeType
 //! covers by exact area.
 
 use crate::scene::{
