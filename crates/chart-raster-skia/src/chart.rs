@@ -555,6 +555,7 @@ fn draw_chart(
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
+    crate::plugins::gradient::apply(&mut scene.items, &bundled.gradients, &scales, &data, &area);
 }
 
 /// `chart.options.indexAxis`.

@@ -425,11 +425,11 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        // Gradients are defined in the user space of the path.
-        sp.shader.transform(ts(t));
+        // Gradients are defined in the user space of the path: `fill_path` maps the shader
+        // with the path's transform (mapping it here too would apply it twice).
         let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, 0.0)) else {
             return;
         };
@@ -445,10 +445,9 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        sp.shader.transform(ts(t));
         let st = stroke_style(stroke);
         // Joins reach at most miter-limit half-widths out (square caps √2).
         let scale = (t.a * t.a + t.b * t.b)

@@ -161,3 +161,38 @@ fn annotation_box_spans_its_values_and_widens_the_scale() {
     );
     assert_eq!(texts(&s, "20").len(), 1, "the y axis reaches 20");
 }
+
+#[test]
+fn gradient_repaints_the_dataset_colour_over_the_scale() {
+    let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [5, 10],
+        "gradient": {"backgroundColor": {"axis": "y", "colors": {"0": "red", "10": "blue"}}}}]},
+        "options": {"plugins": {"legend": {"display": false}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(msgs.iter().all(|m| !m.contains("gradient")), "{msgs:?}");
+    let grads: Vec<&Paint> = s
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fill { paint, .. } => Some(paint),
+            _ => None,
+        })
+        .filter(|p| matches!(p, Paint::LinearGradient { .. }))
+        .collect();
+    assert_eq!(grads.len(), 2, "both bars");
+    let Paint::LinearGradient { y0, y1, stops, .. } = grads[0] else {
+        unreachable!()
+    };
+    // Bottom to top of the y scale (0..10): red at the bottom, blue at the top.
+    assert!(y0 > y1, "{y0} {y1}");
+    assert_eq!(stops.len(), 2);
+    assert_eq!((stops[0].0, stops[1].0), (0.0, 1.0));
+    assert_eq!(
+        stops[0].1,
+        Rgba {
+            r: 255,
+            g: 0,
+            b: 0,
+            a: 255
+        }
+    );
+}
