@@ -267,10 +267,10 @@ fn draw_chart(
         })
         .collect();
     // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
-    let extents = bundled
+    let prepared = bundled
         .annotation
         .as_ref()
-        .map(|a| crate::plugins::annotation::scale_extents(a, &mut scales))
+        .map(|a| crate::plugins::annotation::prepare(a, &mut scales))
         .unwrap_or_default();
     {
         let limits = Limits {
@@ -279,7 +279,7 @@ fn draw_chart(
         };
         let limits = crate::plugins::annotation::Widened {
             inner: &limits,
-            extents: &extents,
+            extents: &prepared.extents,
         };
         for s in scales.iter_mut() {
             s.core.visible = match s.core.opts.display {
@@ -474,7 +474,11 @@ fn draw_chart(
     }
     let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
         if let Some(a) = &bundled.annotation {
-            crate::plugins::annotation::draw(ctx, a, t, scales, &area);
+            let sc = crate::plugins::annotation::Scales {
+                list: scales,
+                parsed: &prepared.parsed,
+            };
+            crate::plugins::annotation::draw(ctx, a, t, &sc, &area);
         }
     };
     annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);

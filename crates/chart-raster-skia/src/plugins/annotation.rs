@@ -43,10 +43,10 @@ impl Bounds {
 }
 
 /// `retrieveScaleID`: the option, else the first scale of that axis.
-fn scale_for<'a>(scales: &'a [Scale], id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
+fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
     match id {
-        Some(id) => scales.iter().find(|s| s.core.id() == id),
-        None => scales.iter().find(|s| s.core.axis() == axis),
+        Some(id) => scales.list.iter().find(|s| s.core.id() == id),
+        None => scales.list.iter().find(|s| s.core.axis() == axis),
     }
 }
 
@@ -59,52 +59,52 @@ fn parse(scale: &mut Scale, v: &Raw) -> Option<f64> {
     s.kind.parse(&s.core, v, None).filter(|f| f.is_finite())
 }
 
+/// Annotation values parsed by each scale before drawing (`scale.parse` needs `&mut` and
+/// runs when the scales are built): (scale id, value as written) → parsed value.
+pub type Parsed = HashMap<(String, String), f64>;
+
+/// The chart's scales with the annotation values they parsed.
+pub struct Scales<'a> {
+    /// The scales.
+    pub list: &'a [Scale],
+    /// Parsed annotation values.
+    pub parsed: &'a Parsed,
+}
+
 /// `scaleValue(scale, value, fallback)`.
-fn scale_value(scale: &Scale, v: &Raw, fallback: f64) -> f64 {
-    // Parsing needs `&mut` for category scales (unknown labels are added); a clone keeps
-    // drawing side-effect free.
-    let mut parsed = None;
-    if !v.is_null_or_undef() {
-        if let Raw::Num(n) = v {
-            parsed = Some(*n).filter(|f| f.is_finite());
-        } else if let Some(labels) = scale.kind.labels() {
-            parsed = match v {
-                Raw::Str(s) => labels
-                    .iter()
-                    .position(|l| matches!(l, Raw::Str(x) if x == s))
-                    .map(|i| i as f64),
-                _ => None,
-            };
-        } else {
-            parsed = number_like(v);
-        }
-    }
+fn scale_value(sc: &Scales<'_>, scale: &Scale, v: &Raw, fallback: f64) -> f64 {
+    let parsed = match v {
+        Raw::Undefined | Raw::Null => None,
+        Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+        other => sc
+            .parsed
+            .get(&(scale.core.id().to_string(), other.to_js_string()))
+            .copied(),
+    };
     match parsed {
         Some(p) => scale.pixel_for_value(p),
         None => fallback,
     }
 }
 
-fn number_like(v: &Raw) -> Option<f64> {
-    match v {
-        Raw::Num(n) => Some(*n),
-        Raw::Str(s) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    }
-    .filter(|f| f.is_finite())
-}
-
 /// `getDimensionByScale`: (start, end) pixels, unordered.
-fn dimension(scale: &Scale, min: &Raw, max: &Raw, start: f64, end: f64) -> (f64, f64) {
+fn dimension(
+    sc: &Scales<'_>,
+    scale: &Scale,
+    min: &Raw,
+    max: &Raw,
+    start: f64,
+    end: f64,
+) -> (f64, f64) {
     let rev = scale.core.opts.reverse;
     (
-        scale_value(scale, min, if rev { end } else { start }),
-        scale_value(scale, max, if rev { start } else { end }),
+        scale_value(sc, scale, min, if rev { end } else { start }),
+        scale_value(sc, scale, max, if rev { start } else { end }),
     )
 }
 
 /// `resolveBoxProperties`: `None` without any scale.
-fn box_bounds(a: &Annotation, scales: &[Scale], area: &Area) -> Option<Bounds> {
+fn box_bounds(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<Bounds> {
     let xs = scale_for(scales, a.x_scale_id.as_deref(), Axis::X);
     let ys = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y);
     if xs.is_none() && ys.is_none() {
@@ -112,8 +112,8 @@ fn box_bounds(a: &Annotation, scales: &[Scale], area: &Area) -> Option<Bounds> {
     }
     let (x, x2) = xs.map_or((area.left, area.right), |s| (s.core.left, s.core.right));
     let (y, y2) = ys.map_or((area.top, area.bottom), |s| (s.core.top, s.core.bottom));
-    let (xa, xb) = xs.map_or((x, x2), |s| dimension(s, &a.x_min, &a.x_max, x, x2));
-    let (ya, yb) = ys.map_or((y2, y), |s| dimension(s, &a.y_min, &a.y_max, y2, y));
+    let (xa, xb) = xs.map_or((x, x2), |s| dimension(scales, s, &a.x_min, &a.x_max, x, x2));
+    let (ya, yb) = ys.map_or((y2, y), |s| dimension(scales, s, &a.y_min, &a.y_max, y2, y));
     Some(Bounds {
         x: xa.min(xb),
         x2: xa.max(xb),
@@ -127,20 +127,20 @@ fn bound_to_point(a: &Annotation) -> bool {
 }
 
 /// `getChartPoint`.
-fn chart_point(a: &Annotation, scales: &[Scale], area: &Area) -> (f64, f64) {
+fn chart_point(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (f64, f64) {
     let mut x = area.width() / 2.0;
     let mut y = area.height() / 2.0;
     if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
-        x = scale_value(s, &a.x_value, s.core.left + s.core.width / 2.0);
+        x = scale_value(scales, s, &a.x_value, s.core.left + s.core.width / 2.0);
     }
     if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
-        y = scale_value(s, &a.y_value, s.core.top + s.core.height / 2.0);
+        y = scale_value(scales, s, &a.y_value, s.core.top + s.core.height / 2.0);
     }
     (x, y)
 }
 
 /// `resolvePointProperties`: centre and radius.
-fn point_props(a: &Annotation, scales: &[Scale], area: &Area) -> Option<(f64, f64, f64)> {
+fn point_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<(f64, f64, f64)> {
     if bound_to_point(a) {
         let (x, y) = chart_point(a, scales, area);
         return Some((x + a.x_adjust, y + a.y_adjust, a.radius));
@@ -156,7 +156,7 @@ fn point_props(a: &Annotation, scales: &[Scale], area: &Area) -> Option<(f64, f6
 
 /// `resolveLineProperties` then the clipping of `LineAnnotation.resolveElementProperties`:
 /// the segment and whether it crosses the chart area.
-fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
+fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool) {
     let mut b = Bounds {
         x: area.left,
         y: area.top,
@@ -166,11 +166,11 @@ fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
     match a
         .scale_id
         .as_deref()
-        .and_then(|id| scales.iter().find(|s| s.core.id() == id))
+        .and_then(|id| scales.list.iter().find(|s| s.core.id() == id))
     {
         Some(s) => {
-            let min = scale_value(s, &a.value, f64::NAN);
-            let max = scale_value(s, &a.end_value, min);
+            let min = scale_value(scales, s, &a.value, f64::NAN);
+            let max = scale_value(scales, s, &a.end_value, min);
             if s.core.is_horizontal() {
                 (b.x, b.x2) = (min, max);
             } else {
@@ -179,10 +179,10 @@ fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
         }
         None => {
             if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
-                (b.x, b.x2) = dimension(s, &a.x_min, &a.x_max, s.core.left, s.core.right);
+                (b.x, b.x2) = dimension(scales, s, &a.x_min, &a.x_max, s.core.left, s.core.right);
             }
             if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
-                (b.y, b.y2) = dimension(s, &a.y_min, &a.y_max, s.core.bottom, s.core.top);
+                (b.y, b.y2) = dimension(scales, s, &a.y_min, &a.y_max, s.core.bottom, s.core.top);
             }
         }
     }
@@ -384,7 +384,7 @@ fn box_label(
 /// `measureLabelRectangle` for a `type: 'label'` annotation.
 fn label_annotation(
     a: &Annotation,
-    scales: &[Scale],
+    scales: &Scales<'_>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) -> Option<LabelBox> {
@@ -522,7 +522,13 @@ enum Drawable<'a> {
 }
 
 /// `draw(chart, caller, clip)`: every element and label of `time`, by `z`.
-pub fn draw(ctx: &mut Ctx<'_>, anns: &Annotations, time: DrawTime, scales: &[Scale], area: &Area) {
+pub fn draw(
+    ctx: &mut Ctx<'_>,
+    anns: &Annotations,
+    time: DrawTime,
+    scales: &Scales<'_>,
+    area: &Area,
+) {
     let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
     for a in &anns.list {
         if a.draw_time == time {
@@ -577,7 +583,7 @@ pub fn draw(ctx: &mut Ctx<'_>, anns: &Annotations, time: DrawTime, scales: &[Sca
 fn draw_main(
     ctx: &mut Ctx<'_>,
     a: &Annotation,
-    scales: &[Scale],
+    scales: &Scales<'_>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) {
@@ -669,11 +675,45 @@ fn draw_main(
     }
 }
 
-/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the annotation
-/// values bound to it, parsed by the scale. Sides the user fixed (`min`/`suggestedMin`,
-/// `max`/`suggestedMax`) are left alone.
-pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String, (f64, f64)> {
-    let mut out = HashMap::new();
+/// What the scales compute for the annotations when they are built.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Per scale id, the (min, max) `adjustScaleRange` adds to its data limits.
+    pub extents: HashMap<String, (f64, f64)>,
+    /// Non-numeric annotation values parsed by each scale.
+    pub parsed: Parsed,
+}
+
+fn raw_values(a: &Annotation) -> [&Raw; 8] {
+    [
+        &a.value,
+        &a.end_value,
+        &a.x_min,
+        &a.x_max,
+        &a.y_min,
+        &a.y_max,
+        &a.x_value,
+        &a.y_value,
+    ]
+}
+
+/// Parses the annotation values with the scales (`scale.parse`) and computes
+/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
+/// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
+pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
+    let mut out = Prepared::default();
+    for s in scales.iter_mut() {
+        let id = s.core.id().to_string();
+        for a in &anns.list {
+            for v in raw_values(a) {
+                if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
+                    if let Some(p) = parse(s, v) {
+                        out.parsed.insert((id.clone(), v.to_js_string()), p);
+                    }
+                }
+            }
+        }
+    }
     for si in 0..scales.len() {
         let (id, axis) = (scales[si].core.id().to_string(), scales[si].core.axis());
         let first_of_axis = scales
@@ -701,7 +741,11 @@ pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String
                 }
             };
             for v in values {
-                if let Some(p) = parse(&mut scales[si], v) {
+                let p = match v {
+                    Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+                    other => out.parsed.get(&(id.clone(), other.to_js_string())).copied(),
+                };
+                if let Some(p) = p {
                     lo = lo.min(p);
                     hi = hi.max(p);
                 }
@@ -715,13 +759,13 @@ pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String
             hi = f64::NEG_INFINITY;
         }
         if lo.is_finite() || hi.is_finite() {
-            out.insert(id, (lo, hi));
+            out.extents.insert(id, (lo, hi));
         }
     }
     out
 }
 
-/// The datasets' limits widened by [`scale_extents`].
+/// The datasets' limits widened by [`Prepared::extents`].
 pub struct Widened<'a> {
     /// The datasets' limits.
     pub inner: &'a dyn DataLimits,
