@@ -248,6 +248,8 @@ fn color(v: Option<&Value>) -> Option<Rgba> {
 fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
     match m.get(k) {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(d),
+        // A per-corner object: its first corner stands for all (and a message says so).
+        Some(Value::Object(o)) => o.values().find_map(Value::as_f64).unwrap_or(d),
         _ => d,
     }
 }
@@ -433,6 +435,12 @@ pub fn resolve_annotations(
             })
         {
             note("annotation arrow heads".into());
+        }
+        let corner_radius = |v: Option<&Value>| v.is_some_and(Value::is_object);
+        if corner_radius(m.get("borderRadius"))
+            || corner_radius(m.get("label").and_then(|l| l.get("borderRadius")))
+        {
+            note("per-corner borderRadius (one radius is used)".into());
         }
         if num(&m, "shadowBlur", 0.0) != 0.0 {
             note("annotation shadows".into());

@@ -785,3 +785,46 @@ impl DataLimits for Widened<'_> {
         self.inner.all_values(scale_id, axis)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::PathCmd;
+
+    const AREA: Area = Area {
+        left: 10.0,
+        top: 10.0,
+        right: 110.0,
+        bottom: 60.0,
+    };
+
+    #[test]
+    fn limit_point_moves_ends_onto_the_area_edges() {
+        // A diagonal from outside the top-left corner to outside the bottom-right.
+        let p = limit_point((0.0, 0.0), (120.0, 60.0), &AREA);
+        assert!(
+            (p.0 - 20.0).abs() < 1e-9 && (p.1 - 10.0).abs() < 1e-9,
+            "{p:?}"
+        );
+        let q = limit_point((120.0, 60.0), (0.0, 0.0), &AREA);
+        assert!(
+            (q.0 - 110.0).abs() < 1e-9 && (q.1 - 55.0).abs() < 1e-9,
+            "{q:?}"
+        );
+    }
+
+    #[test]
+    fn rounded_rect_clamps_the_radius() {
+        let mut p = P::new();
+        let b = Bounds {
+            x: 0.0,
+            y: 0.0,
+            x2: 10.0,
+            y2: 4.0,
+        };
+        rounded_rect(&mut p, &b, 100.0);
+        let path = p.into_path();
+        // Radius 2 (half the height): the first edge starts 2 px in.
+        assert_eq!(path.cmds.first(), Some(&PathCmd::MoveTo(2.0, 0.0)));
+    }
+}

@@ -196,3 +196,53 @@ fn gradient_repaints_the_dataset_colour_over_the_scale() {
         }
     );
 }
+
+#[test]
+fn annotation_line_label_sits_at_the_end_inside_the_area() {
+    let cfg = json!({"type": "line", "data": {"labels": ["a", "b", "c"],
+        "datasets": [{"data": [0, 10, 5]}]},
+        "options": {"plugins": {"legend": {"display": false}, "annotation": {"annotations": {
+            "l": {"type": "line", "yMin": 5, "yMax": 5, "borderColor": "#00f",
+                "label": {"display": true, "content": "limit", "position": "end",
+                    "backgroundColor": "#0f0"}},
+            "d": {"type": "doughnutLabel", "content": "x"}}}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("\"doughnutLabel\" annotation type")),
+        "{msgs:?}"
+    );
+    let green = Rgba {
+        r: 0,
+        g: 255,
+        b: 0,
+        a: 255,
+    };
+    let label = fill_boxes(&s, green);
+    assert_eq!(label.len(), 1, "{label:?}");
+    let (l, t, r, b) = label[0];
+    let text = texts(&s, "limit");
+    assert_eq!(text.len(), 1);
+    let (tx, ty) = text[0];
+    // Centred text inside its box, the box vertically centred on the line at y = 5.
+    assert!((tx - (l + r) / 2.0).abs() < 0.01, "{text:?} in {label:?}");
+    assert!((ty - (t + b) / 2.0).abs() < 0.01, "{text:?} in {label:?}");
+    // 'end' puts the label at the right end: 6 px padding from the chart area's right edge,
+    // which is the line's end.
+    let line_end = s
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Stroke {
+                path,
+                paint: Paint::Solid(c),
+                ..
+            } if *c == BAR => match path.cmds.get(1) {
+                Some(PathCmd::LineTo(x, _)) => Some(*x),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("the annotation line");
+    assert!((r - (line_end - 6.0)).abs() < 0.01, "{r} vs {line_end}");
+}
