@@ -19,9 +19,7 @@ use serde_json::{Map, Value};
 
 /// Chart types that come from bundled plugins: (type, npm package).
 const PLUGIN_TYPES: &[(&str, &str)] = &[
-    ("matrix", "chartjs-chart-matrix"),
     ("sankey", "chartjs-chart-sankey"),
-    ("treemap", "chartjs-chart-treemap"),
     ("wordCloud", "chartjs-chart-wordcloud"),
     ("choropleth", "chartjs-chart-geo"),
     ("bubbleMap", "chartjs-chart-geo"),

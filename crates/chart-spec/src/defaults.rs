@@ -210,10 +210,18 @@ static SCALE_TYPES: LazyLock<Value> = LazyLock::new(|| {
 });
 
 // The tables with the arc/radial/time family added (`crate::defaults_extra`).
-static GLOBAL_ALL: LazyLock<Value> =
-    LazyLock::new(|| crate::defaults_extra::extend("global", GLOBAL.clone()));
-static OVERRIDES_ALL: LazyLock<Value> =
-    LazyLock::new(|| crate::defaults_extra::extend("overrides", OVERRIDES.clone()));
+static GLOBAL_ALL: LazyLock<Value> = LazyLock::new(|| {
+    crate::charts_model::extend(
+        "global",
+        crate::defaults_extra::extend("global", GLOBAL.clone()),
+    )
+});
+static OVERRIDES_ALL: LazyLock<Value> = LazyLock::new(|| {
+    crate::charts_model::extend(
+        "overrides",
+        crate::defaults_extra::extend("overrides", OVERRIDES.clone()),
+    )
+});
 static SCALE_TYPES_ALL: LazyLock<Value> =
     LazyLock::new(|| crate::defaults_extra::extend("scales", SCALE_TYPES.clone()));
 

@@ -16,6 +16,7 @@
 
 pub mod annotation_model;
 pub mod bitmap;
+pub mod charts_model;
 pub mod color;
 pub mod defaults;
 pub mod defaults_extra;

@@ -428,6 +428,8 @@ pub struct Dataset {
     pub elements: Elements,
     /// Doughnut/pie controller options and values, for those datasets.
     pub arc: Option<crate::model_extra::ArcDatasetOptions>,
+    /// Options of a bundled plugin chart type (matrix, treemap).
+    pub plugin: Option<crate::charts_model::PluginDataset>,
 }
 
 /// A scale's `position`.

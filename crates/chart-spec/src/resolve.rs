@@ -1413,6 +1413,13 @@ fn resolve_dataset(
     let _ = &mut r;
     let arc = matches!(kind.as_str(), "doughnut" | "pie")
         .then(|| extra::arc_dataset(&ds_scopes, ds, kind == "pie"));
+    let plugin = crate::charts_model::resolve(
+        &kind,
+        ds,
+        &element_scopes(crate::charts_model::element_type(&kind)),
+        &ctx.chart_scopes().child("font"),
+        data.len(),
+    );
     Dataset {
         index,
         kind,
@@ -1432,6 +1439,7 @@ fn resolve_dataset(
         line,
         elements,
         arc,
+        plugin,
     }
 }
 

@@ -18,8 +18,10 @@ pub mod bar;
 pub mod bubble;
 pub mod doughnut;
 pub mod line;
+pub mod matrix;
 pub mod polar_area;
 pub mod radar;
+pub mod treemap;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -510,6 +512,8 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
         "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
         "radar" => Some(Box::new(radar::RadarController::default())),
+        "matrix" => Some(Box::new(matrix::MatrixController::default())),
+        "treemap" => Some(Box::new(treemap::TreemapController::default())),
         _ => None,
     }
 }

@@ -1,0 +1,941 @@
+//! Treemap controller of chartjs-chart-treemap 4.2.2: the plugin's squarify layout (rows
+//! grown while the worst aspect ratio improves), grouping of object data by `groups`,
+//! captions for groups and labels for leaves.
+//!
+//! The layout works in a value space the size of the chart area (the plugin sets both hidden
+//! linear scales' max to the area's size); pixels are then snapped to device pixels as the
+//! scales' `alignToPixels` does.
+
+use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::{align_pixel, Area, Ctx, P};
+use crate::scales::Scale;
+use crate::scene::{TextAlign, TextBaseline};
+use chart_spec::charts_model::{PluginDataset, TreemapOptions};
+use chart_spec::model::{Dataset, Raw};
+use chart_spec::scopes::to_number;
+use chart_spec::values::Font;
+use serde_json::{Map, Value};
+
+/// The rectangle squarify fills (`Rect` of the plugin).
+#[derive(Debug, Clone, Copy)]
+struct LRect {
+    x: f64,
+    y: f64,
+    w: f64,
+    h: f64,
+    ix: f64,
+    iy: f64,
+    rtl: bool,
+}
+
+impl LRect {
+    fn new(x: f64, y: f64, w: f64, h: f64, rtl: bool) -> Self {
+        Self {
+            x,
+            y,
+            w,
+            h,
+            ix: 0.0,
+            iy: 0.0,
+            rtl,
+        }
+    }
+    fn iw(&self) -> f64 {
+        self.w - self.ix
+    }
+    fn ih(&self) -> f64 {
+        self.h - self.iy
+    }
+    /// `dir`: rows run along x unless the remaining height is the shorter side.
+    fn dir_x(&self) -> bool {
+        let ih = self.ih();
+        !(ih <= self.iw() && ih > 0.0)
+    }
+    fn side(&self) -> f64 {
+        if self.dir_x() {
+            self.iw()
+        } else {
+            self.ih()
+        }
+    }
+}
+
+/// What a laid-out rectangle stands for.
+#[derive(Debug, Clone)]
+pub enum TreeData {
+    /// A leaf: the data entry as given.
+    Leaf(Value),
+    /// A group of entries.
+    Group {
+        /// The group's value (`label`).
+        label: String,
+        /// Its entries.
+        children: Vec<Value>,
+        /// `groupIndex`.
+        group_index: usize,
+    },
+}
+
+/// One input of squarify.
+#[derive(Debug, Clone)]
+struct Node {
+    value: f64,
+    data: TreeData,
+}
+
+/// A laid-out rectangle in value space (`dataset.data[i]` after `buildData`).
+#[derive(Debug, Clone)]
+pub struct Sq {
+    /// Left.
+    pub x: f64,
+    /// Top.
+    pub y: f64,
+    /// Width.
+    pub w: f64,
+    /// Height.
+    pub h: f64,
+    /// `v`: the value.
+    pub v: f64,
+    /// `s`: the sum of the row's set.
+    pub s: f64,
+    /// `g`: the group label.
+    pub g: Option<String>,
+    /// `l`: the group level.
+    pub l: Option<usize>,
+    /// `isLeaf`.
+    pub is_leaf: bool,
+    /// `_data`.
+    pub data: TreeData,
+}
+
+struct Row {
+    items: Vec<(Node, f64)>,
+    sum: f64,
+    nsum: f64,
+    nmin: f64,
+    nmax: f64,
+    ratio: f64,
+}
+
+impl Row {
+    fn new(ratio: f64) -> Self {
+        Self {
+            items: Vec::new(),
+            sum: 0.0,
+            nsum: 0.0,
+            nmin: f64::INFINITY,
+            nmax: f64::NEG_INFINITY,
+            ratio,
+        }
+    }
+    fn reset(&mut self) {
+        *self = Row::new(self.ratio);
+    }
+    /// `getNewStat`: (sum, nsum, nmin, nmax) with `o` added, and `o`'s normalized value.
+    fn stat_with(&self, v: f64) -> (f64, f64, f64, f64, f64) {
+        let n = v * self.ratio;
+        (
+            self.sum + v,
+            self.nsum + n,
+            self.nmin.min(n),
+            self.nmax.max(n),
+            n,
+        )
+    }
+    fn push(&mut self, node: Node) {
+        let (sum, nsum, nmin, nmax, n) = self.stat_with(node.value);
+        self.sum = sum;
+        self.nsum = nsum;
+        self.nmin = nmin;
+        self.nmax = nmax;
+        self.items.push((node, n));
+    }
+}
+
+/// `compareAspectRatio`: true when adding keeps the row's worst aspect ratio no worse.
+fn keeps_ratio(old: (f64, f64, f64, f64), new: (f64, f64, f64, f64), length: f64) -> bool {
+    let (osum, onsum, onmin, onmax) = old;
+    let (_, nnsum, nnmin, nnmax) = new;
+    if osum == 0.0 {
+        return true;
+    }
+    let os2 = onsum * onsum;
+    let ns2 = nnsum * nnsum;
+    let l2 = length * length;
+    let or = (l2 * onmax / os2).max(os2 / (l2 * onmin));
+    let nr = (l2 * nnmax / ns2).max(ns2 / (l2 * nnmin));
+    nr <= or
+}
+
+/// `Rect.map(row)`: lays a row along the remaining rectangle's shorter side.
+fn map_row(rect: &mut LRect, row: &Row, group: bool, lvl: usize) -> Vec<Sq> {
+    let dir_x = rect.dir_x();
+    let side = rect.side();
+    let w2 = side * side;
+    let s2 = row.nsum * row.nsum;
+    let mut out = Vec::new();
+    let mut maxd2: f64 = 0.0;
+    let mut totd1 = 0.0;
+    for (node, a) in &row.items {
+        let ar = w2 * a / s2;
+        let d1 = (a * ar).sqrt();
+        let d2 = a / d1;
+        let (w, h) = if dir_x { (d1, d2) } else { (d2, d1) };
+        totd1 += d1;
+        maxd2 = maxd2.max(d2);
+        let x = if rect.rtl {
+            rect.x + rect.iw() - w
+        } else {
+            rect.x + rect.ix
+        };
+        let (g, l) = match (&node.data, group) {
+            (
+                TreeData::Group {
+                    label, group_index, ..
+                },
+                true,
+            ) => (Some(label.clone()), Some(*group_index)),
+            (_, true) => (None, Some(lvl)),
+            _ => (None, None),
+        };
+        out.push(Sq {
+            x,
+            y: rect.y + rect.iy,
+            w,
+            h,
+            v: node.value,
+            s: row.sum,
+            g,
+            l,
+            is_leaf: false,
+            data: node.data.clone(),
+        });
+        if dir_x {
+            rect.ix += d1;
+        } else {
+            rect.iy += d1;
+        }
+    }
+    if dir_x {
+        rect.iy += maxd2;
+        rect.ix -= totd1;
+    } else {
+        rect.ix += maxd2;
+        rect.iy -= totd1;
+    }
+    out
+}
+
+/// `squarify(values, rectangle, keys, grp, lvl)`.
+fn squarify(
+    mut nodes: Vec<Node>,
+    rect: LRect,
+    sum: f64,
+    unsorted: bool,
+    group: bool,
+    lvl: usize,
+) -> Vec<Sq> {
+    let mut rect = rect;
+    let mut rows: Vec<Sq> = Vec::new();
+    if nodes.is_empty() {
+        return rows;
+    }
+    let mut row = Row::new(rect.w * rect.h / sum);
+    let mut length = rect.side();
+    if !unsorted {
+        // Array.prototype.sort is stable: equal values keep their order.
+        nodes.sort_by(|a, b| {
+            b.value
+                .partial_cmp(&a.value)
+                .unwrap_or(std::cmp::Ordering::Equal)
+        });
+    }
+    for node in nodes {
+        let old = (row.sum, row.nsum, row.nmin, row.nmax);
+        let (s, ns, mn, mx, _) = row.stat_with(node.value);
+        if keeps_ratio(old, (s, ns, mn, mx), length) {
+            row.push(node);
+        } else {
+            rows.extend(map_row(&mut rect, &row, group, lvl));
+            length = rect.side();
+            row.reset();
+            row.push(node);
+        }
+    }
+    if !row.items.is_empty() {
+        rows.extend(map_row(&mut rect, &row, group, lvl));
+    }
+    rows
+}
+
+/// A value as a JavaScript object key (`String(value)`).
+fn key_string(v: &Value) -> String {
+    Raw::from_json(v).to_js_string()
+}
+
+fn has_group_value(v: Option<&Value>) -> bool {
+    !matches!(v, None | Some(Value::Null)) && v != Some(&Value::String(String::new()))
+}
+
+/// `group(values, grp, keys, ...)`: entries grouped by the first of `groups[gidx..]` they
+/// have a value for (else the tree leaf key), summing `key`. Keys come out in JavaScript
+/// object order: integer-like keys ascending, then others by insertion.
+fn group_nodes(
+    values: &[Value],
+    key: &str,
+    groups: &[String],
+    gidx: usize,
+    leaf_key: &str,
+) -> Vec<Node> {
+    let mut order: Vec<String> = Vec::new();
+    let mut acc: std::collections::HashMap<String, (f64, usize, Vec<Value>)> = Default::default();
+    for v in values {
+        let obj = v.as_object();
+        let get = |k: &str| obj.and_then(|o| o.get(k));
+        let found = (gidx..groups.len())
+            .find(|&i| has_group_value(get(&groups[i])))
+            .map(|i| (get(&groups[i]), i))
+            .or_else(|| has_group_value(get(leaf_key)).then(|| (get(leaf_key), gidx)));
+        let Some((Some(gv), gi)) = found else {
+            return Vec::new();
+        };
+        let g = key_string(gv);
+        let val = get(key).map(to_number).unwrap_or(f64::NAN);
+        let e = acc.entry(g.clone()).or_insert_with(|| {
+            order.push(g.clone());
+            (0.0, gi, Vec::new())
+        });
+        e.0 += val;
+        e.1 = gi;
+        e.2.push(v.clone());
+    }
+    let is_index = |k: &str| {
+        k.parse::<u32>()
+            .is_ok_and(|n| n.to_string() == k && n != u32::MAX)
+    };
+    let mut ints: Vec<&String> = order.iter().filter(|k| is_index(k)).collect();
+    ints.sort_by_key(|k| k.parse::<u32>().unwrap_or(0));
+    let rest = order.iter().filter(|k| !is_index(k));
+    ints.into_iter()
+        .chain(rest)
+        .filter_map(|k| {
+            let (value, gi, children) = acc.remove(k)?;
+            Some(Node {
+                value,
+                data: TreeData::Group {
+                    label: k.clone(),
+                    children,
+                    group_index: gi,
+                },
+            })
+        })
+        .collect()
+}
+
+/// `normalizeTreeToArray`: a nested object tree becomes flat records, one per object
+/// holding `key`, with the path as group keys `"0"`, `"1"`, … and the leaf name under the
+/// leaf key.
+fn normalize_tree(key: &str, leaf_key: &str, obj: &Map<String, Value>) -> Vec<Value> {
+    fn scan(
+        key: &str,
+        leaf_key: &str,
+        obj: &Map<String, Value>,
+        path: &mut Vec<String>,
+        out: &mut Vec<Map<String, Value>>,
+    ) {
+        if !path.is_empty() && obj.contains_key(key) {
+            let mut rec = Map::new();
+            for (i, p) in path[..path.len() - 1].iter().enumerate() {
+                rec.insert(i.to_string(), Value::String(p.clone()));
+            }
+            if let Some(last) = path.last() {
+                rec.insert(leaf_key.to_string(), Value::String(last.clone()));
+            }
+            rec.insert(
+                key.to_string(),
+                obj.get(key).cloned().unwrap_or(Value::Null),
+            );
+            out.push(rec);
+            return;
+        }
+        for (k, child) in obj {
+            if let Some(c) = child.as_object() {
+                path.push(k.clone());
+                scan(key, leaf_key, c, path, out);
+                path.pop();
+            }
+        }
+    }
+    let mut out = Vec::new();
+    scan(key, leaf_key, obj, &mut Vec::new(), &mut out);
+    let max = out
+        .iter()
+        .map(|r| r.len().saturating_sub(2))
+        .max()
+        .unwrap_or(0);
+    out.into_iter()
+        .map(|mut r| {
+            for i in 0..max {
+                let k = i.to_string();
+                let empty = !r
+                    .get(&k)
+                    .is_some_and(|v| v.as_str().is_some_and(|s| !s.is_empty()));
+                if empty {
+                    r.insert(k, Value::String(String::new()));
+                }
+            }
+            Value::Object(r)
+        })
+        .collect()
+}
+
+/// Font line height of the captions as `buildData` reads them.
+fn caption_fits(display_mode: &str, w: f64, h: f64, o: &TreemapOptions) -> bool {
+    if !o.captions.display {
+        return false;
+    }
+    if display_mode == "headerBoxes" {
+        return true;
+    }
+    let min = o.captions.fonts[0].line_height;
+    let padding = (o.captions.padding * 2.0).min(w.min(h)).max(0.0);
+    w - padding > min && h - padding > min
+}
+
+fn caption_height(display_mode: &str, h: f64, o: &TreemapOptions) -> f64 {
+    let ch = o.captions.fonts[0].line_height + o.captions.padding * 2.0;
+    if display_mode == "headerBoxes" && h < 2.0 * ch {
+        h / 3.0
+    } else {
+        ch
+    }
+}
+
+/// `buildData(tree, dataset, keys, rect)`: the rectangles in value space.
+pub fn build_data(o: &TreemapOptions, w: f64, h: f64) -> Vec<Sq> {
+    let key = o.key.clone().unwrap_or_default();
+    let tree: Vec<Value> = match &o.tree {
+        Value::Object(m) => normalize_tree(&key, &o.tree_leaf_key, m),
+        Value::Array(a) => a.clone(),
+        _ => Vec::new(),
+    };
+    let header = o.display_mode == "headerBoxes";
+    let sp = if header { 0.0 } else { o.layout_spacing };
+    let rect = LRect::new(0.0, 0.0, w, h, o.rtl);
+    let out = if o.groups.is_empty() {
+        // `index()`: a list of primitives is read as numbers, objects by `key`.
+        let first_obj = tree.first().is_some_and(Value::is_object);
+        let val = |v: &Value| -> f64 {
+            if first_obj {
+                if key.is_empty() {
+                    f64::NAN
+                } else {
+                    v.get(&key).map(to_number).unwrap_or(f64::NAN)
+                }
+            } else if v.is_object() {
+                f64::NAN
+            } else {
+                to_number(v)
+            }
+        };
+        let sum: f64 = tree
+            .iter()
+            .map(|v| {
+                if key.is_empty() {
+                    if v.is_object() {
+                        f64::NAN
+                    } else {
+                        to_number(v)
+                    }
+                } else {
+                    v.get(&key).map(to_number).unwrap_or(f64::NAN)
+                }
+            })
+            .sum();
+        let nodes = tree
+            .iter()
+            .map(|v| Node {
+                value: val(v),
+                data: TreeData::Leaf(v.clone()),
+            })
+            .collect();
+        let mut sq = squarify(nodes, rect, sum, o.unsorted, false, 0);
+        for s in sq.iter_mut() {
+            s.is_leaf = true;
+        }
+        sq
+    } else {
+        recur(o, &key, &tree, 0, rect, sp)
+    };
+    if !header {
+        return out;
+    }
+    out.into_iter()
+        .filter_map(|mut d| {
+            if d.is_leaf {
+                return Some(d);
+            }
+            if !caption_fits(&o.display_mode, d.w, d.h, o) {
+                return None;
+            }
+            d.h = caption_height(&o.display_mode, d.h, o);
+            Some(d)
+        })
+        .collect()
+}
+
+fn recur(
+    o: &TreemapOptions,
+    key: &str,
+    items: &[Value],
+    gidx: usize,
+    rect: LRect,
+    sp: f64,
+) -> Vec<Sq> {
+    let glen = o.groups.len();
+    let nodes = group_nodes(items, key, &o.groups, gidx, &o.tree_leaf_key);
+    let sum: f64 = nodes.iter().map(|n| n.value).sum();
+    let mut gsq = squarify(nodes, rect, sum, o.unsorted, true, gidx);
+    let mut children_all = Vec::new();
+    if gidx + 1 < glen {
+        for sq in gsq.iter_mut() {
+            let bw = if o.display_mode == "headerBoxes" {
+                [0.0; 4]
+            } else {
+                let lim = |v: f64, m: f64| v.min(m).max(0.0);
+                let [t, r, b, l] = o.layout_border_width;
+                [
+                    lim(t, sq.h / 2.0),
+                    lim(r, sq.w / 2.0),
+                    lim(b, sq.h / 2.0),
+                    lim(l, sq.w / 2.0),
+                ]
+            };
+            let mut sub = LRect::new(
+                sq.x + sp + bw[3],
+                sq.y + sp + bw[0],
+                sq.w - 2.0 * sp - bw[3] - bw[1],
+                sq.h - 2.0 * sp - bw[0] - bw[2],
+                o.rtl,
+            );
+            if caption_fits(&o.display_mode, sub.w, sub.h, o) {
+                let ch = caption_height(&o.display_mode, sub.h, o);
+                sub.y += ch;
+                sub.h -= ch;
+            }
+            let next = match &sq.data {
+                TreeData::Group {
+                    group_index,
+                    children,
+                    ..
+                } => Some((group_index + 1, children.clone())),
+                TreeData::Leaf(_) => None,
+            };
+            let mut children = Vec::new();
+            if let Some((ni, ch)) = next {
+                if ni < glen {
+                    children = recur(o, key, &ch, ni, sub, sp);
+                }
+            }
+            sq.is_leaf = children.is_empty();
+            children_all.push(children);
+        }
+    } else {
+        for sq in gsq.iter_mut() {
+            sq.is_leaf = true;
+        }
+    }
+    // `ret = gsq.slice()` then each group's children appended in order.
+    let mut ret = gsq;
+    for c in children_all {
+        ret.extend(c);
+    }
+    ret
+}
+
+/// A treemap element: its pixel rectangle and layout record.
+#[derive(Debug, Clone)]
+pub struct TreemapEl {
+    /// Left, px.
+    pub x: f64,
+    /// Top, px.
+    pub y: f64,
+    /// Width, px.
+    pub width: f64,
+    /// Height, px.
+    pub height: f64,
+    /// `hidden`: spacing larger than the rectangle.
+    pub hidden: bool,
+    /// The layout record.
+    pub sq: Sq,
+}
+
+/// `TreemapController`.
+#[derive(Default)]
+pub struct TreemapController {
+    /// Elements after `update`.
+    pub rects: Vec<TreemapEl>,
+}
+
+fn options(ds: &Dataset) -> Option<&TreemapOptions> {
+    match &ds.plugin {
+        Some(PluginDataset::Treemap(t)) => Some(t),
+        _ => None,
+    }
+}
+
+fn text_width(ctx: &Ctx<'_>, lines: &[String], fonts: &[Font]) -> (f64, f64) {
+    let mut w: f64 = 0.0;
+    let mut h = 0.0;
+    for (i, l) in lines.iter().enumerate() {
+        let f = &fonts[i.min(fonts.len() - 1)];
+        w = w.max(ctx.measure(f, l));
+        h += f.line_height;
+    }
+    (w, h)
+}
+
+fn calc_x(x: f64, w: f64, align: &str, padding: f64) -> (f64, TextAlign) {
+    match align {
+        "left" => (x + padding, TextAlign::Left),
+        "right" => (x + w - padding, TextAlign::Right),
+        _ => (x + w / 2.0, TextAlign::Center),
+    }
+}
+
+/// `sliceTextToFitWidth`: the longest prefix that fits with `...`.
+fn slice_to_fit(ctx: &Ctx<'_>, text: &str, width: f64, font: &Font) -> String {
+    let ell = ctx.measure(font, "...");
+    if ell >= width {
+        return String::new();
+    }
+    let chars: Vec<char> = text.chars().collect();
+    let (mut lo, mut hi) = (1usize, chars.len());
+    while lo <= hi {
+        let mid = (lo + hi) / 2;
+        let s: String = chars[..mid].iter().collect();
+        if ctx.measure(font, &s) + ell > width {
+            if mid == 0 {
+                break;
+            }
+            hi = mid - 1;
+        } else {
+            lo = mid + 1;
+        }
+    }
+    let s: String = chars[..lo.saturating_sub(1)].iter().collect();
+    if s.is_empty() {
+        s
+    } else {
+        s + "..."
+    }
+}
+
+/// `drawCaption`.
+fn draw_caption(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
+    let c = &o.captions;
+    let font = &c.fonts[0];
+    let (x, y, w, h) = r;
+    if font.line_height > h {
+        return;
+    }
+    let mut text = c
+        .text
+        .as_ref()
+        .and_then(|t| t.first().cloned())
+        .or_else(|| sq.g.clone())
+        .unwrap_or_default();
+    if text.is_empty() {
+        return;
+    }
+    if ctx.measure(font, &text) + 2.0 * c.padding > w {
+        text = slice_to_fit(ctx, &text, w - 2.0 * c.padding, font);
+    }
+    let default_align = if o.rtl { "right" } else { "left" };
+    let (tx, align) = calc_x(x, w, c.align.as_deref().unwrap_or(default_align), c.padding);
+    let ty = if o.display_mode == "headerBoxes" {
+        y + h / 2.0
+    } else {
+        y + c.padding + o.spacing + font.line_height / 2.0
+    };
+    ctx.fill_text(
+        &text,
+        tx,
+        ty,
+        font,
+        c.colors[0],
+        align,
+        TextBaseline::Middle,
+        None,
+    );
+}
+
+/// The default `labels.formatter`: group and value, label and value, or the value.
+fn label_lines(o: &TreemapOptions, sq: &Sq) -> Vec<String> {
+    if let Some(t) = &o.labels.text {
+        return t.clone();
+    }
+    let v = Raw::Num(sq.v).to_js_string();
+    if let Some(g) = &sq.g {
+        return vec![g.clone(), v];
+    }
+    let label = match &sq.data {
+        TreeData::Leaf(Value::Object(m)) => m.get("label").and_then(Value::as_str),
+        _ => None,
+    };
+    match label {
+        Some(l) => vec![l.to_string(), v],
+        None => vec![v],
+    }
+}
+
+/// `drawLabel`.
+fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
+    let l = &o.labels;
+    let lines = label_lines(o, sq);
+    if lines.is_empty() || lines.iter().all(String::is_empty) && lines.len() == 1 {
+        return;
+    }
+    let (x, y, w, h) = r;
+    let mut fonts = l.fonts.clone();
+    let (mut lw, mut lh) = text_width(ctx, &lines, &fonts);
+    match l.overflow.as_str() {
+        "hidden" if lw + l.padding * 2.0 > w || lh + l.padding * 2.0 > h => return,
+        "fit" => {
+            let ratio = (w / (lw + l.padding * 2.0)).min(h / (lh + l.padding * 2.0));
+            if ratio < 1.0 {
+                lw *= ratio;
+                lh *= ratio;
+                // `toFonts`: sizes floored, line heights back to the default 1.2.
+                fonts = fonts
+                    .iter()
+                    .map(|f| {
+                        let size = (f.size * ratio).floor();
+                        let mut spec = f.spec.clone();
+                        spec.size = size as f32;
+                        spec.line_height = (size * 1.2) as f32;
+                        Font {
+                            size,
+                            line_height: size * 1.2,
+                            spec,
+                        }
+                    })
+                    .collect();
+            }
+        }
+        _ => {}
+    }
+    let _ = lw;
+    let (tx, align) = calc_x(x, w, l.align.as_deref().unwrap_or("center"), l.padding);
+    let ty = match l.position.as_str() {
+        "top" => y + l.padding,
+        "bottom" => y + h - l.padding - lh,
+        _ => y + (h - lh) / 2.0 + l.padding,
+    };
+    let mut off = 0.0;
+    for (i, line) in lines.iter().enumerate() {
+        let f = &fonts[i.min(fonts.len() - 1)];
+        let c = l.colors[i.min(l.colors.len().saturating_sub(1))];
+        ctx.fill_text(
+            line,
+            tx,
+            ty + f.line_height / 2.0 + off,
+            f,
+            c,
+            align,
+            TextBaseline::Middle,
+            None,
+        );
+        off += f.line_height;
+    }
+}
+
+/// `TreemapElement.draw`.
+fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
+    let (w, h) = (el.width, el.height);
+    let lim = |v: f64, m: f64| v.min(m).max(0.0);
+    let [t, r, b, l] = o.border_width;
+    let (t, r, b, l) = (
+        lim(t, h / 2.0),
+        lim(r, w / 2.0),
+        lim(b, h / 2.0),
+        lim(l, w / 2.0),
+    );
+    let max_r = (w / 2.0).min(h / 2.0);
+    let rad = o.border_radius.map(|v| lim(v, max_r));
+    let inner_rad = [
+        (rad[0] - t.max(l)).max(0.0),
+        (rad[1] - t.max(r)).max(0.0),
+        (rad[2] - b.max(l)).max(0.0),
+        (rad[3] - b.max(r)).max(0.0),
+    ];
+    let (ix, iy, iw, ih) = (el.x + l, el.y + t, w - l - r, h - t - b);
+    let rounded = rad.iter().any(|v| *v != 0.0);
+    let radius = |r: [f64; 4]| if rounded { r } else { [0.0; 4] };
+    ctx.save();
+    if iw != w || ih != h {
+        let mut outer = P::new();
+        super::matrix::rect_path(&mut outer, el.x, el.y, w, h, radius(rad), false);
+        ctx.clip(outer.clone());
+        super::matrix::rect_path(&mut outer, ix, iy, iw, ih, radius(inner_rad), true);
+        ctx.fill(&outer, o.border_color);
+    }
+    let mut inner = P::new();
+    super::matrix::rect_path(&mut inner, ix, iy, iw, ih, radius(inner_rad), false);
+    ctx.fill(&inner, o.background_color);
+    // drawDivider: a line across the middle of a group with children.
+    if o.dividers {
+        if let TreeData::Group { children, .. } = &el.sq.data {
+            if !children.is_empty() {
+                let mut p = P::new();
+                if iw > ih {
+                    p.move_to(ix + iw / 2.0, iy);
+                    p.line_to(ix + iw / 2.0, iy + ih);
+                } else {
+                    p.move_to(ix, iy + ih / 2.0);
+                    p.line_to(ix + iw, iy + ih / 2.0);
+                }
+                ctx.stroke(
+                    &p,
+                    &crate::elements::StrokeStyle::new(o.divider_width, o.divider_color),
+                );
+            }
+        }
+    }
+    // drawText: clipped to the inner rectangle.
+    ctx.save();
+    let mut clip = P::new();
+    clip.rect(ix, iy, iw, ih);
+    ctx.clip(clip);
+    let is_leaf = el.sq.l.is_none() || el.sq.is_leaf;
+    let r = (ix, iy, iw, ih);
+    if is_leaf && o.labels.display {
+        draw_label(ctx, r, o, &el.sq);
+    } else if !is_leaf && caption_fits(&o.display_mode, iw, ih, o) {
+        draw_caption(ctx, r, o, &el.sq);
+    }
+    ctx.restore();
+    ctx.restore();
+}
+
+impl Controller for TreemapController {
+    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
+        // The data is the tree, laid out at update time; the scales see `getMinMax` only.
+        meta.parsed.clear();
+    }
+
+    fn update(&mut self, ds: &Dataset, _meta: &Meta, cx: &UpdateCx<'_>) {
+        self.rects.clear();
+        let Some(o) = options(ds) else { return };
+        let a = cx.area;
+        let (w, h) = (a.right - a.left, a.bottom - a.top);
+        // Hidden linear scales 0..w and 0..h with alignToPixels: `_alignPixel(chart, px, 0)`.
+        let px = |v: f64| align_pixel(cx.dpr, a.left + v, 0.0);
+        let py = |v: f64| align_pixel(cx.dpr, a.top + v, 0.0);
+        for sq in build_data(o, w, h) {
+            let sp = o.spacing;
+            let x = px(sq.x);
+            let y = py(sq.y);
+            let ww = px(sq.x + sq.w) - x;
+            let hh = py(sq.y + sq.h) - y;
+            self.rects.push(TreemapEl {
+                x: x + sp,
+                y: y + sp,
+                width: ww - 2.0 * sp,
+                height: hh - 2.0 * sp,
+                hidden: 2.0 * sp > ww || 2.0 * sp > hh,
+                sq,
+            });
+        }
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
+        let Some(o) = options(ds) else { return };
+        ctx.clip_area(*area);
+        for el in &self.rects {
+            if !el.hidden && el.width.is_finite() && el.height.is_finite() {
+                draw_el(ctx, el, o);
+            }
+        }
+        ctx.unclip_area();
+    }
+
+    fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
+        let o = options(ds);
+        let default = chart_spec::Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 26,
+        };
+        LegendStyle {
+            fill: o.map(|o| o.background_color).unwrap_or(default),
+            stroke: o.map(|o| o.border_color).unwrap_or(default),
+            line_width: o.map(|o| o.border_width[0]).unwrap_or(0.0),
+            cap: crate::scene::LineCap::Butt,
+            dash: Vec::new(),
+            dash_offset: 0.0,
+            join: crate::scene::LineJoin::Miter,
+            point_style: None,
+            rotation: 0.0,
+            border_radius: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    fn opts(tree: Value, key: Option<&str>, groups: &[&str]) -> TreemapOptions {
+        let cfg = json!({"type": "treemap", "data": {"datasets": [{"tree": tree, "key": key, "groups": groups}]}});
+        let Value::Object(m) = cfg else { panic!() };
+        let (chart, _) = chart_spec::resolve_chart(&m).expect("resolves");
+        match chart.datasets[0].plugin.clone() {
+            Some(PluginDataset::Treemap(t)) => *t,
+            other => panic!("{other:?}"),
+        }
+    }
+
+    #[test]
+    fn areas_are_proportional_and_fill_the_rectangle() {
+        let o = opts(json!([45, 30, 22, 15, 12, 9, 6, 4, 3]), None, &[]);
+        let r = build_data(&o, 400.0, 300.0);
+        assert_eq!(r.len(), 9);
+        let total: f64 = 146.0;
+        for s in &r {
+            let expect = s.v / total * 400.0 * 300.0;
+            assert!((s.w * s.h - expect).abs() < 1e-6, "{s:?}");
+            assert!(s.x >= -1e-9 && s.x + s.w <= 400.0 + 1e-6);
+            assert!(s.y >= -1e-9 && s.y + s.h <= 300.0 + 1e-6);
+        }
+        // Sorted largest first.
+        assert_eq!(r[0].v, 45.0);
+    }
+
+    #[test]
+    fn groups_nest_children_inside_their_group() {
+        let tree = json!([
+            {"cat": "a", "name": "x", "n": 5},
+            {"cat": "a", "name": "y", "n": 3},
+            {"cat": "b", "name": "z", "n": 8}
+        ]);
+        let o = opts(tree, Some("n"), &["cat", "name"]);
+        let r = build_data(&o, 200.0, 100.0);
+        assert_eq!(r.len(), 5);
+        let a = r
+            .iter()
+            .find(|s| s.g.as_deref() == Some("a"))
+            .expect("group a");
+        assert_eq!(a.v, 8.0);
+        assert!(!a.is_leaf);
+        let x = r
+            .iter()
+            .find(|s| s.g.as_deref() == Some("x"))
+            .expect("leaf x");
+        assert!(x.is_leaf);
+        assert!(x.x >= a.x && x.x + x.w <= a.x + a.w + 1e-9);
+        assert!(x.y >= a.y && x.y + x.h <= a.y + a.h + 1e-9);
+    }
+}

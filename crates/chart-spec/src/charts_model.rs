@@ -1,0 +1,478 @@
+//! The chart types of the bundled chart plugins (chartjs-chart-matrix 3.1.0,
+//! chartjs-chart-treemap 4.2.2): their defaults as data (the controllers' and elements'
+//! `static defaults`/`overrides`) and their dataset options, resolved through the same scope
+//! chain as the core types.
+//!
+//! [`crate::defaults`] consults these tables after its own. Options that the plugins accept
+//! as functions (matrix `width`/`height`, treemap `labels.formatter`) cannot be JSON; the
+//! numbers and strings they also accept are read, and the plugins' default functions are
+//! reproduced by the engine.
+
+use crate::color::{parse_color, Rgba};
+use crate::scopes::{to_number, truthy, Scopes};
+use crate::values::{to_font, Font};
+use serde_json::{json, Map, Value};
+use std::sync::LazyLock;
+
+/// `Chart.defaults.datasets[type]`: each plugin controller's `static defaults`.
+static DATASETS: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {"dataElementType": "matrix"},
+        "treemap": {"dataElementType": "treemap"}
+    })
+});
+
+/// `Chart.defaults.elements[type]`: each plugin element's `static defaults`.
+static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {
+            "anchorX": "center",
+            "anchorY": "center",
+            "borderRadius": 0,
+            "height": 20,
+            "width": 20
+        },
+        "treemap": {
+            "borderRadius": 0,
+            "borderWidth": 0,
+            "captions": {"color": "black", "display": true, "font": {}, "padding": 3},
+            "displayMode": "containerBoxes",
+            "dividers": {
+                "display": false,
+                "lineCapStyle": "butt",
+                "lineColor": "black",
+                "lineDash": [],
+                "lineDashOffset": 0,
+                "lineWidth": 1
+            },
+            "labels": {
+                "align": "center",
+                "color": "black",
+                "display": false,
+                "font": {},
+                "overflow": "cut",
+                "padding": 3,
+                "position": "middle"
+            },
+            "rtl": false,
+            "spacing": 0.5,
+            "unsorted": false
+        }
+    })
+});
+
+/// `Chart.overrides[type]`.
+static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {
+            "interaction": {"intersect": true, "mode": "nearest"},
+            "scales": {
+                "x": {"offset": true, "type": "linear"},
+                "y": {"reverse": true, "type": "linear"}
+            }
+        },
+        "treemap": {
+            "interaction": {"includeInvisible": true, "intersect": true, "mode": "point"},
+            "scales": {
+                "x": {"alignToPixels": true, "bounds": "data", "display": false, "type": "linear"},
+                "y": {
+                    "alignToPixels": true,
+                    "bounds": "data",
+                    "display": false,
+                    "reverse": true,
+                    "type": "linear"
+                }
+            }
+        }
+    })
+});
+
+/// Adds the plugin types to one of [`crate::defaults`]'s tables (`"global"` or
+/// `"overrides"`) when it is built; existing keys are kept.
+pub(crate) fn extend(table: &str, mut v: Value) -> Value {
+    let add = |target: Option<&mut Value>, from: &Value| {
+        if let (Some(Value::Object(t)), Value::Object(f)) = (target, from) {
+            for (k, val) in f {
+                t.entry(k.clone()).or_insert_with(|| val.clone());
+            }
+        }
+    };
+    match table {
+        "global" => {
+            add(v.get_mut("datasets"), &DATASETS);
+            add(v.get_mut("elements"), &ELEMENTS);
+        }
+        "overrides" => add(Some(&mut v), &OVERRIDES),
+        _ => {}
+    }
+    v
+}
+
+/// The element type whose `elements.<type>` scope a plugin dataset reads.
+pub fn element_type(kind: &str) -> &'static str {
+    match kind {
+        "matrix" => "matrix",
+        "treemap" => "treemap",
+        _ => "point",
+    }
+}
+
+/// Resolved options of a plugin chart type's dataset.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PluginDataset {
+    /// chartjs-chart-matrix.
+    Matrix(MatrixOptions),
+    /// chartjs-chart-treemap.
+    Treemap(Box<TreemapOptions>),
+}
+
+/// Four sides or corners (`toTRBL`/`toTRBLCorners`), in the order top, right, bottom, left
+/// (corners: top-left, top-right, bottom-left, bottom-right).
+pub type Four = [f64; 4];
+
+/// One matrix rectangle's options (`MatrixElement` options resolved at an index).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixRect {
+    /// `width`. Default: 20 (functions are not expressible in JSON).
+    pub width: f64,
+    /// `height`. Default: 20.
+    pub height: f64,
+    /// `anchorX`: `'left'|'start'`, `'right'|'end'` or centre. Default: `'center'`.
+    pub anchor_x: String,
+    /// `anchorY`: `'top'|'start'`, `'bottom'|'end'` or centre. Default: `'center'`.
+    pub anchor_y: String,
+    /// `backgroundColor`. Default: `Chart.defaults.backgroundColor` (`rgba(0,0,0,0.1)`).
+    pub background_color: Rgba,
+    /// `borderColor`. Default: `Chart.defaults.borderColor` (`rgba(0,0,0,0.1)`).
+    pub border_color: Rgba,
+    /// `borderWidth` per side (t, r, b, l). Default: undefined (0).
+    pub border_width: Four,
+    /// `borderRadius` per corner (tl, tr, bl, br). Default: 0.
+    pub border_radius: Four,
+}
+
+/// chartjs-chart-matrix dataset options: one entry per data index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixOptions {
+    /// Per data index.
+    pub rects: Vec<MatrixRect>,
+}
+
+/// Treemap caption or label text options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreemapText {
+    /// `display`. Default: captions true, labels false.
+    pub display: bool,
+    /// `color` (labels accept one per line). Default: `'black'`.
+    pub colors: Vec<Rgba>,
+    /// `font` (labels accept one per line). Default: `Chart.defaults.font`.
+    pub fonts: Vec<Font>,
+    /// `padding`. Default: 3.
+    pub padding: f64,
+    /// `align`: `left`, `center` or `right`. Default: labels `'center'`, captions left.
+    pub align: Option<String>,
+    /// `position` (labels): `top`, `middle` or `bottom`. Default: `'middle'`.
+    pub position: String,
+    /// `overflow` (labels): `cut`, `hidden` or `fit`. Default: `'cut'`.
+    pub overflow: String,
+    /// `formatter` given as a string (a constant text).
+    pub text: Option<Vec<String>>,
+}
+
+/// chartjs-chart-treemap dataset options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreemapOptions {
+    /// `tree` (or `data`): numbers, objects, or a nested object.
+    pub tree: Value,
+    /// `key`: the value key of object data. Default: undefined.
+    pub key: Option<String>,
+    /// `groups`: keys grouping object data, outermost first.
+    pub groups: Vec<String>,
+    /// `treeLeafKey`. Default: `'_leaf'`.
+    pub tree_leaf_key: String,
+    /// `spacing` as `buildData` reads it from the dataset. Default: 0 there, 0.5 for drawing.
+    pub layout_spacing: f64,
+    /// `borderWidth` as `buildData` reads it from the dataset (t, r, b, l).
+    pub layout_border_width: Four,
+    /// `displayMode`: `containerBoxes` or `headerBoxes`. Default: `'containerBoxes'`.
+    pub display_mode: String,
+    /// `rtl`. Default: false.
+    pub rtl: bool,
+    /// `unsorted`. Default: false.
+    pub unsorted: bool,
+    /// Element `spacing`. Default: 0.5.
+    pub spacing: f64,
+    /// Element `borderWidth` (t, r, b, l). Default: 0.
+    pub border_width: Four,
+    /// Element `borderRadius` (tl, tr, bl, br). Default: 0.
+    pub border_radius: Four,
+    /// `backgroundColor`. Default: `rgba(0,0,0,0.1)`.
+    pub background_color: Rgba,
+    /// `borderColor`. Default: `rgba(0,0,0,0.1)`.
+    pub border_color: Rgba,
+    /// `captions`.
+    pub captions: TreemapText,
+    /// `labels`.
+    pub labels: TreemapText,
+    /// `dividers.display`. Default: false.
+    pub dividers: bool,
+    /// `dividers.lineColor`. Default: black.
+    pub divider_color: Rgba,
+    /// `dividers.lineWidth`. Default: 1.
+    pub divider_width: f64,
+}
+
+fn color_at(v: Option<&Value>, index: Option<usize>) -> Option<Rgba> {
+    match (v?, index) {
+        (Value::String(s), _) => parse_color(s),
+        (Value::Array(a), Some(i)) if !a.is_empty() => color_at(a.get(i % a.len()), None),
+        _ => None,
+    }
+}
+
+fn at(v: Option<&Value>, index: Option<usize>) -> Option<&Value> {
+    match (v?, index) {
+        (Value::Array(a), Some(i)) if !a.is_empty() => a.get(i % a.len()),
+        (v, _) => Some(v),
+    }
+}
+
+/// `toTRBL` of a number or `{top, right, bottom, left}` (`x`/`y` too).
+pub fn to_trbl(v: Option<&Value>) -> Four {
+    match v {
+        Some(Value::Object(m)) => {
+            let n = |k: &str, alt: &str| {
+                m.get(k)
+                    .or_else(|| m.get(alt))
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0)
+            };
+            [
+                n("top", "y"),
+                n("right", "x"),
+                n("bottom", "y"),
+                n("left", "x"),
+            ]
+        }
+        Some(v) => {
+            let n = to_number(v);
+            let n = if n.is_finite() { n } else { 0.0 };
+            [n; 4]
+        }
+        None => [0.0; 4],
+    }
+}
+
+/// `toTRBLCorners` of a number or `{topLeft, topRight, bottomLeft, bottomRight}`.
+pub fn to_corners(v: Option<&Value>) -> Four {
+    match v {
+        Some(Value::Object(m)) => {
+            let n = |k: &str| {
+                m.get(k)
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0)
+            };
+            [
+                n("topLeft"),
+                n("topRight"),
+                n("bottomLeft"),
+                n("bottomRight"),
+            ]
+        }
+        other => to_trbl(other),
+    }
+}
+
+/// Resolves a plugin type's dataset options: `scopes` are the dataset's element scopes
+/// (`dataset`, `datasets.<type>`, `elements.<element>`, defaults), `chart_font` the
+/// `Chart.defaults.font` fallback of fonts.
+pub fn resolve(
+    kind: &str,
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+    count: usize,
+) -> Option<PluginDataset> {
+    let default_color = Rgba {
+        r: 0,
+        g: 0,
+        b: 0,
+        a: 26,
+    };
+    match kind {
+        "matrix" => {
+            let rects = (0..count)
+                .map(|i| {
+                    let num = |k: &str, d: f64| {
+                        at(scopes.get(k), Some(i))
+                            .filter(|v| v.is_number() || v.is_string())
+                            .map(to_number)
+                            .filter(|n| n.is_finite())
+                            .unwrap_or(d)
+                    };
+                    let s = |k: &str| {
+                        at(scopes.get(k), Some(i))
+                            .and_then(Value::as_str)
+                            .unwrap_or("center")
+                            .to_string()
+                    };
+                    MatrixRect {
+                        width: num("width", 20.0),
+                        height: num("height", 20.0),
+                        anchor_x: s("anchorX"),
+                        anchor_y: s("anchorY"),
+                        background_color: color_at(scopes.get("backgroundColor"), Some(i))
+                            .unwrap_or(default_color),
+                        border_color: color_at(scopes.get("borderColor"), Some(i))
+                            .unwrap_or(default_color),
+                        border_width: to_trbl(at(scopes.get("borderWidth"), Some(i))),
+                        border_radius: to_corners(at(scopes.get("borderRadius"), Some(i))),
+                    }
+                })
+                .collect();
+            Some(PluginDataset::Matrix(MatrixOptions { rects }))
+        }
+        "treemap" => {
+            let tree = ds
+                .get("tree")
+                .or_else(|| ds.get("data"))
+                .cloned()
+                .unwrap_or(Value::Array(Vec::new()));
+            let text = |key: &str, labels: bool| {
+                let s = scopes.child(key);
+                let fonts = match s.get("font") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(Value::as_object)
+                        .map(|f| to_font(&Scopes::new(vec![f]), chart_font))
+                        .collect(),
+                    _ => vec![to_font(&s.child("font"), chart_font)],
+                };
+                let colors = match s.get("color") {
+                    Some(Value::Array(a)) => {
+                        a.iter().filter_map(|c| color_at(Some(c), None)).collect()
+                    }
+                    c => vec![color_at(c, None).unwrap_or(Rgba::rgb(0, 0, 0))],
+                };
+                let text = match s.get("formatter") {
+                    Some(Value::String(t)) => Some(vec![t.clone()]),
+                    Some(Value::Array(a)) => Some(
+                        a.iter()
+                            .map(|v| crate::model::Raw::from_json(v).to_js_string())
+                            .collect(),
+                    ),
+                    _ => None,
+                };
+                TreemapText {
+                    display: s.get("display").map(truthy).unwrap_or(!labels),
+                    colors,
+                    fonts: if fonts.is_empty() {
+                        vec![to_font(&Scopes::default(), chart_font)]
+                    } else {
+                        fonts
+                    },
+                    padding: s
+                        .get("padding")
+                        .map(to_number)
+                        .filter(|n| n.is_finite())
+                        .unwrap_or(3.0),
+                    align: s.get("align").and_then(Value::as_str).map(String::from),
+                    position: s
+                        .get("position")
+                        .and_then(Value::as_str)
+                        .unwrap_or("middle")
+                        .to_string(),
+                    overflow: s
+                        .get("overflow")
+                        .and_then(Value::as_str)
+                        .unwrap_or("cut")
+                        .to_string(),
+                    text,
+                }
+            };
+            let num = |k: &str, d: f64| {
+                scopes
+                    .get(k)
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(d)
+            };
+            let dividers = scopes.child("dividers");
+            Some(PluginDataset::Treemap(Box::new(TreemapOptions {
+                tree,
+                key: ds.get("key").and_then(Value::as_str).map(String::from),
+                groups: match ds.get("groups") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .map(|v| crate::model::Raw::from_json(v).to_js_string())
+                        .collect(),
+                    _ => Vec::new(),
+                },
+                tree_leaf_key: ds
+                    .get("treeLeafKey")
+                    .and_then(Value::as_str)
+                    .unwrap_or("_leaf")
+                    .to_string(),
+                layout_spacing: ds
+                    .get("spacing")
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0),
+                layout_border_width: to_trbl(ds.get("borderWidth")),
+                display_mode: scopes
+                    .get("displayMode")
+                    .and_then(Value::as_str)
+                    .unwrap_or("containerBoxes")
+                    .to_string(),
+                rtl: scopes.get("rtl").is_some_and(truthy),
+                unsorted: scopes.get("unsorted").is_some_and(truthy),
+                spacing: num("spacing", 0.5),
+                border_width: to_trbl(scopes.get("borderWidth")),
+                border_radius: to_corners(scopes.get("borderRadius")),
+                background_color: color_at(scopes.get("backgroundColor"), None)
+                    .unwrap_or(default_color),
+                border_color: color_at(scopes.get("borderColor"), None).unwrap_or(default_color),
+                captions: text("captions", false),
+                labels: text("labels", true),
+                dividers: dividers.get("display").is_some_and(truthy),
+                divider_color: color_at(dividers.get("lineColor"), None)
+                    .unwrap_or(Rgba::rgb(0, 0, 0)),
+                divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
+            })))
+        }
+        _ => None,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_register_the_types() {
+        assert!(crate::defaults::is_registered_controller("matrix"));
+        assert!(crate::defaults::is_registered_controller("treemap"));
+        assert_eq!(
+            crate::defaults::overrides("treemap")
+                .and_then(|o| o.get("scales"))
+                .and_then(|s| s.get("x"))
+                .and_then(|x| x.get("display")),
+            Some(&json!(false))
+        );
+    }
+
+    #[test]
+    fn trbl_reads_numbers_and_objects() {
+        assert_eq!(to_trbl(Some(&json!(2))), [2.0; 4]);
+        assert_eq!(
+            to_trbl(Some(&json!({"top": 1, "left": 4}))),
+            [1.0, 0.0, 0.0, 4.0]
+        );
+        assert_eq!(
+            to_corners(Some(&json!({"topRight": 3}))),
+            [0.0, 3.0, 0.0, 0.0]
+        );
+    }
+}
