@@ -375,19 +375,7 @@ pub fn draw_fill(
         return;
     }
     ctx.clip_area(*area);
-    // Radar lines fill by angle (plugin.filler's `property === 'angle'`).
-    let radial = scale(scales, src.v_id.as_deref()).and_then(|s| s.kind.radial());
-    match (radial, &target) {
-        (Some(g), Target::Arc(x, y, r)) if src.line.loop_ => {
-            let t = super::filler_radial::RadialTarget::Circle(*x, *y, *r);
-            super::filler_radial::fill_radial(ctx, &src.line, &t, g, src.below);
-        }
-        (Some(g), Target::Line(l)) if src.line.loop_ => {
-            let t = super::filler_radial::RadialTarget::Polygon(l);
-            super::filler_radial::fill_radial(ctx, &src.line, &t, g, src.below);
-        }
-        _ => do_fill(ctx, src, &target, area),
-    }
+    do_fill(ctx, src, &target, area);
     ctx.unclip_area();
 }
 
