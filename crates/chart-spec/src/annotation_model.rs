@@ -5,7 +5,7 @@
 
 use crate::color::{parse_color, Rgba};
 use crate::message::Message;
-use crate::model::Raw;
+use crate::model::{PointStyle, Raw};
 use crate::plugins_model::merge_into;
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::{to_font, to_padding, Font, Padding};
@@ -175,6 +175,8 @@ pub struct Annotation {
     pub y_adjust: f64,
     /// `radius` (point, polygon). Default: 10.
     pub radius: f64,
+    /// `pointStyle` (point). Default: `'circle'`.
+    pub point_style: PointStyle,
     /// `sides` (polygon). Default: 3.
     pub sides: usize,
     /// `rotation`, degrees. Default: 0.
@@ -445,14 +447,19 @@ pub fn resolve_annotations(
         if num(&m, "shadowBlur", 0.0) != 0.0 {
             note("annotation shadows".into());
         }
-        if kind == AnnotationKind::Point
-            && m.get("pointStyle")
-                .and_then(Value::as_str)
-                .unwrap_or("circle")
-                != "circle"
-        {
-            note("annotation point styles other than 'circle'".into());
-        }
+        let point_style = match m.get("pointStyle").and_then(Value::as_str) {
+            None | Some("circle") => PointStyle::Circle,
+            Some("cross") => PointStyle::Cross,
+            Some("crossRot") => PointStyle::CrossRot,
+            Some("dash") => PointStyle::Dash,
+            Some("line") => PointStyle::Line,
+            Some("rect") => PointStyle::Rect,
+            Some("rectRounded") => PointStyle::RectRounded,
+            Some("rectRot") => PointStyle::RectRot,
+            Some("star") => PointStyle::Star,
+            Some("triangle") => PointStyle::Triangle,
+            Some(_) => PointStyle::Other,
+        };
         let dt = draw_time(m.get("drawTime")).unwrap_or(DrawTime::AfterDatasetsDraw);
         let z = num(&m, "z", 0.0);
         let rotation = num(&m, "rotation", 0.0);
@@ -493,6 +500,7 @@ pub fn resolve_annotations(
             x_adjust: num(&m, "xAdjust", 0.0),
             y_adjust: num(&m, "yAdjust", 0.0),
             radius: num(&m, "radius", 10.0),
+            point_style,
             sides: num(&m, "sides", 3.0).max(0.0) as usize,
             rotation,
             shape: shape(&m, default_color, routed_bg),

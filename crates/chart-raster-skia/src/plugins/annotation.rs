@@ -6,9 +6,10 @@
 //! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
 //! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
 
+use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, Scale};
-use crate::scene::{TextAlign, TextBaseline};
+use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::annotation_model::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, DrawTime, Shape,
 };
@@ -632,13 +633,20 @@ fn draw_main(
             if x.is_nan() || y.is_nan() || r < 0.1 || r.is_nan() {
                 return;
             }
-            let mut p = P::new();
-            p.arc(x, y, r, 0.0, 2.0 * PI, false);
-            p.close();
-            ctx.fill(&p, a.shape.background_color);
-            if a.shape.border_width > 0.0 {
-                ctx.stroke(&p, &stroke_style(&a.shape));
-            }
+            // `drawPoint` → `drawPointStyle`: the shapes of Chart.js's `drawPoint`.
+            let d = PointDraw {
+                style: a.point_style,
+                radius: r,
+                rotation: a.rotation,
+                border_width: a.shape.border_width,
+                fill: a.shape.background_color,
+                stroke: a.shape.border_color,
+                dash: a.shape.border_dash.clone(),
+                dash_offset: a.shape.border_dash_offset,
+                cap: LineCap::Butt,
+                join: LineJoin::Miter,
+            };
+            draw_point(ctx, &d, x, y, None);
         }
         AnnotationKind::Polygon => {
             let Some((cx, cy, r)) = point_props(a, scales, area) else {
