@@ -96,6 +96,22 @@ pub struct Shape {
     pub border_radius: f64,
 }
 
+/// One arrow head of a line (`arrowHeads.start` / `arrowHeads.end`), its options falling
+/// back to `arrowHeads`, then to the line's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrowHead {
+    /// `fill`: a closed, filled head. Default: false.
+    pub fill: bool,
+    /// `length` along the line, px. Default: 12.
+    pub length: f64,
+    /// `width`: half the head's opening, px. Default: 6.
+    pub width: f64,
+    /// `backgroundColor` (fill), else the border colour.
+    pub background_color: Option<Rgba>,
+    /// Border.
+    pub shape: Shape,
+}
+
 /// The text of a label annotation or of a line/box/ellipse's `label`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnnotationLabel {
@@ -183,6 +199,8 @@ pub struct Annotation {
     pub rotation: f64,
     /// Fill and border.
     pub shape: Shape,
+    /// Line arrow heads at the start and the end, when displayed.
+    pub arrow_heads: [Option<ArrowHead>; 2],
     /// The label: the annotation itself for `type: 'label'`, else `label`.
     pub label: AnnotationLabel,
 }
@@ -203,6 +221,7 @@ fn type_defaults(kind: AnnotationKind) -> Value {
         "borderRadius": 0, "borderDash": [], "borderDashOffset": 0});
     match kind {
         AnnotationKind::Line => json!({"adjustScaleRange": true, "borderDash": [],
+            "arrowHeads": {"display": false, "fill": false, "length": 12, "width": 6},
             "borderDashOffset": 0, "borderWidth": 2, "display": true, "z": 0,
             "label": {"backgroundColor": "rgba(0,0,0,0.8)", "borderColor": "black",
                 "borderDash": [], "borderDashOffset": 0, "borderRadius": 6, "borderWidth": 0,
@@ -277,6 +296,29 @@ fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool) -> Shape 
         border_dash_offset: num(m, "borderDashOffset", 0.0),
         border_radius: num(m, "borderRadius", 0.0),
     }
+}
+
+/// `arrowHeads.<end>` through its fallbacks (`arrowHeads`, then the line).
+fn arrow_head(m: &Map<String, Value>, end: &str, default_color: Rgba) -> Option<ArrowHead> {
+    let empty = Map::new();
+    let heads = m
+        .get("arrowHeads")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let own = heads.get(end).and_then(Value::as_object).unwrap_or(&empty);
+    let mut merged = m.clone();
+    merge_into(&mut merged, heads);
+    merge_into(&mut merged, own);
+    if !merged.get("display").is_some_and(truthy) {
+        return None;
+    }
+    Some(ArrowHead {
+        fill: merged.get("fill") == Some(&Value::Bool(true)),
+        length: num(&merged, "length", 12.0),
+        width: num(&merged, "width", 6.0),
+        background_color: color(merged.get("backgroundColor")),
+        shape: shape(&merged, default_color, false),
+    })
 }
 
 fn content_lines(v: Option<&Value>) -> Vec<String> {
@@ -427,17 +469,6 @@ pub fn resolve_annotations(
         if m.get("curve").is_some_and(truthy) {
             note("curved line annotations".into());
         }
-        if m.get("arrowHeads")
-            .is_some_and(|v| v.get("display").is_some_and(truthy))
-            || ["start", "end"].iter().any(|k| {
-                m.get("arrowHeads")
-                    .and_then(|h| h.get(*k))
-                    .and_then(|h| h.get("display"))
-                    .is_some_and(truthy)
-            })
-        {
-            note("annotation arrow heads".into());
-        }
         let corner_radius = |v: Option<&Value>| v.is_some_and(Value::is_object);
         if corner_radius(m.get("borderRadius"))
             || corner_radius(m.get("label").and_then(|l| l.get("borderRadius")))
@@ -504,6 +535,14 @@ pub fn resolve_annotations(
             sides: num(&m, "sides", 3.0).max(0.0) as usize,
             rotation,
             shape: shape(&m, default_color, routed_bg),
+            arrow_heads: if kind == AnnotationKind::Line {
+                [
+                    arrow_head(&m, "start", default_color),
+                    arrow_head(&m, "end", default_color),
+                ]
+            } else {
+                [None, None]
+            },
             label: label(&label_map, dt, z, rotation, default_color),
         });
     }

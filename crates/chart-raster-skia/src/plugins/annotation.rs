@@ -11,7 +11,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::annotation_model::{
-    Annotation, AnnotationKind, AnnotationLabel, Annotations, DrawTime, Shape,
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, DrawTime, Shape,
 };
 use chart_spec::model::{Axis, Raw};
 use chart_spec::Rgba;
@@ -516,6 +516,33 @@ fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
     p.close();
 }
 
+/// `drawArrowHead(ctx, offset, adjust, arrowOpts)` in the line's frame.
+fn draw_arrow_head(
+    ctx: &mut Ctx<'_>,
+    offset: f64,
+    adjust: f64,
+    head: Option<&ArrowHead>,
+    line: &Shape,
+) {
+    let Some(h) = head else { return };
+    let x = (offset - h.length).abs() + adjust;
+    let mut p = P::new();
+    p.move_to(x, -h.width);
+    p.line_to(offset + adjust, 0.0);
+    p.line_to(x, h.width);
+    // `setBorderStyle` leaves the line's stroke when the head has no border width.
+    let shape = if h.shape.border_width > 0.0 {
+        &h.shape
+    } else {
+        line
+    };
+    if h.fill {
+        p.close();
+        ctx.fill(&p, h.background_color.unwrap_or(h.shape.border_color));
+    }
+    ctx.stroke(&p, &stroke_style(shape));
+}
+
 /// One drawable: an annotation's main element or its label.
 enum Drawable<'a> {
     Main(&'a Annotation),
@@ -595,10 +622,24 @@ fn draw_main(
             if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
                 return;
             }
+            // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
+            // the line; arrow heads shorten it (`getLineAdjust`).
+            let length = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+            let adjust = |h: &Option<ArrowHead>| {
+                h.as_ref()
+                    .map_or(0.0, |h| (h.length * (bw / 2.0) / h.width).abs())
+            };
+            let (start_adj, end_adj) = (adjust(&a.arrow_heads[0]), adjust(&a.arrow_heads[1]));
+            ctx.save();
+            ctx.translate(b.x, b.y);
+            ctx.rotate(libm::atan2(b.y2 - b.y, b.x2 - b.x));
             let mut p = P::new();
-            p.move_to(b.x, b.y);
-            p.line_to(b.x2, b.y2);
+            p.move_to(start_adj, 0.0);
+            p.line_to(length - end_adj, 0.0);
             ctx.stroke(&p, &stroke_style(&a.shape));
+            draw_arrow_head(ctx, 0.0, start_adj, a.arrow_heads[0].as_ref(), &a.shape);
+            draw_arrow_head(ctx, length, -end_adj, a.arrow_heads[1].as_ref(), &a.shape);
+            ctx.restore();
         }
         AnnotationKind::Box => {
             let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
