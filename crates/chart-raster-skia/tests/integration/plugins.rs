@@ -236,9 +236,10 @@ fn annotation_line_label_sits_at_the_end_inside_the_area() {
             Item::Stroke {
                 path,
                 paint: Paint::Solid(c),
+                transform,
                 ..
             } if *c == BAR => match path.cmds.get(1) {
-                Some(PathCmd::LineTo(x, _)) => Some(*x),
+                Some(PathCmd::LineTo(x, y)) => Some(transform.apply(*x, *y).0),
                 _ => None,
             },
             _ => None,
