@@ -475,7 +475,13 @@ pub fn resolve_annotations(
         {
             note("per-corner borderRadius (one radius is used)".into());
         }
-        if num(&m, "shadowBlur", 0.0) != 0.0 {
+        let shadowed = |o: &Map<String, Value>| {
+            ["shadowBlur", "shadowOffsetX", "shadowOffsetY"]
+                .iter()
+                .any(|k| num(o, k, 0.0) != 0.0)
+        };
+        let label_obj = m.get("label").and_then(Value::as_object);
+        if shadowed(&m) || label_obj.is_some_and(shadowed) {
             note("annotation shadows".into());
         }
         let point_style = match m.get("pointStyle").and_then(Value::as_str) {
