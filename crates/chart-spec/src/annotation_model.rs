@@ -79,6 +79,43 @@ impl LabelPos {
     }
 }
 
+/// One coordinate of a line's `controlPoint`: px, a percentage of the line's length, or
+/// anything else (which the plugin's `getSize` turns into the whole length).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ControlOffset {
+    /// A number of px.
+    Px(f64),
+    /// `'N%'` as a fraction (may be negative).
+    Percent(f64),
+    /// Neither: the line's length.
+    Length,
+}
+
+impl ControlOffset {
+    fn from(v: Option<&Value>) -> Self {
+        match v {
+            None | Some(Value::Null) => ControlOffset::Px(0.0),
+            Some(Value::Number(n)) => ControlOffset::Px(n.as_f64().unwrap_or(0.0)),
+            Some(Value::String(s)) if s.ends_with('%') => ControlOffset::Percent(
+                s.trim_end_matches('%')
+                    .trim()
+                    .parse::<f64>()
+                    .unwrap_or(f64::NAN)
+                    / 100.0,
+            ),
+            Some(_) => ControlOffset::Length,
+        }
+    }
+    /// `getSize(size, value, false)`.
+    pub fn size(self, length: f64) -> f64 {
+        match self {
+            ControlOffset::Px(v) => v,
+            ControlOffset::Percent(p) => p * length,
+            ControlOffset::Length => length,
+        }
+    }
+}
+
 /// Border and fill shared by every annotation shape and label box.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shape {
@@ -199,6 +236,11 @@ pub struct Annotation {
     pub rotation: f64,
     /// Fill and border.
     pub shape: Shape,
+    /// `curve` (lines): a quadratic curve through `controlPoint`. Default: false.
+    pub curve: bool,
+    /// `controlPoint` as (x, y) offsets from the line's centre, before rotation to the
+    /// line. Default: `{y: '-50%'}`.
+    pub control_point: (ControlOffset, ControlOffset),
     /// Line arrow heads at the start and the end, when displayed.
     pub arrow_heads: [Option<ArrowHead>; 2],
     /// The label: the annotation itself for `type: 'label'`, else `label`.
@@ -222,6 +264,7 @@ fn type_defaults(kind: AnnotationKind) -> Value {
     match kind {
         AnnotationKind::Line => json!({"adjustScaleRange": true, "borderDash": [],
             "arrowHeads": {"display": false, "fill": false, "length": 12, "width": 6},
+            "curve": false, "controlPoint": {"y": "-50%"},
             "borderDashOffset": 0, "borderWidth": 2, "display": true, "z": 0,
             "label": {"backgroundColor": "rgba(0,0,0,0.8)", "borderColor": "black",
                 "borderDash": [], "borderDashOffset": 0, "borderRadius": 6, "borderWidth": 0,
@@ -466,9 +509,6 @@ pub fn resolve_annotations(
         if !m.get("display").is_some_and(truthy) {
             continue;
         }
-        if m.get("curve").is_some_and(truthy) {
-            note("curved line annotations".into());
-        }
         let corner_radius = |v: Option<&Value>| v.is_some_and(Value::is_object);
         if corner_radius(m.get("borderRadius"))
             || corner_radius(m.get("label").and_then(|l| l.get("borderRadius")))
@@ -541,6 +581,14 @@ pub fn resolve_annotations(
             sides: num(&m, "sides", 3.0).max(0.0) as usize,
             rotation,
             shape: shape(&m, default_color, routed_bg),
+            curve: kind == AnnotationKind::Line && m.get("curve").is_some_and(truthy),
+            control_point: match m.get("controlPoint") {
+                Some(Value::Object(c)) => (
+                    ControlOffset::from(c.get("x")),
+                    ControlOffset::from(c.get("y")),
+                ),
+                v => (ControlOffset::from(v), ControlOffset::from(v)),
+            },
             arrow_heads: if kind == AnnotationKind::Line {
                 [
                     arrow_head(&m, "start", default_color),

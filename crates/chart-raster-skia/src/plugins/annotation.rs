@@ -157,7 +157,7 @@ fn point_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<(f64,
 
 /// `resolveLineProperties` then the clipping of `LineAnnotation.resolveElementProperties`:
 /// the segment and whether it crosses the chart area.
-fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool) {
+fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool, (f64, f64)) {
     let mut b = Bounds {
         x: area.left,
         y: area.top,
@@ -187,6 +187,8 @@ fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool
             }
         }
     }
+    // `centerX`/`centerY` come from the segment before it is limited to the area.
+    let center = ((b.x + b.x2) / 2.0, (b.y + b.y2) / 2.0);
     // isLineInArea
     let inside = !((b.x < area.left && b.x2 < area.left)
         || (b.x > area.right && b.x2 > area.right)
@@ -202,7 +204,34 @@ fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool
             y2: p2.1,
         };
     }
-    (b, inside)
+    (b, inside, center)
+}
+
+/// `getControlPoint`: the quadratic control point of a curved line.
+fn control_point(a: &Annotation, b: &Bounds, center: (f64, f64)) -> (f64, f64) {
+    let angle = libm::atan2(b.y2 - b.y, b.x2 - b.x);
+    let distance = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+    let (cx, cy) = center;
+    let px = cx + a.control_point.0.size(distance);
+    let py = cy + a.control_point.1.size(distance);
+    let (c, s) = (libm::cos(angle), libm::sin(angle));
+    (
+        cx + c * (px - cx) - s * (py - cy),
+        cy + s * (px - cx) + c * (py - cy),
+    )
+}
+
+/// `pointInCurve`.
+fn point_in_curve(p1: (f64, f64), cp: (f64, f64), p2: (f64, f64), t: f64) -> (f64, f64) {
+    let coord =
+        |s: f64, c: f64, e: f64| (1.0 - t) * (1.0 - t) * s + 2.0 * (1.0 - t) * t * c + t * t * e;
+    (coord(p1.0, cp.0, p2.0), coord(p1.1, cp.1, p2.1))
+}
+
+/// `angleInCurve`.
+fn angle_in_curve(p1: (f64, f64), cp: (f64, f64), p2: (f64, f64), t: f64) -> f64 {
+    let d = |s: f64, c: f64, e: f64| 2.0 * (1.0 - t) * (c - s) + 2.0 * t * (e - c);
+    -libm::atan2(d(p1.0, cp.0, p2.0), d(p1.1, cp.1, p2.1)) + 0.5 * PI
 }
 
 /// `limitPointToArea`.
@@ -259,6 +288,7 @@ pub struct LabelBox {
 fn line_label(
     l: &AnnotationLabel,
     line: &Bounds,
+    cp: Option<(f64, f64)>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) -> LabelBox {
@@ -316,10 +346,13 @@ fn line_label(
         LabelPos::End => 1.0 - t_adjust(line.x - line.x2, line.y - line.y2),
         other => other.relative(1.0),
     };
-    let pt = (
-        line.x + t * (line.x2 - line.x),
-        line.y + t * (line.y2 - line.y),
-    );
+    let pt = match cp {
+        Some(cp) => point_in_curve((line.x, line.y), cp, (line.x2, line.y2), t),
+        None => (
+            line.x + t * (line.x2 - line.x),
+            line.y + t * (line.y2 - line.y),
+        ),
+    };
     let adjust = |coord: f64, size: f64, min: f64, max: f64, pad: f64| {
         let half = size / 2.0;
         if size > max - min {
@@ -585,11 +618,12 @@ pub fn draw(
             Drawable::Label(a) => {
                 let lb = match a.kind {
                     AnnotationKind::Line => {
-                        let (b, inside) = line_props(a, scales, area);
+                        let (b, inside, center) = line_props(a, scales, area);
                         if !inside || b.x.is_nan() || b.y.is_nan() {
                             continue;
                         }
-                        line_label(&a.label, &b, area, &measure)
+                        let cp = a.curve.then(|| control_point(a, &b, center));
+                        line_label(&a.label, &b, cp, area, &measure)
                     }
                     _ => match box_bounds(a, scales, area) {
                         Some(b) => box_label(&a.label, &b, a.shape.border_width, &measure),
@@ -617,19 +651,54 @@ fn draw_main(
 ) {
     match a.kind {
         AnnotationKind::Line => {
-            let (b, _) = line_props(a, scales, area);
+            let (b, _, center) = line_props(a, scales, area);
             let bw = a.shape.border_width;
             if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
                 return;
             }
-            // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
-            // the line; arrow heads shorten it (`getLineAdjust`).
             let length = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+            // `getLineAdjust`: arrow heads shorten the line.
             let adjust = |h: &Option<ArrowHead>| {
                 h.as_ref()
                     .map_or(0.0, |h| (h.length * (bw / 2.0) / h.width).abs())
             };
             let (start_adj, end_adj) = (adjust(&a.arrow_heads[0]), adjust(&a.arrow_heads[1]));
+            if a.curve {
+                // `drawCurve`.
+                let cp = control_point(a, &b, center);
+                let (p1, p2) = ((b.x, b.y), (b.x2, b.y2));
+                let ps = point_in_curve(p1, cp, p2, start_adj / length);
+                let pe = point_in_curve(p1, cp, p2, 1.0 - end_adj / length);
+                let mut p = P::new();
+                p.move_to(ps.0, ps.1);
+                // quadraticCurveTo as the equivalent cubic.
+                let c1 = (
+                    ps.0 + 2.0 / 3.0 * (cp.0 - ps.0),
+                    ps.1 + 2.0 / 3.0 * (cp.1 - ps.1),
+                );
+                let c2 = (
+                    pe.0 + 2.0 / 3.0 * (cp.0 - pe.0),
+                    pe.1 + 2.0 / 3.0 * (cp.1 - pe.1),
+                );
+                p.cubic_to(c1.0, c1.1, c2.0, c2.1, pe.0, pe.1);
+                ctx.stroke(&p, &stroke_style(&a.shape));
+                let ends = [
+                    (ps, angle_in_curve(p1, cp, p2, 0.0), start_adj),
+                    (pe, angle_in_curve(p1, cp, p2, 1.0) - PI, end_adj),
+                ];
+                for (i, (at, angle, adj)) in ends.into_iter().enumerate() {
+                    if a.arrow_heads[i].is_some() {
+                        ctx.save();
+                        ctx.translate(at.0, at.1);
+                        ctx.rotate(angle);
+                        draw_arrow_head(ctx, 0.0, -adj, a.arrow_heads[i].as_ref(), &a.shape);
+                        ctx.restore();
+                    }
+                }
+                return;
+            }
+            // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
+            // the line.
             ctx.save();
             ctx.translate(b.x, b.y);
             ctx.rotate(libm::atan2(b.y2 - b.y, b.x2 - b.x));
