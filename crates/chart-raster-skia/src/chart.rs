@@ -482,11 +482,13 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
     let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
         if let Some(a) = &bundled.annotation {
             let sc = crate::plugins::annotation::Scales {
                 list: scales,
                 parsed: &prepared.parsed,
+                hole,
             };
             crate::plugins::annotation::draw(ctx, a, t, &sc, &area);
         }

@@ -26,6 +26,8 @@ pub enum AnnotationKind {
     Ellipse,
     /// `'polygon'`.
     Polygon,
+    /// `'doughnutLabel'`: text in the hole of the innermost doughnut.
+    DoughnutLabel,
 }
 
 /// `drawTime`: the chart hook an annotation draws in.
@@ -230,6 +232,10 @@ pub struct Annotation {
     pub radius: f64,
     /// `pointStyle` (point). Default: `'circle'`.
     pub point_style: PointStyle,
+    /// `autoFit` (doughnutLabel): shrink the text to fit the hole. Default: true.
+    pub auto_fit: bool,
+    /// `spacing` (doughnutLabel) between the hole's edge and the background. Default: 1.
+    pub spacing: f64,
     /// `sides` (polygon). Default: 3.
     pub sides: usize,
     /// `rotation`, degrees. Default: 0.
@@ -285,6 +291,12 @@ fn type_defaults(kind: AnnotationKind) -> Value {
         AnnotationKind::Point => json!({"adjustScaleRange": true, "borderDash": [],
             "borderDashOffset": 0, "borderWidth": 1, "display": true, "pointStyle": "circle",
             "radius": 10, "rotation": 0, "xAdjust": 0, "yAdjust": 0, "z": 0}),
+        AnnotationKind::DoughnutLabel => json!({"autoFit": true, "autoHide": true,
+            "backgroundColor": "transparent", "borderColor": "transparent", "borderDash": [],
+            "borderDashOffset": 0, "borderWidth": 0, "color": "black", "display": true,
+            "position": "center", "rotation": 0, "spacing": 1, "textAlign": "center",
+            "textStrokeWidth": 0, "xAdjust": 0, "yAdjust": 0, "adjustScaleRange": false,
+            "padding": 0}),
         AnnotationKind::Polygon => json!({"adjustScaleRange": true, "borderDash": [],
             "borderDashOffset": 0, "borderWidth": 1, "display": true, "radius": 10,
             "rotation": 0, "sides": 3, "xAdjust": 0, "yAdjust": 0, "z": 0}),
@@ -493,6 +505,7 @@ pub fn resolve_annotations(
             "point" => AnnotationKind::Point,
             "ellipse" => AnnotationKind::Ellipse,
             "polygon" => AnnotationKind::Polygon,
+            "doughnutLabel" => AnnotationKind::DoughnutLabel,
             other => {
                 note(format!("the \"{other}\" annotation type"));
                 continue;
@@ -540,7 +553,7 @@ pub fn resolve_annotations(
         let dt = draw_time(m.get("drawTime")).unwrap_or(DrawTime::AfterDatasetsDraw);
         let z = num(&m, "z", 0.0);
         let rotation = num(&m, "rotation", 0.0);
-        let label_map = if kind == AnnotationKind::Label {
+        let label_map = if matches!(kind, AnnotationKind::Label | AnnotationKind::DoughnutLabel) {
             m.clone()
         } else {
             m.get("label")
@@ -555,7 +568,10 @@ pub fn resolve_annotations(
         {
             note("annotation label callouts".into());
         }
-        let routed_bg = !matches!(kind, AnnotationKind::Line | AnnotationKind::Label);
+        let routed_bg = !matches!(
+            kind,
+            AnnotationKind::Line | AnnotationKind::Label | AnnotationKind::DoughnutLabel
+        );
         let id_of = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
         out.list.push(Annotation {
             id,
@@ -578,6 +594,8 @@ pub fn resolve_annotations(
             y_adjust: num(&m, "yAdjust", 0.0),
             radius: num(&m, "radius", 10.0),
             point_style,
+            auto_fit: m.get("autoFit").is_none_or(truthy),
+            spacing: num(&m, "spacing", 1.0),
             sides: num(&m, "sides", 3.0).max(0.0) as usize,
             rotation,
             shape: shape(&m, default_color, routed_bg),

@@ -70,6 +70,9 @@ pub struct Scales<'a> {
     pub list: &'a [Scale],
     /// Parsed annotation values.
     pub parsed: &'a Parsed,
+    /// The hole of the innermost visible doughnut or pie ring drawn over at least 90°
+    /// (`getDatasetMeta` of doughnutLabel): centre x, y and inner radius.
+    pub hole: Option<(f64, f64, f64)>,
 }
 
 /// `scaleValue(scale, value, fallback)`.
@@ -549,6 +552,151 @@ fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
     p.close();
 }
 
+/// The hole for doughnutLabel annotations (`getDatasetMeta` in the plugin): among the
+/// visible doughnut and pie datasets drawn over at least 90°, the one with the smallest
+/// inner radius, as (centre x, centre y, inner radius) of its first arc.
+pub fn doughnut_hole(
+    ctrls: &[Box<dyn crate::controllers::Controller>],
+    data: &crate::controllers::ChartData,
+    datasets: &[chart_spec::model::Dataset],
+) -> Option<(f64, f64, f64)> {
+    let mut best: Option<(f64, f64, f64)> = None;
+    for &i in &data.sorted_visible {
+        let (meta, ds) = (&data.metas[i], &datasets[i]);
+        if !matches!(meta.kind.as_str(), "doughnut" | "pie")
+            || ds.arc.as_ref().is_none_or(|a| a.circumference < 90.0)
+        {
+            continue;
+        }
+        let hole = ctrls[i]
+            .label_elements(ds, meta)
+            .into_iter()
+            .flatten()
+            .find_map(|e| match e {
+                crate::plugins::datalabels::LabelElement::Arc {
+                    x, y, inner_radius, ..
+                } => Some((x, y, inner_radius)),
+                _ => None,
+            });
+        if let Some(h) = hole {
+            if best.is_none_or(|b| h.2 < b.2) {
+                best = Some(h);
+            }
+        }
+    }
+    best
+}
+
+/// `DoughnutLabelAnnotation`: `getControllerMeta`, `autoFit`, `drawBackground`, then the
+/// text centred in the hole.
+fn draw_doughnut_label(
+    ctx: &mut Ctx<'_>,
+    a: &Annotation,
+    scales: &Scales<'_>,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) {
+    let l = &a.label;
+    let Some((x, y, inner)) = scales.hole else {
+        return;
+    };
+    if l.content.is_empty() {
+        return;
+    }
+    let sq_l = (x - inner).max(area.left);
+    let sq_r = (x + inner).min(area.right);
+    let sq_t = (y - inner).max(area.top);
+    let sq_b = (y + inner).min(area.bottom);
+    let point = ((sq_l + sq_r) / 2.0, (sq_t + sq_b) / 2.0);
+    let radius = inner.min((sq_r - sq_l).min(sq_b - sq_t) / 2.0);
+    let (mut w, mut h) = label_size(l, measure);
+    let ratio = radius * 2.0 / (w * w + h * h).sqrt();
+    let mut label = l.clone();
+    if a.auto_fit && ratio < 1.0 {
+        // `toFonts` with `fitRatio`: floored sizes, the same line-height factor. (The plugin
+        // scales the size as written, so a font without a size gets NaN and the canvas keeps
+        // its previous font; the resolved size is scaled here.)
+        label.fonts = l
+            .fonts
+            .iter()
+            .map(|f| {
+                let size = (f.size * ratio).floor();
+                let factor = if f.size > 0.0 {
+                    f.line_height / f.size
+                } else {
+                    1.2
+                };
+                let mut g = f.clone();
+                g.size = size;
+                g.line_height = size * factor;
+                g.spec.size = size as f32;
+                g.spec.line_height = g.line_height as f32;
+                g
+            })
+            .collect();
+        w *= ratio;
+        h *= ratio;
+    }
+    // drawBackground: the hole's circle, flattened where the chart area cuts it.
+    let space = a.spacing + l.shape.border_width / 2.0;
+    let r = inner - space;
+    let ccw = point.1 > y;
+    let side = if ccw {
+        area.top + space
+    } else {
+        area.bottom - space
+    };
+    let (start, end) = hole_angles(side, x, y, r);
+    let mut p = P::new();
+    p.arc(x, y, r, start, end, ccw);
+    p.close();
+    ctx.fill(&p, l.shape.background_color);
+    if l.shape.border_width > 0.0 {
+        ctx.stroke(&p, &stroke_style(&l.shape));
+    }
+    // measureLabelRectangle without padding or border, then drawLabel on that box.
+    let bx = point.0 - l.position.0.relative(w) + l.x_adjust;
+    let by = point.1 - l.position.1.relative(h) + l.y_adjust;
+    let lb = LabelBox {
+        rect: Bounds {
+            x: bx,
+            y: by,
+            x2: bx + w,
+            y2: by + h,
+        },
+        rotation: a.rotation,
+        background: Rgba::TRANSPARENT,
+    };
+    label.shape.border_width = 0.0;
+    label.padding = chart_spec::values::Padding::all(0.0);
+    label.display = true;
+    draw_label(ctx, &label, &lb);
+}
+
+/// `getAngles`: where the line `y` crosses the circle, as angles (a full circle when it
+/// does not).
+fn hole_angles(y: f64, cx: f64, cy: f64, r: f64) -> (f64, f64) {
+    let yk2 = (cy - y).powi(2);
+    let b = cx * -2.0;
+    let c = cx * cx + yk2 - r * r;
+    let delta = b * b - 4.0 * c;
+    if delta <= 0.0 {
+        return (0.0, 2.0 * PI);
+    }
+    let start = (-b - delta.sqrt()) / 2.0;
+    let end = (-b + delta.sqrt()) / 2.0;
+    // getAngleFromPoint: in (-π/2, 3π/2].
+    let angle = |px: f64| {
+        let a = libm::atan2(y - cy, px - cx);
+        if a < -0.5 * PI {
+            a + 2.0 * PI
+        } else {
+            a
+        }
+    };
+    (angle(start), angle(end))
+}
+
 /// `drawArrowHead(ctx, offset, adjust, arrowOpts)` in the line's frame.
 fn draw_arrow_head(
     ctx: &mut Ctx<'_>,
@@ -783,6 +931,7 @@ fn draw_main(
                 ctx.stroke(&p, &stroke_style(&a.shape));
             }
         }
+        AnnotationKind::DoughnutLabel => draw_doughnut_label(ctx, a, scales, area, measure),
         AnnotationKind::Label => {
             if let Some(lb) = label_annotation(a, scales, area, measure) {
                 if !lb.rect.x.is_nan() && !lb.rect.y.is_nan() {

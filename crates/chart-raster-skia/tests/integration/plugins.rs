@@ -205,11 +205,10 @@ fn annotation_line_label_sits_at_the_end_inside_the_area() {
             "l": {"type": "line", "yMin": 5, "yMax": 5, "borderColor": "#00f",
                 "label": {"display": true, "content": "limit", "position": "end",
                     "backgroundColor": "#0f0"}},
-            "d": {"type": "doughnutLabel", "content": "x"}}}}}});
+            "d": {"type": "arrow", "content": "x"}}}}}});
     let (s, msgs) = scene(cfg);
     assert!(
-        msgs.iter()
-            .any(|m| m.contains("\"doughnutLabel\" annotation type")),
+        msgs.iter().any(|m| m.contains("\"arrow\" annotation type")),
         "{msgs:?}"
     );
     let green = Rgba {
