@@ -151,6 +151,44 @@ pub struct ArrowHead {
     pub shape: Shape,
 }
 
+/// `callout` of a label: a pointer from the label's side to the point it labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Callout {
+    /// `position`: `None` is `'auto'` (the side nearest the point); else 0 left, 1 bottom,
+    /// 2 top, 3 right.
+    pub position: Option<usize>,
+    /// `margin` between the label and the callout, px. Default: 5.
+    pub margin: f64,
+    /// `side`: length of the stub along the label, px. Default: 5.
+    pub side: f64,
+    /// `start` along the side, px or a 0..=1 fraction when a percentage. Default: `'50%'`.
+    pub start: LabelSize,
+    /// Stroke.
+    pub shape: Shape,
+}
+
+/// A size in px or a fraction of some length (`getSize` with a positive percentage).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LabelSize {
+    /// px.
+    Px(f64),
+    /// Fraction, clamped to 0..=1.
+    Fraction(f64),
+    /// Anything else: the whole length.
+    Whole,
+}
+
+impl LabelSize {
+    /// `getSize(size, value)`.
+    pub fn of(self, size: f64) -> f64 {
+        match self {
+            LabelSize::Px(v) => v,
+            LabelSize::Fraction(f) => f * size,
+            LabelSize::Whole => size,
+        }
+    }
+}
+
 /// The text of a label annotation or of a line/box/ellipse's `label`.
 #[derive(Debug, Clone, PartialEq)]
 pub struct AnnotationLabel {
@@ -183,6 +221,8 @@ pub struct AnnotationLabel {
     pub text_stroke_width: f64,
     /// `textStrokeColor`. Default: none.
     pub text_stroke_color: Option<Rgba>,
+    /// `callout`, when displayed (label annotations and line labels).
+    pub callout: Option<Callout>,
     /// `drawTime`, falling back to the annotation's.
     pub draw_time: DrawTime,
     /// `z`, falling back to the annotation's.
@@ -452,6 +492,45 @@ fn label(
         },
         text_stroke_width: num(m, "textStrokeWidth", 0.0),
         text_stroke_color: color(m.get("textStrokeColor")),
+        callout: m
+            .get("callout")
+            .and_then(Value::as_object)
+            .filter(|c| c.get("display").is_some_and(truthy))
+            .map(|c| {
+                let mut cs = shape(c, default_color, false);
+                // An unset callout colour falls back to the label's border colour.
+                if c.get("borderColor").is_none() {
+                    cs.border_color = color(m.get("borderColor")).unwrap_or(default_color);
+                }
+                if c.get("borderWidth").is_none() {
+                    cs.border_width = 1.0;
+                }
+                Callout {
+                    position: match c.get("position").and_then(Value::as_str) {
+                        Some("left") => Some(0),
+                        Some("bottom") => Some(1),
+                        Some("top") => Some(2),
+                        Some("right") => Some(3),
+                        _ => None,
+                    },
+                    margin: num(c, "margin", 5.0),
+                    side: num(c, "side", 5.0),
+                    start: match c.get("start") {
+                        None => LabelSize::Fraction(0.5),
+                        Some(Value::Number(n)) => LabelSize::Px(n.as_f64().unwrap_or(0.0)),
+                        Some(Value::String(s)) if s.ends_with('%') => LabelSize::Fraction(
+                            (s.trim_end_matches('%')
+                                .trim()
+                                .parse::<f64>()
+                                .unwrap_or(f64::NAN)
+                                / 100.0)
+                                .clamp(0.0, 1.0),
+                        ),
+                        Some(_) => LabelSize::Whole,
+                    },
+                    shape: cs,
+                }
+            }),
         draw_time: draw_time(m.get("drawTime")).unwrap_or(parent_time),
         z: num(m, "z", parent_z),
     }
@@ -561,13 +640,6 @@ pub fn resolve_annotations(
                 .cloned()
                 .unwrap_or_default()
         };
-        if label_map
-            .get("callout")
-            .and_then(|c| c.get("display"))
-            .is_some_and(truthy)
-        {
-            note("annotation label callouts".into());
-        }
         let routed_bg = !matches!(
             kind,
             AnnotationKind::Line | AnnotationKind::Label | AnnotationKind::DoughnutLabel

@@ -11,7 +11,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::annotation_model::{
-    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, DrawTime, Shape,
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, DrawTime, Shape,
 };
 use chart_spec::model::{Axis, Raw};
 use chart_spec::Rgba;
@@ -285,6 +285,9 @@ pub struct LabelBox {
     pub rotation: f64,
     /// Background colour (box labels force transparent).
     pub background: Rgba,
+    /// The labelled point (`pointX`, `pointY`) a callout points to; `None` for box labels,
+    /// whose callout the plugin turns off.
+    pub point: Option<(f64, f64)>,
 }
 
 /// `calculateLabelPosition` for a line's label.
@@ -381,6 +384,7 @@ fn line_label(
         },
         rotation: rotation.to_degrees(),
         background: l.shape.background_color,
+        point: Some(pt),
     }
 }
 
@@ -415,6 +419,7 @@ fn box_label(
         },
         rotation: l.rotation.unwrap_or(0.0),
         background: Rgba::TRANSPARENT,
+        point: None,
     }
 }
 
@@ -447,6 +452,7 @@ fn label_annotation(
         },
         rotation: a.rotation,
         background: l.shape.background_color,
+        point: Some(point),
     })
 }
 
@@ -505,6 +511,9 @@ fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
     }
     ctx.save();
     rotate_about(ctx, lb.rect.center(), lb.rotation);
+    if let (Some(c), Some(pt)) = (&l.callout, lb.point) {
+        draw_callout(ctx, c, l.shape.border_width, lb, pt);
+    }
     draw_box(ctx, &lb.rect, &l.shape, lb.background);
     // getLabelSize
     let bw = l.shape.border_width;
@@ -538,6 +547,85 @@ fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
         y += f.line_height;
     }
     ctx.restore();
+}
+
+/// Rotates `p` about `c` by `rad` (the plugin's `rotated`).
+fn rotated(p: (f64, f64), c: (f64, f64), rad: f64) -> (f64, f64) {
+    let (co, si) = (libm::cos(rad), libm::sin(rad));
+    (
+        c.0 + co * (p.0 - c.0) - si * (p.1 - c.1),
+        c.1 + si * (p.0 - c.0) + co * (p.1 - c.1),
+    )
+}
+
+/// `drawCallout`: separator and stub on the label's side nearest the point, then a line
+/// to the point; nothing when the point is (nearly) inside the label.
+fn draw_callout(ctx: &mut Ctx<'_>, c: &Callout, border_width: f64, lb: &LabelBox, pt: (f64, f64)) {
+    let r = &lb.rect;
+    let (w, h) = (r.width(), r.height());
+    let center = r.center();
+    let rad = lb.rotation.to_radians();
+    // resolveCalloutPosition: 0 left, 1 bottom, 2 top, 3 right.
+    let pos = c.position.unwrap_or_else(|| {
+        let (xa, ya) = (c.start.of(w), c.start.of(h));
+        let xs = [r.x, r.x + xa, r.x + xa, r.x2];
+        let ys = [r.y + ya, r.y2, r.y, r.y2];
+        let mut best = (0, f64::INFINITY);
+        for i in 0..4 {
+            let q = rotated((xs[i], ys[i]), center, rad);
+            let d = ((q.0 - pt.0).powi(2) + (q.1 - pt.1).powi(2)).sqrt();
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    });
+    // isPointInRange
+    let (mut px, mut py) = pt;
+    match pos {
+        0 => px += c.margin,
+        3 => px -= c.margin,
+        2 => py += c.margin,
+        _ => py -= c.margin,
+    }
+    let q = rotated((px, py), center, -rad);
+    let hit = border_width / 2.0 + 0.001;
+    if q.0 >= r.x - hit && q.0 <= r.x2 + hit && q.1 >= r.y - hit && q.1 <= r.y2 + hit {
+        return;
+    }
+    if c.shape.border_width.is_nan() || c.shape.border_width <= 0.0 {
+        return;
+    }
+    let adjust = c.margin + border_width / 2.0;
+    let sep = match pos {
+        3 => w + adjust,
+        1 => h + adjust,
+        _ => -adjust,
+    };
+    let side = if pos == 0 || pos == 2 {
+        -c.side
+    } else {
+        c.side
+    };
+    let (s0, s1, k0, k1) = if pos == 0 || pos == 3 {
+        let s0 = (r.x + sep, r.y);
+        let k0 = (s0.0, r.y + c.start.of(h));
+        (s0, (s0.0, r.y2), k0, (k0.0 + side, k0.1))
+    } else {
+        let s0 = (r.x, r.y + sep);
+        let k0 = (s0.0 + c.start.of(w), s0.1);
+        (s0, (r.x2, s0.1), k0, (k0.0, k0.1 + side))
+    };
+    let mut p = P::new();
+    if c.margin > 0.0 || border_width == 0.0 {
+        p.move_to(s0.0, s0.1);
+        p.line_to(s1.0, s1.1);
+    }
+    p.move_to(k0.0, k0.1);
+    p.line_to(k1.0, k1.1);
+    let target = rotated(pt, center, -rad);
+    p.line_to(target.0, target.1);
+    ctx.stroke(&p, &stroke_style(&c.shape));
 }
 
 /// A 4-cubic ellipse (`ctx.ellipse`) of radii `rx`, `ry`.
@@ -666,6 +754,7 @@ fn draw_doughnut_label(
         },
         rotation: a.rotation,
         background: Rgba::TRANSPARENT,
+        point: None,
     };
     label.shape.border_width = 0.0;
     label.padding = chart_spec::values::Padding::all(0.0);
