@@ -35,11 +35,16 @@ pub fn build_scene(
         Ok(v) => v,
         Err(m) => return (scene, m),
     };
-    if let Some(dpr) = chart
-        .device_pixel_ratio
-        .filter(|d| *d > 0.0 && d.is_finite())
-    {
-        scene.device_pixel_ratio = dpr as f32;
+    // The request's device pixel ratio sets the bitmap size, in both engines (the browser
+    // engine overwrites `options.devicePixelRatio` too): letting the config choose it would
+    // step around the service's bitmap-size limits.
+    if let Some(dpr) = chart.device_pixel_ratio {
+        if dpr != f64::from(settings.device_pixel_ratio) {
+            messages.push(Message::info(format!(
+                "options.devicePixelRatio ({dpr}) is ignored: the render's devicePixelRatio ({}) applies",
+                settings.device_pixel_ratio
+            )));
+        }
     }
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
