@@ -246,3 +246,39 @@ fn annotation_line_label_sits_at_the_end_inside_the_area() {
         .expect("the annotation line");
     assert!((r - (line_end - 6.0)).abs() < 0.01, "{r} vs {line_end}");
 }
+
+#[test]
+fn odd_plugin_options_render_without_panicking() {
+    let odd = [
+        json!({"datalabels": {"display": true, "font": "x", "padding": null, "align": "nope",
+            "anchor": 5, "rotation": "a", "offset": [], "labels": [1, 2], "opacity": "0.5",
+            "borderRadius": -3, "borderWidth": 1e9, "color": 7}}),
+        json!({"datalabels": {"display": "auto", "rotation": 45, "clamp": true, "clip": true},
+            "annotation": {"annotations": [null, 3, {"type": "line", "value": "q", "scaleID": "nope"},
+                {"type": "box", "xMin": [], "yMax": {}, "borderRadius": {"topLeft": 4}},
+                {"type": "label", "content": {}, "font": [], "color": [], "position": {"x": 3}},
+                {"type": "polygon", "sides": -4, "radius": "big"},
+                {"type": "line", "curve": true, "controlPoint": "x", "arrowHeads": {"display": true,
+                    "width": 0, "length": -1}, "label": {"display": true, "content": "",
+                    "callout": {"display": true, "start": "abc%"}}},
+                {"type": "doughnutLabel", "content": "x", "autoFit": true}]}}),
+        json!({"annotation": {"annotations": {"l": {"type": "label", "content": "c",
+            "callout": {"display": true, "position": "left"}, "xValue": 1e300}}},
+            "datalabels": false}),
+    ];
+    for plugins in odd {
+        let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, -2],
+            "datalabels": {"display": true}, "gradient": {"backgroundColor": {"axis": "y",
+                "colors": {"x": "red", "1e400": "blue", "0": "not a colour"}},
+                "borderColor": {"axis": "r", "colors": {}}, "x": 5}}]},
+            "options": {"plugins": plugins}});
+        let settings = Settings {
+            width: 120.0,
+            height: 80.0,
+            device_pixel_ratio: 1.0,
+            background: Rgba::WHITE,
+        };
+        let out = Engine::new().render_chart(cfg.as_object().expect("object"), &settings);
+        assert!(out.is_ok(), "{cfg}");
+    }
+}
