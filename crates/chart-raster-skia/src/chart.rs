@@ -564,6 +564,7 @@ fn draw_chart(
     if let Some(dl) = &bundled.datalabels {
         use crate::plugins::datalabels as dlp;
         let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        messages.extend(dlp::undrawn(dl, &els, &chart.datasets));
         let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
         dlp::draw(
             &mut ctx,

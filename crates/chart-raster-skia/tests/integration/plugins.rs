@@ -282,3 +282,23 @@ fn odd_plugin_options_render_without_panicking() {
         assert!(out.is_ok(), "{cfg}");
     }
 }
+
+#[test]
+fn datalabels_on_unknown_elements_are_named() {
+    let cfg = json!({"type": "matrix", "data": {"datasets": [{"data": [{"x": 1, "y": 1, "v": 3}],
+        "width": 10, "height": 10}]},
+        "options": {"plugins": {"datalabels": {"display": true}}}});
+    let (_, msgs) = scene(cfg);
+    let bar = json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+        "options": {"plugins": {"datalabels": {"display": true}}}});
+    let (_, bar_msgs) = scene(bar);
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("datalabels labels on \"matrix\" elements")),
+        "{msgs:?}"
+    );
+    assert!(
+        bar_msgs.iter().all(|m| !m.contains("datalabels")),
+        "{bar_msgs:?}"
+    );
+}
