@@ -43,6 +43,17 @@ pub enum LabelElement {
         /// `options.radius`.
         radius: f64,
     },
+    /// Any other element with a box (`positioners.fallback`): matrix cells.
+    Rect {
+        /// Left (`x`).
+        x: f64,
+        /// Top (`y`).
+        y: f64,
+        /// `width`.
+        width: f64,
+        /// `height`.
+        height: f64,
+    },
     /// A `BarElement`.
     Bar {
         /// x.
@@ -173,6 +184,15 @@ fn position(el: &LabelElement, origin: Origin, l: &DataLabel, area: &Area) -> An
             let (vx, vy) = orient(x, y, origin);
             let (rx, ry) = (vx * radius, vy * radius);
             ([x - rx, y - ry, x + rx, y + ry], vx, vy)
+        }
+        LabelElement::Rect {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let (vx, vy) = orient(x, y, origin);
+            ([x, y, x + width, y + height], vx, vy)
         }
         LabelElement::Bar {
             x,

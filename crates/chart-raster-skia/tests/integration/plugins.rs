@@ -285,8 +285,7 @@ fn odd_plugin_options_render_without_panicking() {
 
 #[test]
 fn datalabels_on_unknown_elements_are_named() {
-    let cfg = json!({"type": "matrix", "data": {"datasets": [{"data": [{"x": 1, "y": 1, "v": 3}],
-        "width": 10, "height": 10}]},
+    let cfg = json!({"type": "treemap", "data": {"datasets": [{"tree": [1, 2, 3], "data": [1, 2, 3]}]},
         "options": {"plugins": {"datalabels": {"display": true}}}});
     let (_, msgs) = scene(cfg);
     let bar = json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
@@ -294,7 +293,7 @@ fn datalabels_on_unknown_elements_are_named() {
     let (_, bar_msgs) = scene(bar);
     assert!(
         msgs.iter()
-            .any(|m| m.contains("datalabels labels on \"matrix\" elements")),
+            .any(|m| m.contains("datalabels labels on \"treemap\" elements")),
         "{msgs:?}"
     );
     assert!(
