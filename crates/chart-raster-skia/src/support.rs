@@ -12,6 +12,7 @@ use serde_json::{Map, Value};
 // - chartjs-plugin-datalabels and chartjs-plugin-annotation (plugins::datalabels,
 //   plugins::annotation); what they leave out is said where their options are resolved
 //   (chart_spec::plugins_model, chart_spec::annotation_model).
+// - chartjs-plugin-gradient (plugins::gradient).
 // - chartjs-plugin-zoom draws nothing in a still image: its `start` hook only installs input
 //   handlers, and its one drawing (the drag rectangle) needs a drag. The initial view is the
 //   scales' min/max, which the core honours.
@@ -55,15 +56,6 @@ pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
             out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
         }
     }
-    // chartjs-plugin-gradient is configured per dataset, under `gradient`.
-    if datasets
-        .iter()
-        .any(|d| d.get("gradient").is_some_and(Value::is_object))
-    {
-        out.push(skipped(
-            "chartjs-plugin-gradient (dataset.gradient); plain colours are used",
-        ));
-    }
     out
 }
 
@@ -101,11 +93,11 @@ mod tests {
             "data": {"datasets": [{"data": [], "datalabels": {"color": "red"}, "gradient": {}}]},
             "options": {"plugins": {"annotation": {"annotations": {}}, "zoom": {}}}
         }));
-        assert_eq!(m.len(), 2, "{m:?}");
+        assert_eq!(m.len(), 1, "{m:?}");
         assert!(m[0].contains("\"sankey\" chart type of chartjs-chart-sankey"));
-        // Drawn: chartjs-plugin-datalabels and chartjs-plugin-annotation; zoom draws nothing.
+        // Drawn: datalabels, annotation and gradient; zoom draws nothing.
         assert!(!m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
         assert!(!m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
-        assert!(m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
+        assert!(!m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
     }
 }

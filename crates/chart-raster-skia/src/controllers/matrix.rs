@@ -166,6 +166,25 @@ impl Controller for MatrixController {
         }
     }
 
+    fn label_elements(
+        &self,
+        _ds: &Dataset,
+        _meta: &Meta,
+    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+        (self.rects.iter())
+            .map(|r| {
+                (r.x.is_finite() && r.y.is_finite()).then_some(
+                    crate::plugins::datalabels::LabelElement::Rect {
+                        x: r.x,
+                        y: r.y,
+                        width: r.width,
+                        height: r.height,
+                    },
+                )
+            })
+            .collect()
+    }
+
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
         let o = options(ds).first();
         let default = chart_spec::Rgba {

@@ -402,6 +402,13 @@ fn stroked_segment_rect(path: &Path, stroke: &Stroke, t: Transform) -> Option<[f
     r.iter().all(|v| v.is_finite()).then_some(r)
 }
 
+/// A paint whose shader is mapped by `t`, for drawing in device space with the identity
+/// transform (what `fill_path` does itself when given `t`).
+fn device_space(mut sp: tiny_skia::Paint<'static>, t: Transform) -> tiny_skia::Paint<'static> {
+    sp.shader.transform(ts(t));
+    sp
+}
+
 /// Where a rectangular clip (within its parent) leaves the mask fully opaque: the whole
 /// device pixels inside the rectangle.
 fn inner_rect(path: &Path, t: Transform, parent: &Clip) -> Option<[f32; 4]> {
@@ -460,13 +467,13 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        // Gradients are defined in the user space of the path.
-        sp.shader.transform(ts(t));
+        // Gradients are defined in the user space of the path: `fill_path` maps the shader
+        // with the path's transform (mapping it here too would apply it twice).
         if let Some(r) = device_rect(path, t) {
-            self.fill_device_rect(r, &sp);
+            self.fill_device_rect(r, &device_space(sp, t));
             return;
         }
         let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, 0.0)) else {
@@ -579,12 +586,11 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        sp.shader.transform(ts(t));
         if let Some(r) = stroked_segment_rect(path, stroke, t) {
-            self.fill_device_rect(r, &sp);
+            self.fill_device_rect(r, &device_space(sp, t));
             return;
         }
         let st = stroke_style(stroke);

@@ -48,6 +48,7 @@ fn config_device_pixel_ratio_does_not_override_the_render() {
 
 mod geometry;
 mod plugins;
+mod radial_time;
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;
