@@ -344,11 +344,11 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        // Gradients are defined in the user space of the path.
-        sp.shader.transform(ts(t));
+        // Gradients are defined in the user space of the path: tiny-skia's `fill_path`
+        // transforms the shader with the path, so it must not be transformed here too.
         let Ok(mask) = top_mask(&self.clips) else {
             return;
         };
@@ -364,10 +364,10 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
-        let Some(mut sp) = paint(p) else {
+        let Some(sp) = paint(p) else {
             return;
         };
-        sp.shader.transform(ts(t));
+        // `stroke_path` transforms the shader with the path (see `fill`).
         let st = stroke_style(stroke);
         let Ok(mask) = top_mask(&self.clips) else {
             return;

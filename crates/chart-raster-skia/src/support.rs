@@ -18,7 +18,6 @@ const IGNORED_PLUGINS: &[(&str, &str)] = &[
 
 /// Chart types that come from bundled plugins: (type, npm package).
 const PLUGIN_TYPES: &[(&str, &str)] = &[
-    ("sankey", "chartjs-chart-sankey"),
     ("wordCloud", "chartjs-chart-wordcloud"),
     ("choropleth", "chartjs-chart-geo"),
     ("bubbleMap", "chartjs-chart-geo"),

@@ -18,7 +18,19 @@ use std::sync::LazyLock;
 static DATASETS: LazyLock<Value> = LazyLock::new(|| {
     json!({
         "matrix": {"dataElementType": "matrix"},
-        "treemap": {"dataElementType": "treemap"}
+        "treemap": {"dataElementType": "treemap"},
+        "sankey": {
+            "borderColor": "black",
+            "borderWidth": 1,
+            "color": "black",
+            "dataElementType": "flow",
+            "modeX": "edge",
+            "nodeMinSize": 0,
+            "nodePadding": 10,
+            "nodePaddingMode": "auto",
+            "nodeWidth": 10,
+            "orientation": "horizontal"
+        }
     })
 });
 
@@ -57,6 +69,21 @@ static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "rtl": false,
             "spacing": 0.5,
             "unsorted": false
+        },
+        "flow": {
+            "alpha": 0.5,
+            "colorFrom": "red",
+            "colorMode": "gradient",
+            "colorTo": "green",
+            "flowColor": null,
+            "flowLabels": {
+                "borderRadius": 0,
+                "color": "black",
+                "display": false,
+                "padding": 4,
+                "position": "center"
+            },
+            "orientation": "horizontal"
         }
     })
 });
@@ -79,6 +106,22 @@ static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
                     "alignToPixels": true,
                     "bounds": "data",
                     "display": false,
+                    "reverse": true,
+                    "type": "linear"
+                }
+            }
+        },
+        "sankey": {
+            "interaction": {"intersect": true, "mode": "nearest"},
+            "layout": {"padding": {"bottom": 3, "left": 3, "right": 13, "top": 3}},
+            "plugins": {"legend": {"display": false}},
+            "scales": {
+                "x": {"bounds": "data", "display": false, "min": 0, "offset": false, "type": "linear"},
+                "y": {
+                    "bounds": "data",
+                    "display": false,
+                    "min": 0,
+                    "offset": false,
                     "reverse": true,
                     "type": "linear"
                 }
@@ -113,6 +156,7 @@ pub fn element_type(kind: &str) -> &'static str {
     match kind {
         "matrix" => "matrix",
         "treemap" => "treemap",
+        "sankey" => "flow",
         _ => "point",
     }
 }
@@ -124,6 +168,83 @@ pub enum PluginDataset {
     Matrix(MatrixOptions),
     /// chartjs-chart-treemap.
     Treemap(Box<TreemapOptions>),
+    /// chartjs-chart-sankey.
+    Sankey(Box<SankeyOptions>),
+}
+
+/// One flow of a sankey chart, with its element options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyFlow {
+    /// `from` node key (`String(from)`).
+    pub from: String,
+    /// `to` node key.
+    pub to: String,
+    /// `flow` amount.
+    pub flow: f64,
+    /// `colorFrom`. Default: `'red'`.
+    pub color_from: Rgba,
+    /// `colorTo`. Default: `'green'`.
+    pub color_to: Rgba,
+    /// `colorMode`: `gradient`, `from` or `to`. Default: `'gradient'`.
+    pub color_mode: String,
+    /// `alpha` applied to the flow colours. Default: 0.5.
+    pub alpha: f64,
+    /// `flowColor`: one colour for the flow. Default: null.
+    pub flow_color: Option<Rgba>,
+    /// `flowLabels.display`. Default: false.
+    pub label_display: bool,
+    /// `flowLabels.color`. Default: black.
+    pub label_color: Rgba,
+    /// `flowLabels.padding`. Default: 4.
+    pub label_padding: f64,
+    /// `flowLabels.position`. Default: `'center'`.
+    pub label_position: String,
+    /// `flowLabels.backgroundColor`. Default: none.
+    pub label_background: Option<Rgba>,
+    /// `flowLabels.borderRadius`. Default: 0.
+    pub label_border_radius: f64,
+    /// `flowLabels.font`. Default: `Chart.defaults.font`.
+    pub label_font: Font,
+}
+
+/// chartjs-chart-sankey dataset options. Node options given per node key (objects keyed by
+/// node) stay JSON and are looked up by key when drawing (`resolveNodeOption`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyOptions {
+    /// The flows, in data order (entries without from/to are left out).
+    pub flows: Vec<SankeyFlow>,
+    /// `size`: `'max'` or `'min'`. Default: `'max'`.
+    pub size_min: bool,
+    /// `priority`: node key → order in its column.
+    pub priority: Option<Map<String, Value>>,
+    /// `column`: node key → column.
+    pub column: Option<Map<String, Value>>,
+    /// `nodePadding`: a number, or per node key. Default: 10.
+    pub node_padding: Value,
+    /// `nodePaddingMode`: `auto` or `even`. Default: `'auto'`.
+    pub node_padding_mode: String,
+    /// `nodeMinSize`: a number, or per node key. Default: 0.
+    pub node_min_size: Value,
+    /// `nodeWidth`. Default: 10.
+    pub node_width: f64,
+    /// `modeX`: `edge` or `even`. Default: `'edge'`.
+    pub mode_x: String,
+    /// `orientation`: `horizontal` or `vertical`. Default: `'horizontal'`.
+    pub vertical: bool,
+    /// `borderColor` of nodes. Default: `'black'`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth` of nodes. Default: 1.
+    pub border_width: f64,
+    /// `color`: node label colour. Default: `'black'`.
+    pub color: Rgba,
+    /// `labels`: node key → label text.
+    pub labels: Option<Map<String, Value>>,
+    /// `nodeLabels` (per-key objects allowed for colours, display and position).
+    pub node_labels: Map<String, Value>,
+    /// `nodeLabels.font`, else `font`, else the chart font.
+    pub font: Font,
+    /// `padding`: the line offset of multi-line labels. Default: half the line height.
+    pub padding: Option<f64>,
 }
 
 /// Four sides or corners (`toTRBL`/`toTRBLCorners`), in the order top, right, bottom, left
@@ -442,7 +563,116 @@ pub fn resolve(
                 divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
             })))
         }
+        "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
+            ds, scopes, chart_font,
+        )))),
         _ => None,
+    }
+}
+
+fn resolve_sankey(
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+) -> SankeyOptions {
+    let parsing = ds.get("parsing").and_then(Value::as_object);
+    let pkey = |k: &'static str| -> String {
+        parsing
+            .and_then(|p| p.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or(k)
+            .to_string()
+    };
+    let (fk, tk, vk) = (pkey("from"), pkey("to"), pkey("flow"));
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .filter(|v| !v.is_null())
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    let st = |k: &str, d: &str| {
+        scopes
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or(d)
+            .to_string()
+    };
+    let labels_child = scopes.child("flowLabels");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let mut flows = Vec::new();
+    for (i, d) in data.iter().enumerate() {
+        let Some(o) = d.as_object() else { continue };
+        let (Some(f), Some(t)) = (o.get(&fk), o.get(&tk)) else {
+            continue;
+        };
+        let idx = Some(i);
+        let lfont = match labels_child.get("font") {
+            Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+            _ => to_font(&Scopes::default(), chart_font),
+        };
+        flows.push(SankeyFlow {
+            from: crate::model::Raw::from_json(f).to_js_string(),
+            to: crate::model::Raw::from_json(t).to_js_string(),
+            flow: o.get(&vk).map(to_number).unwrap_or(f64::NAN),
+            color_from: color_at(scopes.get("colorFrom"), idx).unwrap_or(Rgba::rgb(255, 0, 0)),
+            color_to: color_at(scopes.get("colorTo"), idx).unwrap_or(Rgba::rgb(0, 128, 0)),
+            color_mode: at(scopes.get("colorMode"), idx)
+                .and_then(Value::as_str)
+                .unwrap_or("gradient")
+                .to_string(),
+            alpha: at(scopes.get("alpha"), idx)
+                .map(to_number)
+                .filter(|n| n.is_finite())
+                .unwrap_or(0.5),
+            flow_color: color_at(scopes.get("flowColor"), idx),
+            label_display: labels_child.get("display").is_some_and(truthy),
+            label_color: color_at(labels_child.get("color"), idx).unwrap_or(Rgba::rgb(0, 0, 0)),
+            label_padding: labels_child.get("padding").map(to_number).unwrap_or(4.0),
+            label_position: labels_child
+                .get("position")
+                .and_then(Value::as_str)
+                .unwrap_or("center")
+                .to_string(),
+            label_background: color_at(labels_child.get("backgroundColor"), idx),
+            label_border_radius: labels_child
+                .get("borderRadius")
+                .map(to_number)
+                .unwrap_or(0.0),
+            label_font: lfont,
+        });
+    }
+    let node_labels = scopes
+        .get("nodeLabels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let font = match node_labels.get("font").or_else(|| ds.get("font")) {
+        Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+        _ => to_font(&Scopes::default(), chart_font),
+    };
+    SankeyOptions {
+        flows,
+        size_min: ds.get("size").and_then(Value::as_str) == Some("min"),
+        priority: ds.get("priority").and_then(Value::as_object).cloned(),
+        column: ds.get("column").and_then(Value::as_object).cloned(),
+        node_padding: scopes.get("nodePadding").cloned().unwrap_or(json!(10)),
+        node_padding_mode: st("nodePaddingMode", "auto"),
+        node_min_size: scopes.get("nodeMinSize").cloned().unwrap_or(json!(0)),
+        node_width: num("nodeWidth", 10.0),
+        mode_x: st("modeX", "edge"),
+        vertical: st("orientation", "horizontal") == "vertical",
+        border_color: color_at(scopes.get("borderColor"), None),
+        border_width: num("borderWidth", 1.0),
+        color: color_at(scopes.get("color"), None).unwrap_or(Rgba::rgb(0, 0, 0)),
+        labels: ds.get("labels").and_then(Value::as_object).cloned(),
+        node_labels,
+        font,
+        padding: ds.get("padding").map(to_number).filter(|n| n.is_finite()),
     }
 }
 

@@ -21,6 +21,7 @@ pub mod line;
 pub mod matrix;
 pub mod polar_area;
 pub mod radar;
+pub mod sankey;
 pub mod treemap;
 
 use crate::elements::{Area, Ctx};
@@ -505,6 +506,7 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "radar" => Some(Box::new(radar::RadarController::default())),
         "matrix" => Some(Box::new(matrix::MatrixController::default())),
         "treemap" => Some(Box::new(treemap::TreemapController::default())),
+        "sankey" => Some(Box::new(sankey::SankeyController::default())),
         _ => None,
     }
 }
