@@ -111,14 +111,21 @@ mod tests {
     }
 
     #[test]
+    fn drawn_plugin_types_have_no_messages() {
+        for t in ["matrix", "treemap", "sankey"] {
+            assert!(messages(json!({"type": t})).is_empty(), "{t}");
+        }
+    }
+
+    #[test]
     fn plugin_features_are_named() {
         let m = messages(json!({
-            "type": "sankey",
+            "type": "wordCloud",
             "data": {"datasets": [{"data": [], "datalabels": {"color": "red"}, "gradient": {}}]},
             "options": {"plugins": {"annotation": {"annotations": {}}}}
         }));
         assert_eq!(m.len(), 4, "{m:?}");
-        assert!(m[0].contains("\"sankey\" chart type of chartjs-chart-sankey"));
+        assert!(m[0].contains("\"wordCloud\" chart type of chartjs-chart-wordcloud"));
         assert!(m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
         assert!(m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
         assert!(m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
