@@ -12,6 +12,7 @@ use crate::scales::{self, Scale, ScaleCore, ScaleLayer};
 use crate::scene::Scene;
 use crate::text::TextEngine;
 use crate::Settings;
+use chart_spec::annotation_model::DrawTime as AnnDrawTime;
 use chart_spec::model::{Axis, Chart, Clip, Display, FillDrawTime, Position, Stacked};
 use chart_spec::Message;
 use serde_json::{Map, Value};
@@ -43,7 +44,17 @@ pub fn build_scene(
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
-    draw_chart(&chart, width, height, dpr, text, &mut scene, &mut messages);
+    let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
+    draw_chart(
+        &chart,
+        &bundled,
+        width,
+        height,
+        dpr,
+        text,
+        &mut scene,
+        &mut messages,
+    );
     (scene, messages)
 }
 
@@ -134,6 +145,7 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 #[allow(clippy::too_many_lines)]
 fn draw_chart(
     chart: &Chart,
+    bundled: &crate::plugins::bundled::Bundled,
     width: f64,
     height: f64,
     dpr: f64,
@@ -224,6 +236,7 @@ fn draw_chart(
         ctrls[i].parse(ds, &mut meta, &mut scales, &chart.labels);
         data.metas[i] = meta;
     }
+    crate::plugins::decimation::apply(chart, &mut data.metas, &scales, width);
     let mut sorted: Vec<usize> = (0..data.metas.len()).collect();
     sorted.sort_by(|&a, &b| {
         let (ma, mb) = (&data.metas[a], &data.metas[b]);
@@ -253,10 +266,20 @@ fn draw_chart(
             )
         })
         .collect();
+    // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
+    let prepared = bundled
+        .annotation
+        .as_ref()
+        .map(|a| crate::plugins::annotation::prepare(a, &mut scales))
+        .unwrap_or_default();
     {
         let limits = Limits {
             data: &data,
             user_bounds,
+        };
+        let limits = crate::plugins::annotation::Widened {
+            inner: &limits,
+            extents: &prepared.extents,
         };
         for s in scales.iter_mut() {
             s.core.visible = match s.core.opts.display {
@@ -372,7 +395,8 @@ fn draw_chart(
 
     // Draw (`Chart.draw`).
     let mut ctx = Ctx::new(&mut scene.items, text);
-    if area.width() <= 0.0 && area.height() <= 0.0 && false {
+    // `Chart.draw`: nothing is drawn on an empty canvas.
+    if width <= 0.0 || height <= 0.0 {
         return;
     }
     // Layers: (z, insertion index, what).
@@ -448,6 +472,16 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
+        if let Some(a) = &bundled.annotation {
+            let sc = crate::plugins::annotation::Scales {
+                list: scales,
+                parsed: &prepared.parsed,
+            };
+            crate::plugins::annotation::draw(ctx, a, t, &sc, &area);
+        }
+    };
+    annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
 
     let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut Vec<Scale>| match layer {
         Layer::Legend => {
@@ -491,12 +525,14 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
     for &i in data.sorted_visible.iter().rev() {
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
+        annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &scales);
         let clip = clips[i];
         if let Some(c) = clip {
             ctx.clip_area(c);
@@ -506,10 +542,24 @@ fn draw_chart(
             ctx.unclip_area();
         }
     }
+    // afterDatasetsDraw: annotation (registered on load) before datalabels.
+    annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
+    if let Some(dl) = &bundled.datalabels {
+        use crate::plugins::datalabels as dlp;
+        let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
+        dlp::draw(
+            &mut ctx,
+            &dlp::place(dl, &els, &origins, &area, &measure),
+            &area,
+        );
+    }
     while li < layers.len() {
         draw_layer(&mut ctx, layers[li].2, &mut scales);
         li += 1;
     }
+    annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
+    crate::plugins::gradient::apply(&mut scene.items, &bundled.gradients, &scales, &data, &area);
 }
 
 /// `chart.options.indexAxis`.

@@ -417,8 +417,8 @@ fn update_dims(
         *ca.side_mut(w.pos) += w.size;
     }
     if let Some(p) = b.padding() {
-        for k in 0..4 {
-            ca.max_padding[k] = ca.max_padding[k].max(p[k]);
+        for (m, v) in ca.max_padding.iter_mut().zip(p) {
+            *m = m.max(v);
         }
     }
     let comb = |a: f64, a_pad: f64, c: f64, c_pad: f64| a_pad.max(a) + c_pad.max(c);

@@ -92,7 +92,14 @@ struct Painter<'a> {
     clips: Vec<Clip>,
     /// Masks built for earlier clips, reused when the same clip is pushed again on the same
     /// parent (Chart.js clips every dataset to the chart area).
-    clip_cache: Vec<(Path, Transform, Option<usize>, Rc<tiny_skia::Mask>)>,
+    clip_cache: Vec<(
+        Path,
+        Transform,
+        Option<usize>,
+        Rc<tiny_skia::Mask>,
+        Option<[f32; 4]>,
+        Option<[f32; 4]>,
+    )>,
     base: Transform,
     text: &'a TextEngine,
     /// The sprite image as a pixmap, made on first use.
@@ -268,7 +275,7 @@ fn device_paint(p: &Paint, t: Transform) -> Paint {
 fn top_mask(clips: &[Clip]) -> Result<Option<&tiny_skia::Mask>, ()> {
     match clips.last() {
         None | Some(Clip::All) => Ok(None),
-        Some(Clip::Mask(m)) => Ok(Some(m)),
+        Some(Clip::Mask(m, ..)) => Ok(Some(m)),
         // An empty clip: nothing is visible.
         Some(Clip::Nothing) => Err(()),
     }
@@ -279,16 +286,61 @@ fn top_mask(clips: &[Clip]) -> Result<Option<&tiny_skia::Mask>, ()> {
 enum Clip {
     /// Everything visible (a clip that covers the whole bitmap).
     All,
-    /// Coverage mask (shared: the same clip is often pushed many times).
-    Mask(Rc<tiny_skia::Mask>),
+    /// Coverage mask (shared: the same clip is often pushed many times), and for rectangular
+    /// clips the device rectangle (x0, y0, x1, y1) where the mask is fully opaque: items
+    /// inside it are drawn without the mask, which is the same result for less work.
+    /// The last field is the clip's device rectangle when it is one (Skia intersects
+    /// anti-aliased rectangular clips geometrically, `SkClipStack`).
+    Mask(Rc<tiny_skia::Mask>, Option<[f32; 4]>, Option<[f32; 4]>),
     /// Nothing visible (an empty path).
     Nothing,
 }
 
-/// Whether a device-space path is an axis-aligned rectangle containing the whole bitmap.
-fn covers_bitmap(path: &Path, t: Transform, w: u32, h: u32) -> bool {
+/// The mask of the current clip for drawing inside device `bounds`; `Err` when nothing
+/// is visible.
+fn mask_for(clips: &[Clip], bounds: Option<[f32; 4]>) -> Result<Option<&tiny_skia::Mask>, ()> {
+    if let (Some(Clip::Mask(_, Some(inner), _)), Some(b)) = (clips.last(), bounds) {
+        // Anti-aliased edges reach half a pixel further: compare whole pixels.
+        if b[0].floor() >= inner[0]
+            && b[1].floor() >= inner[1]
+            && b[2].ceil() <= inner[2]
+            && b[3].ceil() <= inner[3]
+        {
+            return Ok(None);
+        }
+    }
+    top_mask(clips)
+}
+
+/// Device bounds of a path under a transform, grown by `pad` device pixels.
+fn device_bounds(p: &tiny_skia::Path, t: Transform, pad: f32) -> Option<[f32; 4]> {
+    let b = p.bounds();
+    let corners = [
+        t.apply(b.left(), b.top()),
+        t.apply(b.right(), b.top()),
+        t.apply(b.left(), b.bottom()),
+        t.apply(b.right(), b.bottom()),
+    ];
+    let min_x = corners.iter().map(|c| c.0).fold(f32::INFINITY, f32::min) - pad;
+    let min_y = corners.iter().map(|c| c.1).fold(f32::INFINITY, f32::min) - pad;
+    let max_x = corners
+        .iter()
+        .map(|c| c.0)
+        .fold(f32::NEG_INFINITY, f32::max)
+        + pad;
+    let max_y = corners
+        .iter()
+        .map(|c| c.1)
+        .fold(f32::NEG_INFINITY, f32::max)
+        + pad;
+    let r = [min_x, min_y, max_x, max_y];
+    r.iter().all(|v| v.is_finite()).then_some(r)
+}
+
+/// The device rectangle (x0, y0, x1, y1) of a path that is an axis-aligned rectangle.
+fn device_rect(path: &Path, t: Transform) -> Option<[f32; 4]> {
     if t.b != 0.0 || t.c != 0.0 {
-        return false;
+        return None;
     }
     let pts: Vec<(f32, f32)> = match path.cmds.as_slice() {
         [PathCmd::MoveTo(x0, y0), PathCmd::LineTo(x1, y1), PathCmd::LineTo(x2, y2), PathCmd::LineTo(x3, y3), rest @ ..]
@@ -299,17 +351,46 @@ fn covers_bitmap(path: &Path, t: Transform, w: u32, h: u32) -> bool {
                 .map(|&(x, y)| t.apply(x, y))
                 .collect()
         }
-        _ => return false,
+        _ => return None,
     };
     let axis_aligned = (0..4).all(|i| {
         let (a, b) = (pts[i], pts[(i + 1) % 4]);
         a.0 == b.0 || a.1 == b.1
     });
+    if !axis_aligned {
+        return None;
+    }
     let min_x = pts.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
     let max_x = pts.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
     let min_y = pts.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
     let max_y = pts.iter().map(|p| p.1).fold(f32::NEG_INFINITY, f32::max);
-    axis_aligned && min_x <= 0.0 && min_y <= 0.0 && max_x >= w as f32 && max_y >= h as f32
+    Some([min_x, min_y, max_x, max_y])
+}
+
+/// Where a rectangular clip (within its parent) leaves the mask fully opaque: the whole
+/// device pixels inside the rectangle.
+fn inner_rect(path: &Path, t: Transform, parent: &Clip) -> Option<[f32; 4]> {
+    let r = device_rect(path, t)?;
+    let mut inner = [r[0].ceil(), r[1].ceil(), r[2].floor(), r[3].floor()];
+    match parent {
+        Clip::All => {}
+        Clip::Mask(_, Some(p), _) => {
+            inner = [
+                inner[0].max(p[0]),
+                inner[1].max(p[1]),
+                inner[2].min(p[2]),
+                inner[3].min(p[3]),
+            ];
+        }
+        _ => return None,
+    }
+    (inner[0] < inner[2] && inner[1] < inner[3]).then_some(inner)
+}
+
+/// Whether a clip path is an axis-aligned rectangle containing the whole bitmap.
+fn covers_bitmap(path: &Path, t: Transform, w: u32, h: u32) -> bool {
+    device_rect(path, t)
+        .is_some_and(|r| r[0] <= 0.0 && r[1] <= 0.0 && r[2] >= w as f32 && r[3] >= h as f32)
 }
 
 impl Painter<'_> {
@@ -347,9 +428,9 @@ impl Painter<'_> {
         let Some(sp) = paint(p) else {
             return;
         };
-        // Gradients are defined in the user space of the path: tiny-skia's `fill_path`
-        // transforms the shader with the path, so it must not be transformed here too.
-        let Ok(mask) = top_mask(&self.clips) else {
+        // Gradients are defined in the user space of the path: `fill_path` maps the shader
+        // with the path's transform (mapping it here too would apply it twice).
+        let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, 0.0)) else {
             return;
         };
         self.pixmap
@@ -367,9 +448,13 @@ impl Painter<'_> {
         let Some(sp) = paint(p) else {
             return;
         };
-        // `stroke_path` transforms the shader with the path (see `fill`).
         let st = stroke_style(stroke);
-        let Ok(mask) = top_mask(&self.clips) else {
+        // Joins reach at most miter-limit half-widths out (square caps √2).
+        let scale = (t.a * t.a + t.b * t.b)
+            .sqrt()
+            .max((t.c * t.c + t.d * t.d).sqrt());
+        let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
+        let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, pad)) else {
             return;
         };
         self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
@@ -385,37 +470,83 @@ impl Painter<'_> {
             _ if covers_bitmap(path, t, w, h) => parent,
             _ => {
                 let parent_key = match &parent {
-                    Clip::Mask(m) => Some(Rc::as_ptr(m) as usize),
+                    Clip::Mask(m, ..) => Some(Rc::as_ptr(m) as usize),
                     _ => None,
                 };
                 let cached = self
                     .clip_cache
                     .iter()
-                    .find(|(p, ct, pk, _)| *pk == parent_key && *ct == t && p == path);
+                    .find(|(p, ct, pk, ..)| *pk == parent_key && *ct == t && p == path);
                 match cached {
-                    Some((.., m)) => Clip::Mask(m.clone()),
+                    Some((.., m, inner, rect)) => Clip::Mask(m.clone(), *inner, *rect),
                     None => match build_path(path) {
                         None => Clip::Nothing,
                         Some(p) => {
-                            let mask = match &parent {
-                                Clip::Mask(prev) => {
+                            // A rectangle within a rectangle: intersect the rectangles and
+                            // cover the result once, as Skia's clip stack does.
+                            let rect = match (device_rect(path, t), &parent) {
+                                (Some(r), Clip::All) => Some(r),
+                                (Some(r), Clip::Mask(_, _, Some(q))) => Some([
+                                    r[0].max(q[0]),
+                                    r[1].max(q[1]),
+                                    r[2].min(q[2]),
+                                    r[3].min(q[3]),
+                                ]),
+                                _ => None,
+                            };
+                            let rect_path = rect.map(|r| {
+                                tiny_skia::Rect::from_ltrb(r[0], r[1], r[2], r[3])
+                                    .map(tiny_skia::PathBuilder::from_rect)
+                            });
+                            let mask = match (&rect_path, &parent) {
+                                // An empty intersection leaves nothing visible.
+                                (Some(None), _) => None,
+                                (Some(Some(rp)), _) => tiny_skia::Mask::new(w, h).map(|mut m| {
+                                    m.fill_path(
+                                        rp,
+                                        tiny_skia::FillRule::Winding,
+                                        true,
+                                        tiny_skia::Transform::identity(),
+                                    );
+                                    m
+                                }),
+                                (None, Clip::Mask(prev, ..)) => {
                                     let mut m = (**prev).clone();
                                     m.intersect_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
                                     Some(m)
                                 }
-                                _ => tiny_skia::Mask::new(w, h).map(|mut m| {
+                                (None, _) => tiny_skia::Mask::new(w, h).map(|mut m| {
                                     m.fill_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
                                     m
                                 }),
                             };
+                            let rect = rect.filter(|_| !matches!(rect_path, Some(None)));
                             match mask {
                                 Some(m) => {
                                     let m = Rc::new(m);
+                                    let inner = match rect {
+                                        Some(r) => {
+                                            let i = [
+                                                r[0].ceil(),
+                                                r[1].ceil(),
+                                                r[2].floor(),
+                                                r[3].floor(),
+                                            ];
+                                            (i[0] < i[2] && i[1] < i[3]).then_some(i)
+                                        }
+                                        None => inner_rect(path, t, &parent),
+                                    };
                                     // Every mask on the stack comes from this cache, which
                                     // keeps it alive: a parent's address is never reused.
-                                    self.clip_cache
-                                        .push((path.clone(), t, parent_key, m.clone()));
-                                    Clip::Mask(m)
+                                    self.clip_cache.push((
+                                        path.clone(),
+                                        t,
+                                        parent_key,
+                                        m.clone(),
+                                        inner,
+                                        rect,
+                                    ));
+                                    Clip::Mask(m, inner, rect)
                                 }
                                 None => Clip::Nothing,
                             }
@@ -578,8 +709,23 @@ impl Painter<'_> {
             let fractional = ddx.fract() != 0.0 || ddy.fract() != 0.0;
             // The pattern is the whole sprite sheet: Blink draws with Skia's fast source-rect
             // constraint, so filtering at a cell's edge reads the sheet's neighbouring pixels.
-            let mut pattern_ts =
-                tiny_skia::Transform::from_translate(dx - cell.sx as f32, dy - cell.sy as f32);
+            // Skia's bitmap sampler (`SkBitmapProcState`, which drew Chart.js's reference
+            // images) filters with 4-bit sub-pixel weights: the sampling phase is truncated
+            // to 1/16 px. Shifting the pattern by the truncated part reproduces its blend;
+            // with exact phases the sprite text of the time-scale cases was 8 levels off.
+            let truncate_phase = |d: f32| {
+                let f = (-d).rem_euclid(1.0);
+                f - (f * 16.0).floor() / 16.0
+            };
+            let (ax, ay) = if translate_only {
+                (truncate_phase(ddx), truncate_phase(ddy))
+            } else {
+                (0.0, 0.0)
+            };
+            let mut pattern_ts = tiny_skia::Transform::from_translate(
+                dx - cell.sx as f32 + ax,
+                dy - cell.sy as f32 + ay,
+            );
             if translate_only && fractional {
                 pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
             }

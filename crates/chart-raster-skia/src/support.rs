@@ -8,13 +8,14 @@
 use chart_spec::Message;
 use serde_json::{Map, Value};
 
-/// Option keys of bundled plugins the skia engine ignores: (key under `options.plugins`,
-/// npm package).
-const IGNORED_PLUGINS: &[(&str, &str)] = &[
-    ("datalabels", "chartjs-plugin-datalabels"),
-    ("annotation", "chartjs-plugin-annotation"),
-    ("zoom", "chartjs-plugin-zoom"),
-];
+// Bundled plugins drawn or honoured, hence without a message here:
+// - chartjs-plugin-datalabels and chartjs-plugin-annotation (plugins::datalabels,
+//   plugins::annotation); what they leave out is said where their options are resolved
+//   (chart_spec::plugins_model, chart_spec::annotation_model).
+// - chartjs-plugin-gradient (plugins::gradient).
+// - chartjs-plugin-zoom draws nothing in a still image: its `start` hook only installs input
+//   handlers, and its one drawing (the drag rectangle) needs a drag. The initial view is the
+//   scales' min/max, which the core honours.
 
 /// Chart types that come from bundled plugins: (type, npm package).
 const PLUGIN_TYPES: &[(&str, &str)] = &[
@@ -54,33 +55,7 @@ pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
             out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
         }
     }
-    let plugins = config
-        .get("options")
-        .and_then(|o| o.get("plugins"))
-        .and_then(Value::as_object);
-    for (key, package) in IGNORED_PLUGINS {
-        let in_options = plugins.is_some_and(|p| p.get(*key).is_some_and(enabled));
-        // datalabels also reads per-dataset options.
-        let in_dataset = datasets.iter().any(|d| d.get(*key).is_some_and(enabled));
-        if in_options || in_dataset {
-            out.push(skipped(&format!("{package} (options.plugins.{key})")));
-        }
-    }
-    // chartjs-plugin-gradient is configured per dataset, under `gradient`.
-    if datasets
-        .iter()
-        .any(|d| d.get("gradient").is_some_and(Value::is_object))
-    {
-        out.push(skipped(
-            "chartjs-plugin-gradient (dataset.gradient); plain colours are used",
-        ));
-    }
     out
-}
-
-/// `false` turns a plugin off in Chart.js; anything else configures it.
-fn enabled(v: &Value) -> bool {
-    !matches!(v, Value::Bool(false) | Value::Null)
 }
 
 fn skipped(what: &str) -> Message {
@@ -122,12 +97,13 @@ mod tests {
         let m = messages(json!({
             "type": "wordCloud",
             "data": {"datasets": [{"data": [], "datalabels": {"color": "red"}, "gradient": {}}]},
-            "options": {"plugins": {"annotation": {"annotations": {}}}}
+            "options": {"plugins": {"annotation": {"annotations": {}}, "zoom": {}}}
         }));
-        assert_eq!(m.len(), 4, "{m:?}");
+        assert_eq!(m.len(), 1, "{m:?}");
         assert!(m[0].contains("\"wordCloud\" chart type of chartjs-chart-wordcloud"));
-        assert!(m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
-        assert!(m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
-        assert!(m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
+        // Drawn: datalabels, annotation and gradient; zoom draws nothing.
+        assert!(!m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
+        assert!(!m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
+        assert!(!m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
     }
 }

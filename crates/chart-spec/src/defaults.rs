@@ -275,7 +275,7 @@ pub fn element_keys(element: &str) -> Vec<&'static str> {
         .get("elements")
         .and_then(|e| e.get(element))
         .and_then(Value::as_object)
-        .map(|m| m.keys().map(|k| leak_key(k)).collect())
+        .map(|m| m.keys().map(String::as_str).collect())
         .unwrap_or_default();
     for k in ["backgroundColor", "borderColor"] {
         if !keys.contains(&k) {
@@ -283,10 +283,6 @@ pub fn element_keys(element: &str) -> Vec<&'static str> {
         }
     }
     keys
-}
-
-fn leak_key(k: &'static String) -> &'static str {
-    k.as_str()
 }
 
 #[cfg(test)]

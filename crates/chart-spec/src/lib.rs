@@ -2,11 +2,19 @@
 //! returns ([`bitmap`], [`message`]), CSS values ([`color`], [`font`]) and the Chart.js
 //! configuration resolved through Chart.js's option scope chain.
 //!
+//! Raw vs resolved: [`resolve::resolve_chart`] reads the config JSON as the user wrote it and
+//! looks every option up through ordered scopes ([`scopes`]: dataset →
+//! `options.datasets[type]` → `options` → `options.elements.<element>` → chart-type overrides →
+//! global defaults, the latter as data in [`defaults`]), producing the typed, fully resolved
+//! [`model::Chart`]. Small value types (padding, fonts via `toFont`, indexable options) live
+//! in [`values`].
+//!
 //! This crate depends on no other workspace crate. Engines read only the resolved model,
 //! never raw JSON.
 
 #![recursion_limit = "512"]
 
+pub mod annotation_model;
 pub mod bitmap;
 pub mod charts_model;
 pub mod color;
@@ -16,6 +24,7 @@ pub mod font;
 pub mod message;
 pub mod model;
 pub mod model_extra;
+pub mod plugins_model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;

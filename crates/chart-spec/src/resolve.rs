@@ -102,6 +102,8 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
     if plugin_enabled("colors") {
         apply_colors_plugin(&kind, options, plugin_opts("colors"), &mut datasets_owned);
     }
+    // chartjs-plugin-gradient: stand-in colours the engine repaints (plugins_model).
+    crate::plugins_model::apply_gradient_sentinels(config, &mut datasets_owned);
 
     let ctx = Ctx {
         kind: kind.clone(),
@@ -310,7 +312,7 @@ fn apply_colors_plugin(kind: &str, options: &Obj, opts: Option<&Obj>, datasets: 
         .get("elements")
         .and_then(Value::as_object)
         .is_some_and(|e| e.values().filter_map(Value::as_object).any(has));
-    let contains = datasets.iter().any(|d| has(d)) || has(options) || elements_have;
+    let contains = datasets.iter().any(has) || has(options) || elements_have;
     if !force && contains {
         return;
     }
@@ -777,6 +779,25 @@ fn resolve_scale(
         };
         let format = {
             let f = t.scopes.child("format");
+            // Intl.NumberFormat options beyond fraction digits, percent and grouping are not
+            // reproduced; say so rather than silently formatting differently.
+            let style = f.get("style").and_then(Value::as_str);
+            if matches!(style, Some(s) if s != "percent" && s != "decimal")
+                || f.get("notation")
+                    .and_then(Value::as_str)
+                    .is_some_and(|n| n != "standard")
+                || f.get("currency").is_some()
+                || f.get("unit").is_some()
+                || f.get("maximumSignificantDigits").is_some()
+                || f.get("minimumSignificantDigits").is_some()
+            {
+                t.messages.push(Message::warn(format!(
+                    "{}.format: only minimumFractionDigits, maximumFractionDigits, \
+                     useGrouping and style 'percent' are supported; other number format \
+                     options are ignored",
+                    t.path
+                )));
+            }
             NumberFormat {
                 min_fraction: f
                     .get("minimumFractionDigits")

@@ -62,6 +62,9 @@ pub struct RingInput {
     pub values: Vec<Option<f64>>,
     /// `chart.isDatasetVisible(i)`.
     pub visible: bool,
+    /// Same chart type as the controller laid out (`_getRotationExtents` only looks at
+    /// those); other datasets of a mixed chart still take their ring weight.
+    pub same_type: bool,
     /// `weight`. Default: 1.
     pub weight: f64,
     /// `rotation`, degrees. Default: 0.
@@ -161,7 +164,7 @@ pub fn layout_rings(
     };
     // _getRotationExtents over the visible datasets.
     let (mut rmin, mut rmax) = (TAU, -TAU);
-    for r in rings.iter().filter(|r| r.visible) {
+    for r in rings.iter().filter(|r| r.visible && r.same_type) {
         let rot = (r.rotation - 90.0).to_radians();
         let circ = r.circumference.to_radians();
         rmin = rmin.min(rot);
@@ -304,6 +307,7 @@ mod tests {
         RingInput {
             values: values.iter().map(|v| Some(*v)).collect(),
             visible: true,
+            same_type: true,
             weight: 1.0,
             rotation: 0.0,
             circumference: 360.0,

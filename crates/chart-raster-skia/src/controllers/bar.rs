@@ -5,6 +5,7 @@ use super::{
 };
 use crate::elements::bar::{draw_bar, Bar, Skipped};
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{
     Axis, BarBorderWidth, BarDatasetOptions, BarOptions, BarThickness, BorderSkipped, Dataset,
@@ -585,6 +586,23 @@ impl Controller for BarController {
                 }
             }
         }
+    }
+
+    fn label_elements(&self, _ds: &Dataset, meta: &Meta) -> Vec<Option<LabelElement>> {
+        let vaxis = meta.v_axis();
+        let has_value = |i: usize| meta.parsed.get(i).and_then(|p| p.get(vaxis)).is_some();
+        (self.bars.iter().enumerate())
+            .map(|(i, b)| {
+                b.as_ref()
+                    .filter(|_| has_value(i))
+                    .map(|b| LabelElement::Bar {
+                        x: b.x,
+                        y: b.y,
+                        base: b.base,
+                        horizontal: b.horizontal,
+                    })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

@@ -3,6 +3,7 @@
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::point::{draw_point_element, point_size};
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Datum, Elements, PointOptions, Raw};
 
@@ -93,6 +94,18 @@ impl Controller for BubbleController {
                 draw_point_element(ctx, o, *x, *y, area);
             }
         }
+    }
+
+    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        (self.points.iter())
+            .map(|(x, y, skip, o)| {
+                (!skip).then_some(LabelElement::Point {
+                    x: *x,
+                    y: *y,
+                    radius: o.radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {

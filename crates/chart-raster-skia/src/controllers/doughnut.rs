@@ -7,6 +7,7 @@ use crate::elements::arc::{
     draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign, SpacingMode,
 };
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scene::{LineCap, LineJoin, Paint};
 use chart_spec::model::{Dataset, Elements, Raw};
@@ -90,13 +91,35 @@ pub struct DoughnutController {
     arcs: Vec<ArcGeometry>,
 }
 
-fn ring_input(ds: &Dataset, visible: bool) -> Option<RingInput> {
-    let a = ds.arc.as_ref()?;
+fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
+    let Some(a) = ds.arc.as_ref() else {
+        // Another controller's dataset in a mixed chart: weight 1, its elements' border
+        // widths count in `getMaxBorderWidth` when it is the first visible dataset.
+        let border_widths = match &ds.elements {
+            Elements::Point(p) => p.iter().map(|o| o.border_width).collect(),
+            Elements::Arc(a) => a.iter().map(|o| o.border_width).collect(),
+            Elements::Bar(_) => Vec::new(),
+        };
+        return RingInput {
+            values: Vec::new(),
+            visible,
+            same_type: false,
+            weight: 1.0,
+            rotation: 0.0,
+            circumference: 360.0,
+            cutout: LayoutDim::Percent(50.0),
+            radius: LayoutDim::Percent(100.0),
+            spacing: 0.0,
+            offsets: Vec::new(),
+            border_widths,
+        };
+    };
     let n = a.values.len();
     let opts: Vec<&mx::ArcOptions> = (0..n).filter_map(|i| arc_opts(ds, i)).collect();
-    Some(RingInput {
+    RingInput {
         values: a.values.clone(),
         visible,
+        same_type,
         weight: a.weight,
         rotation: a.rotation,
         circumference: a.circumference,
@@ -114,7 +137,7 @@ fn ring_input(ds: &Dataset, visible: bool) -> Option<RingInput> {
                 }
             })
             .collect(),
-    })
+    }
 }
 
 impl Controller for DoughnutController {
@@ -141,14 +164,14 @@ impl Controller for DoughnutController {
     }
 
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
-        // Every doughnut/pie dataset of the chart takes part (ring weights, rotation extents).
+        // Every dataset of the chart takes part: ring weights count all visible datasets,
+        // rotation extents those of the same type.
         let rings: Vec<(usize, RingInput)> = cx
             .datasets
             .iter()
-            .filter(|d| d.kind == ds.kind || (d.arc.is_some() && ds.arc.is_some()))
-            .filter_map(|d| {
+            .map(|d| {
                 let visible = cx.data.metas.get(d.index).is_some_and(|m| m.visible);
-                ring_input(d, visible).map(|r| (d.index, r))
+                (d.index, ring_input(d, visible, d.kind == ds.kind))
             })
             .collect();
         let inputs: Vec<RingInput> = rings.iter().map(|(_, r)| r.clone()).collect();
@@ -172,6 +195,21 @@ impl Controller for DoughnutController {
                 draw_arc(ctx, g, &arc_element_options(o));
             }
         }
+    }
+
+    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        (self.arcs.iter())
+            .map(|g| {
+                (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
+                    x: g.x,
+                    y: g.y,
+                    start_angle: g.start_angle,
+                    end_angle: g.end_angle,
+                    inner_radius: g.inner_radius,
+                    outer_radius: g.outer_radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

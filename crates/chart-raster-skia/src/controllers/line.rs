@@ -4,6 +4,7 @@ use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::{draw_point_element, point_size};
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scales::Scale as ScaleT;
 use crate::scene::{LineCap, LineJoin};
@@ -75,6 +76,20 @@ impl Controller for LineController {
 
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
         self.draw_all(ctx, ds, meta, area);
+    }
+
+    fn label_elements(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        let (start, count) = self.draw_range;
+        (self.points.iter().enumerate())
+            .map(|(i, &(x, y, skip))| {
+                let o = point_opts(ds, i).filter(|_| !skip && i >= start && i < start + count)?;
+                Some(LabelElement::Point {
+                    x,
+                    y,
+                    radius: o.radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
@@ -164,12 +179,9 @@ impl LineController {
         let has_line = if self.scatter { ds.show_line } else { true };
         if has_line {
             if let Some(lo) = &ds.line {
-                let mut lo = lo.clone();
-                if self.scatter {
-                    // ScatterController resolves the line without forcing borderWidth.
-                    lo.fill.target = chart_spec::model::Fill::None;
-                }
-                let mut l = LineEl::new(lps, lo);
+                // The scatter controller's `fill: false` default is resolved in the options;
+                // an explicit `fill` on a scatter line fills like a line chart.
+                let mut l = LineEl::new(lps, lo.clone());
                 l.draw_range = Some(self.draw_range);
                 self.line = Some(l);
             }

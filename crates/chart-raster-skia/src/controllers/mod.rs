@@ -488,6 +488,15 @@ pub trait Controller {
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area);
     /// The legend style.
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
+    /// The elements chartjs-plugin-datalabels attaches labels to, by data index (`None`:
+    /// no element or skipped).
+    fn label_elements(
+        &self,
+        _ds: &Dataset,
+        _meta: &Meta,
+    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+        Vec::new()
+    }
     /// The line element, for the filler.
     fn line(&mut self) -> Option<&mut crate::elements::line::LineEl> {
         None

@@ -6,6 +6,7 @@ use super::doughnut::{arc_element_options, arc_legend_style, arc_opts};
 use super::{parse_on, Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::{draw_arc, ArcGeometry};
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Axis, Dataset, Datum, Raw};
 
@@ -80,6 +81,21 @@ impl Controller for PolarAreaController {
                 draw_arc(ctx, g, &arc_element_options(o));
             }
         }
+    }
+
+    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        (self.arcs.iter())
+            .map(|g| {
+                (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
+                    x: g.x,
+                    y: g.y,
+                    start_angle: g.start_angle,
+                    end_angle: g.end_angle,
+                    inner_radius: g.inner_radius,
+                    outer_radius: g.outer_radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

@@ -7,6 +7,7 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx};
+use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
 
@@ -71,6 +72,24 @@ impl Controller for RadarController {
                 draw_point_element(ctx, o, *x, *y, area);
             }
         }
+    }
+
+    fn label_elements(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+        let Elements::Point(opts) = &ds.elements else {
+            return Vec::new();
+        };
+        (self.points.iter().enumerate())
+            .map(|(i, &(x, y, skip))| {
+                let o = opts
+                    .get(i.min(opts.len().saturating_sub(1)))
+                    .filter(|_| !skip)?;
+                Some(LabelElement::Point {
+                    x,
+                    y,
+                    radius: o.radius,
+                })
+            })
+            .collect()
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {

@@ -26,6 +26,8 @@ pub struct LinePoint {
     pub cp2x: f64,
     /// Control point after.
     pub cp2y: f64,
+    /// Angle of the point on a radial scale (radar lines), radians.
+    pub angle: f64,
 }
 
 impl LinePoint {
@@ -625,6 +627,78 @@ pub struct Bounds {
     pub end: f64,
 }
 
+/// The property a fill or bound follows (`property` in helpers.segment).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Prop {
+    /// `'x'`.
+    X,
+    /// `'y'`.
+    Y,
+    /// `'angle'` (radial lines).
+    Angle,
+}
+
+impl From<Axis> for Prop {
+    fn from(a: Axis) -> Self {
+        if a == Axis::X {
+            Prop::X
+        } else {
+            Prop::Y
+        }
+    }
+}
+
+const TAU: f64 = std::f64::consts::TAU;
+
+/// `_normalizeAngle`.
+pub fn normalize_angle(a: f64) -> f64 {
+    (a % TAU + TAU) % TAU
+}
+
+/// `_angleBetween(angle, start, end)`.
+fn angle_between(angle: f64, start: f64, end: f64) -> bool {
+    let a = normalize_angle(angle);
+    let s = normalize_angle(start);
+    let e = normalize_angle(end);
+    let to_start = normalize_angle(s - a);
+    let to_end = normalize_angle(e - a);
+    let start_to = normalize_angle(a - s);
+    let end_to = normalize_angle(a - e);
+    a == s || a == e || (to_start > to_end && start_to < end_to)
+}
+
+impl Prop {
+    /// `point[property]`.
+    pub fn of(self, p: &LinePoint) -> f64 {
+        match self {
+            Prop::X => p.x,
+            Prop::Y => p.y,
+            Prop::Angle => p.angle,
+        }
+    }
+    /// `propertyFn(property).between`.
+    pub fn between(self, v: f64, a: f64, b: f64) -> bool {
+        match self {
+            Prop::Angle => angle_between(v, a, b),
+            _ => is_between(v, a, b),
+        }
+    }
+    /// `propertyFn(property).compare`.
+    pub fn compare(self, a: f64, b: f64) -> f64 {
+        match self {
+            Prop::Angle => (a - b + TAU + std::f64::consts::PI) % TAU - std::f64::consts::PI,
+            _ => a - b,
+        }
+    }
+    /// `propertyFn(property).normalize`.
+    pub fn normalize(self, v: f64) -> f64 {
+        match self {
+            Prop::Angle => normalize_angle(v),
+            _ => v,
+        }
+    }
+}
+
 /// `_isBetween(value, start, end)` with Chart.js's 1e-6 epsilon.
 pub fn is_between(v: f64, a: f64, b: f64) -> bool {
     v >= a.min(b) - 1e-6 && v <= a.max(b) + 1e-6
@@ -659,7 +733,7 @@ impl LineEl {
     }
 
     /// `_boundSegment(segment, points, bounds)` for an x/y property.
-    pub fn bound_segment(&self, seg: &Segment, axis: Axis, bounds: Option<Bounds>) -> Vec<Segment> {
+    pub fn bound_segment(&self, seg: &Segment, prop: Prop, bounds: Option<Bounds>) -> Vec<Segment> {
         let Some(b) = bounds else { return vec![*seg] };
         let points = &self.points;
         let count = points.len();
@@ -672,7 +746,11 @@ impl LineEl {
             start += count;
             end += count;
             for _ in 0..count {
-                if !is_between(points[start % count].get(axis), b.start, b.end) {
+                if !prop.between(
+                    prop.normalize(prop.of(&points[start % count])),
+                    b.start,
+                    b.end,
+                ) {
                     break;
                 }
                 start -= 1;
@@ -692,31 +770,35 @@ impl LineEl {
         let normalize = |s: usize, e: usize| Segment {
             start: s % count,
             end: e % count,
-            loop_: lp && (e - s + 1) % count == 0,
+            loop_: lp && (e - s + 1).is_multiple_of(count),
         };
         for i in start..=end {
             let point = points[i % count];
             if point.skip {
                 continue;
             }
-            let value = point.get(axis);
+            let value = prop.normalize(prop.of(&point));
             if Some(value) == prev_value {
                 continue;
             }
-            inside = is_between(value, b.start, b.end);
+            inside = prop.between(value, b.start, b.end);
             let start_is_before = || match prev_value {
-                Some(pv) => is_between(b.start, pv, value) && b.start - pv != 0.0,
+                Some(pv) => prop.between(b.start, pv, value) && prop.compare(b.start, pv) != 0.0,
                 None => false,
             };
             let end_is_before = || {
-                b.end - value == 0.0
+                prop.compare(b.end, value) == 0.0
                     || match prev_value {
-                        Some(pv) => is_between(b.end, pv, value),
+                        Some(pv) => prop.between(b.end, pv, value),
                         None => false,
                     }
             };
             if sub_start.is_none() && (inside || start_is_before()) {
-                sub_start = Some(if value - b.start == 0.0 { i } else { prev });
+                sub_start = Some(if prop.compare(value, b.start) == 0.0 {
+                    i
+                } else {
+                    prev
+                });
             }
             if let Some(ss) = sub_start {
                 if !inside || end_is_before() {
@@ -734,17 +816,17 @@ impl LineEl {
     }
 
     /// `_boundSegments(line, bounds)`.
-    pub fn bound_segments(&self, axis: Axis, bounds: Option<Bounds>) -> Vec<Segment> {
+    pub fn bound_segments(&self, prop: Prop, bounds: Option<Bounds>) -> Vec<Segment> {
         self.segments()
             .iter()
-            .flat_map(|s| self.bound_segment(s, axis, bounds))
+            .flat_map(|s| self.bound_segment(s, prop, bounds))
             .collect()
     }
 
     /// `LineElement.interpolate(point, property)`: the first interpolated point.
-    pub fn interpolate(&self, value: f64, axis: Axis) -> Option<(f64, f64)> {
+    pub fn interpolate(&self, value: f64, prop: Prop) -> Option<(f64, f64)> {
         let segs = self.bound_segments(
-            axis,
+            prop,
             Some(Bounds {
                 start: value,
                 end: value,
@@ -756,7 +838,7 @@ impl LineEl {
         if seg.start == seg.end {
             return Some((p1.x, p1.y));
         }
-        let t = ((value - p1.get(axis)) / (p2.get(axis) - p1.get(axis))).abs();
+        let t = ((value - prop.of(&p1)) / (prop.of(&p2) - prop.of(&p1))).abs();
         let (x, y) = if self.options.stepped != Stepped::No {
             let y = match self.options.stepped {
                 Stepped::Middle => {
@@ -801,10 +883,10 @@ impl LineEl {
             (p1.x + t * (p2.x - p1.x), p1.y + t * (p2.y - p1.y))
         };
         // `interpolated[property] = point[property]`.
-        Some(if axis == Axis::X {
-            (value, y)
-        } else {
-            (x, value)
+        Some(match prop {
+            Prop::X => (value, y),
+            Prop::Y => (x, value),
+            Prop::Angle => (x, y),
         })
     }
 

@@ -228,7 +228,11 @@ impl<'a> Ctx<'a> {
 
     /// `ctx.stroke()`.
     pub fn stroke(&mut self, p: &P, style: &StrokeStyle) {
-        if p.is_empty() || style.color.is_transparent() || !(style.width > 0.0) {
+        if p.is_empty()
+            || style.color.is_transparent()
+            || style.width.is_nan()
+            || style.width <= 0.0
+        {
             return;
         }
         self.items.push(Item::Stroke {

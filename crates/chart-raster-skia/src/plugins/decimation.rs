@@ -265,4 +265,133 @@ mod tests {
             &o, true, true, "linear", false, 3000, 800.0
         ));
     }
+
+    fn line_cmds(decimation: serde_json::Value) -> usize {
+        let data: Vec<serde_json::Value> = (0..10_000)
+            .map(|i| serde_json::json!({"x": i, "y": libm::sin(f64::from(i) / 50.0)}))
+            .collect();
+        let cfg = serde_json::json!({
+            "type": "line",
+            "data": {"datasets": [{"data": data, "pointRadius": 0}]},
+            "options": {
+                "parsing": false,
+                "animation": false,
+                "scales": {"x": {"type": "linear"}},
+                "plugins": {"decimation": decimation, "legend": false}
+            }
+        });
+        let engine = crate::Engine::new();
+        let settings = crate::Settings {
+            width: 400.0,
+            height: 300.0,
+            device_pixel_ratio: 1.0,
+            background: chart_spec::Rgba::WHITE,
+        };
+        let map = cfg.as_object().cloned().unwrap_or_default();
+        let (scene, _) = engine.scene(&map, &settings);
+        scene
+            .items
+            .iter()
+            .filter_map(|it| match it {
+                crate::scene::Item::Stroke { path, .. } => Some(path.cmds.len()),
+                _ => None,
+            })
+            .max()
+            .unwrap_or(0)
+    }
+
+    #[test]
+    fn decimation_thins_the_drawn_line() {
+        let full = line_cmds(serde_json::json!({"enabled": false}));
+        let lttb =
+            line_cmds(serde_json::json!({"enabled": true, "algorithm": "lttb", "samples": 100}));
+        let minmax = line_cmds(serde_json::json!({"enabled": true}));
+        // The undecimated line is already merged per pixel column by the line's fast path.
+        assert!(full > 1_000, "undecimated line ({full})");
+        // 100 points (a moveTo and 99 lineTo) plus at most one closing command.
+        assert!(
+            (100..=101).contains(&lttb),
+            "lttb keeps `samples` points ({lttb})"
+        );
+        assert!(
+            minmax > 400 && minmax <= full,
+            "min-max keeps a few per column ({minmax})"
+        );
+    }
+}
+
+/// `beforeElementsUpdate` of the decimation plugin over the parsed datasets: each line
+/// dataset that qualifies (see [`should_decimate`]) has its parsed points replaced by the
+/// decimated ones, as Chart.js swaps `dataset.data` for `dataset._decimated`.
+pub fn apply(
+    chart: &chart_spec::model::Chart,
+    metas: &mut [crate::controllers::Meta],
+    scales: &[crate::scales::Scale],
+    chart_width: f64,
+) {
+    let d = chart.decimation;
+    if !d.enabled {
+        return;
+    }
+    let opts = DecimationOptions {
+        enabled: true,
+        algorithm: if d.lttb {
+            Algorithm::Lttb
+        } else {
+            Algorithm::MinMax
+        },
+        samples: d.samples.map(|s| s as usize),
+        threshold: d.threshold.map(|t| t as usize),
+    };
+    for (ds, meta) in chart.datasets.iter().zip(metas.iter_mut()) {
+        let Some(xs) = scales
+            .iter()
+            .find(|s| Some(s.core.id()) == meta.x_id.as_deref())
+        else {
+            continue;
+        };
+        let points: Vec<DataPoint> = meta
+            .parsed
+            .iter()
+            .enumerate()
+            .map(|(index, p)| DataPoint {
+                x: p.x.unwrap_or(f64::NAN),
+                y: p.y.unwrap_or(f64::NAN),
+                index,
+            })
+            .collect();
+        // getStartAndCountOfVisiblePointsSimplified: the x scale's user bounds.
+        let (umin, umax, min_def, max_def) = xs.core.user_bounds();
+        let n = points.len();
+        let lookup = |v: f64| points.iter().take_while(|p| p.x < v).count();
+        let start = if min_def && n > 0 {
+            lookup(umin).saturating_sub(1).min(n - 1)
+        } else {
+            0
+        };
+        let count = if max_def {
+            (lookup(umax) + 1).clamp(start, n) - start
+        } else {
+            n - start
+        };
+        if !should_decimate(
+            &opts,
+            meta.index_axis == chart_spec::model::Axis::X,
+            ds.kind == "line",
+            &xs.core.opts.kind,
+            ds.parsing,
+            count,
+            chart_width,
+        ) {
+            continue;
+        }
+        let kept = decimate(&opts, &points, start, count, chart_width);
+        meta.parsed = kept
+            .iter()
+            .map(|p| crate::controllers::Parsed {
+                x: Some(p.x),
+                ..meta.parsed[p.index]
+            })
+            .collect();
+    }
 }

@@ -3,7 +3,7 @@
 //! with `above`/`below` colours split along the target.
 
 use crate::controllers::{ChartData, Controller};
-use crate::elements::line::{is_between, Bounds, LineEl, LinePoint, Segment};
+use crate::elements::line::{is_between, Bounds, LineEl, LinePoint, Prop, Segment};
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
 use chart_spec::model::{Axis, Chart, Fill};
@@ -19,6 +19,8 @@ pub struct Source {
     pub fill: Fill,
     /// `indexAxis` of the dataset.
     pub axis: Axis,
+    /// `line._loop ? 'angle' : axis`: what the fill follows.
+    pub prop: Prop,
     /// The value scale id.
     pub v_id: Option<String>,
     /// The line (control points already updated).
@@ -37,7 +39,7 @@ pub fn sources(
     chart: &Chart,
     data: &ChartData,
     ctrls: &mut [Box<dyn Controller>],
-    _scales: &[Scale],
+    scales: &[Scale],
     clips: &[Option<Area>],
 ) -> Vec<Option<Source>> {
     let propagate = chart.filler.as_ref().is_none_or(|f| f.propagate);
@@ -45,17 +47,29 @@ pub fn sources(
     for (i, ds) in chart.datasets.iter().enumerate() {
         let meta = &data.metas[i];
         let src = ctrls[i].line().map(|line| {
-            let o = &line.options;
+            let o = line.options.clone();
             let bg = o.background_color;
+            let mut line = line.clone();
+            // Radar points carry their spoke angle (`getPointPositionForValue(...).angle`).
+            if let Some(g) = scale(scales, meta.v_id()).and_then(|s| s.kind.radial()) {
+                for (k, p) in line.points.iter_mut().enumerate() {
+                    p.angle = g.point_position(k, 0.0, 0.0).2;
+                }
+            }
             Source {
                 index: i,
                 visible: meta.visible,
-                fill: o.fill.target.clone(),
+                fill: line.options.fill.target.clone(),
                 axis: ds.index_axis,
+                prop: if line.loop_ {
+                    Prop::Angle
+                } else {
+                    Prop::from(ds.index_axis)
+                },
                 v_id: meta.v_id().map(String::from),
                 above: o.fill.above.unwrap_or(bg),
                 below: o.fill.below.unwrap_or(bg),
-                line: line.clone(),
+                line,
                 clip: clips.get(i).copied().flatten(),
             }
         });
@@ -110,6 +124,12 @@ fn resolve_target(sources: &[Option<Source>], index: usize, propagate: bool) -> 
 enum Target {
     Line(LineEl),
     Shape,
+    /// `simpleArc`: the circle of a value on a circular radial grid.
+    Arc {
+        x: f64,
+        y: f64,
+        r: f64,
+    },
 }
 
 fn scale<'a>(scales: &'a [Scale], id: Option<&str>) -> Option<&'a Scale> {
@@ -185,6 +205,49 @@ fn get_target(
         }
         Fill::Shape => Some(Target::Shape),
         Fill::Stack => build_stack_line(sources, src, vs?, data).map(Target::Line),
+        ref f if vs.and_then(|s| s.kind.radial()).is_some() => {
+            // computeCircularBoundary
+            let vs = vs?;
+            let g = vs.kind.radial()?;
+            let start = if g.reverse { g.max } else { g.min };
+            let value = match f {
+                Fill::Start => start,
+                Fill::End => {
+                    if g.reverse {
+                        g.min
+                    } else {
+                        g.max
+                    }
+                }
+                Fill::Value(v) => *v,
+                _ => vs.core.base_value(),
+            };
+            if vs.core.opts.grid.circular {
+                let (x, y, _) = g.point_position(0, g.distance_for_value(start), 0.0);
+                return Some(Target::Arc {
+                    x,
+                    y,
+                    r: g.distance_for_value(value),
+                });
+            }
+            let d = g.distance_for_value(value);
+            let points: Vec<LinePoint> = (0..g.label_count)
+                .map(|i| {
+                    let (x, y, angle) = g.point_position(i, d, 0.0);
+                    LinePoint {
+                        x,
+                        y,
+                        angle,
+                        ..LinePoint::default()
+                    }
+                })
+                .collect();
+            if points.is_empty() {
+                None
+            } else {
+                Some(Target::Line(LineEl::boundary(points, true)))
+            }
+        }
         ref f => {
             let vs = vs?;
             // _getTargetPixel
@@ -267,7 +330,7 @@ fn add_points_below(points: &mut Vec<LinePoint>, sp: &LinePoint, below: &[LineEl
 }
 
 fn find_point(line: &LineEl, sp: &LinePoint) -> Option<(bool, bool, LinePoint)> {
-    let (x, y) = line.interpolate(sp.x, Axis::X)?;
+    let (x, y) = line.interpolate(sp.x, Prop::X)?;
     let mut first = false;
     let mut last = false;
     for s in line.segments() {
@@ -317,18 +380,18 @@ pub fn draw_fill(
 }
 
 fn do_fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, area: &Area) {
-    let property = src.axis;
+    let property = src.prop;
     ctx.save();
     let mut color = src.below;
     if src.below != src.above {
         if let Target::Line(t) = target {
-            if property == Axis::X {
+            if property == Prop::X {
                 clip_vertical(ctx, t, area.top);
                 fill(ctx, src, target, src.above, property, area);
                 ctx.restore();
                 ctx.save();
                 clip_vertical(ctx, t, area.bottom);
-            } else {
+            } else if property == Prop::Y {
                 clip_horizontal(ctx, t, area.left);
                 fill(ctx, src, target, src.below, property, area);
                 ctx.restore();
@@ -398,25 +461,27 @@ fn clip_horizontal(ctx: &mut Ctx<'_>, target: &LineEl, clip_x: f64) {
     ctx.clip(p);
 }
 
-fn get_bounds(axis: Axis, first: &LinePoint, last: &LinePoint, lp: bool) -> Option<Bounds> {
+fn get_bounds(prop: Prop, first: &LinePoint, last: &LinePoint, lp: bool) -> Option<Bounds> {
     if lp {
         return None;
     }
     Some(Bounds {
-        start: first.get(axis),
-        end: last.get(axis),
+        start: prop.normalize(prop.of(first)),
+        end: prop.normalize(prop.of(last)),
     })
 }
 
 struct Part {
     source: Segment,
     target: Option<Segment>,
+    /// The bounds of the source segment, for arc targets.
+    bounds: Option<Bounds>,
     start: f64,
     end: f64,
 }
 
 /// `_segments(line, target, property)`.
-fn segments(line: &LineEl, target: &Target, axis: Axis) -> Vec<Part> {
+fn segments(line: &LineEl, target: &Target, axis: Prop) -> Vec<Part> {
     let mut parts = Vec::new();
     for seg in line.segments() {
         let end = find_segment_end(seg.start, seg.end, &line.points);
@@ -425,8 +490,9 @@ fn segments(line: &LineEl, target: &Target, axis: Axis) -> Vec<Part> {
             parts.push(Part {
                 source: seg,
                 target: None,
-                start: line.points[seg.start].get(axis),
-                end: line.points[end].get(axis),
+                bounds,
+                start: axis.of(&line.points[seg.start]),
+                end: axis.of(&line.points[end]),
             });
             continue;
         };
@@ -442,6 +508,7 @@ fn segments(line: &LineEl, target: &Target, axis: Axis) -> Vec<Part> {
                 parts.push(Part {
                     source: fs,
                     target: Some(tgt),
+                    bounds,
                     start: edge(f64::max, |b| b.start),
                     end: edge(f64::min, |b| b.end),
                 });
@@ -451,15 +518,15 @@ fn segments(line: &LineEl, target: &Target, axis: Axis) -> Vec<Part> {
     parts
 }
 
-fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Axis, area: &Area) {
+fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Prop, area: &Area) {
     let line = &src.line;
     for part in segments(line, target, axis) {
         ctx.save();
         let not_shape = !matches!(target, Target::Shape);
-        // clipBounds
-        if not_shape {
+        // clipBounds: only x and y bounds clip.
+        if not_shape && axis != Prop::Angle {
             let (s, e) = (part.start, part.end);
-            let (mut l, mut t, mut r, mut b) = if axis == Axis::X {
+            let (mut l, mut t, mut r, mut b) = if axis == Prop::X {
                 (s, area.top, e, area.bottom)
             } else {
                 (area.left, s, area.right, e)
@@ -477,6 +544,25 @@ fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Axi
         let mut p = P::new();
         let line_loop = line.path_segment(&mut p, &part.source, None, true, false);
         let mut lp = false;
+        if let Target::Arc { x, y, r } = *target {
+            // simpleArc: interpolate at the angles, path along the circle backwards.
+            let at = |a: f64| (x + libm::cos(a) * r, y + libm::sin(a) * r);
+            if line_loop {
+                p.close();
+            } else {
+                let (px, py) = at(part.end);
+                p.line_to(px, py);
+            }
+            let (bs, be) = part
+                .bounds
+                .map(|b| (b.start, b.end))
+                .unwrap_or((0.0, std::f64::consts::TAU));
+            p.arc(x, y, r, be, bs, true);
+            if !line_loop {
+                let (px, py) = at(part.start);
+                p.line_to(px, py);
+            }
+        }
         if let (Target::Line(t), Some(tgt)) = (target, part.target) {
             if line_loop {
                 p.close();

@@ -418,7 +418,7 @@ impl LegendBox {
             _ => TextAlign::Center,
         };
         o.baseline = TextBaseline::Middle;
-        render_text(ctx, &[t.text.clone()], x, y, &t.font, &o);
+        render_text(ctx, std::slice::from_ref(&t.text), x, y, &t.font, &o);
     }
 }
 

@@ -425,7 +425,8 @@ mod tests {
         );
         assert_eq!(
             generate_ticks(&gen(11.0), -3.0, 17.0),
-            vec![-4.0, -2.0, 0.0, 2.0, 4.0, 6.0, 8.0, 10.0, 12.0, 14.0, 16.0, 18.0]
+            // 11 spaces of 2 exceed the 10 allowed, so the spacing grows to niceNum(2.2) = 5.
+            vec![-5.0, 0.0, 5.0, 10.0, 15.0, 20.0]
         );
     }
 

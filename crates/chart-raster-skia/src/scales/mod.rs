@@ -413,11 +413,7 @@ impl ScaleCore {
     fn compute_label_sizes(&self, ticks: &[Tick], text: &TextEngine) -> LabelSizes {
         let length = ticks.len();
         let limit = ticks_limit(length, self.opts.ticks.max_ticks_limit);
-        let increment = if limit == 0 {
-            1
-        } else {
-            (length / limit).max(1)
-        };
+        let increment = length.checked_div(limit).unwrap_or(1).max(1);
         let mut widths = Vec::new();
         let mut heights = Vec::new();
         let (mut widest, mut highest) = (0.0f64, 0.0f64);

@@ -104,7 +104,7 @@ fn group(int: &str) -> String {
     let b = int.as_bytes();
     let mut out = String::new();
     for (i, c) in b.iter().enumerate() {
-        if i > 0 && (b.len() - i) % 3 == 0 {
+        if i > 0 && (b.len() - i).is_multiple_of(3) {
             out.push(',');
         }
         out.push(*c as char);
@@ -121,7 +121,7 @@ pub fn numeric(value: f64, ticks: &[Tick], fmt: &NumberFormat) -> String {
     let mut delta = value;
     if ticks.len() > 1 {
         let max_tick = ticks[0].value.abs().max(ticks[ticks.len() - 1].value.abs());
-        if max_tick < 1e-4 || max_tick > 1e15 {
+        if !(1e-4..=1e15).contains(&max_tick) {
             scientific = true;
         }
         // calculateDelta
@@ -138,7 +138,7 @@ pub fn numeric(value: f64, ticks: &[Tick], fmt: &NumberFormat) -> String {
     let num_decimal = if log_delta.is_nan() {
         1
     } else {
-        ((-log_delta.floor()).min(20.0)).max(0.0) as u32
+        (-log_delta.floor()).clamp(0.0, 20.0) as u32
     };
     apply_format(value, num_decimal, num_decimal, scientific, fmt)
 }
@@ -168,7 +168,7 @@ pub fn apply_format(
     if fmt.percent {
         // style: 'percent' defaults to 0 fraction digits unless given.
         let min = fmt.min_fraction.unwrap_or(0);
-        let max = fmt.max_fraction.unwrap_or(min.max(0));
+        let max = fmt.max_fraction.unwrap_or(min);
         return format!(
             "{}%",
             format_number(value * 100.0, min, max, false, grouping)

@@ -20,6 +20,8 @@ fn renders_bitmap_of_requested_size() {
     assert_eq!((out.bitmap.width, out.bitmap.height), (200, 100));
 }
 
+mod geometry;
+mod plugins;
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;

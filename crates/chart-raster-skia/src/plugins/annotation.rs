@@ -1,0 +1,787 @@
+//! chartjs-plugin-annotation 3.1.0: line, box, label, point, ellipse and polygon annotations,
+//! each drawn at its `drawTime` (clipped to the chart area unless `clip: false`), and
+//! `adjustScaleRange` widening the scales to show them.
+//!
+//! Mirrors the plugin's `resolveElementProperties` of each element type (positions from
+//! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
+//! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
+
+use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::scales::{DataLimits, Scale};
+use crate::scene::{TextAlign, TextBaseline};
+use chart_spec::annotation_model::{
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, DrawTime, Shape,
+};
+use chart_spec::model::{Axis, Raw};
+use chart_spec::Rgba;
+use std::collections::HashMap;
+use std::f64::consts::{FRAC_PI_2, PI};
+
+/// An axis-aligned rectangle (`{x, y, x2, y2}` of the plugin's elements).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Bounds {
+    /// Left (or start x of a line).
+    pub x: f64,
+    /// Top (or start y of a line).
+    pub y: f64,
+    /// Right (or end x).
+    pub x2: f64,
+    /// Bottom (or end y).
+    pub y2: f64,
+}
+
+impl Bounds {
+    fn width(&self) -> f64 {
+        self.x2 - self.x
+    }
+    fn height(&self) -> f64 {
+        self.y2 - self.y
+    }
+    fn center(&self) -> (f64, f64) {
+        (self.x + self.width() / 2.0, self.y + self.height() / 2.0)
+    }
+}
+
+/// `retrieveScaleID`: the option, else the first scale of that axis.
+fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
+    match id {
+        Some(id) => scales.list.iter().find(|s| s.core.id() == id),
+        None => scales.list.iter().find(|s| s.core.axis() == axis),
+    }
+}
+
+/// `scale.parse(value)` for an annotation value (`None`: not a finite number).
+fn parse(scale: &mut Scale, v: &Raw) -> Option<f64> {
+    if v.is_null_or_undef() {
+        return None;
+    }
+    let s = &mut *scale;
+    s.kind.parse(&s.core, v, None).filter(|f| f.is_finite())
+}
+
+/// Annotation values parsed by each scale before drawing (`scale.parse` needs `&mut` and
+/// runs when the scales are built): (scale id, value as written) → parsed value.
+pub type Parsed = HashMap<(String, String), f64>;
+
+/// The chart's scales with the annotation values they parsed.
+pub struct Scales<'a> {
+    /// The scales.
+    pub list: &'a [Scale],
+    /// Parsed annotation values.
+    pub parsed: &'a Parsed,
+}
+
+/// `scaleValue(scale, value, fallback)`.
+fn scale_value(sc: &Scales<'_>, scale: &Scale, v: &Raw, fallback: f64) -> f64 {
+    let parsed = match v {
+        Raw::Undefined | Raw::Null => None,
+        Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+        other => sc
+            .parsed
+            .get(&(scale.core.id().to_string(), other.to_js_string()))
+            .copied(),
+    };
+    match parsed {
+        Some(p) => scale.pixel_for_value(p),
+        None => fallback,
+    }
+}
+
+/// `getDimensionByScale`: (start, end) pixels, unordered.
+fn dimension(
+    sc: &Scales<'_>,
+    scale: &Scale,
+    min: &Raw,
+    max: &Raw,
+    start: f64,
+    end: f64,
+) -> (f64, f64) {
+    let rev = scale.core.opts.reverse;
+    (
+        scale_value(sc, scale, min, if rev { end } else { start }),
+        scale_value(sc, scale, max, if rev { start } else { end }),
+    )
+}
+
+/// `resolveBoxProperties`: `None` without any scale.
+fn box_bounds(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<Bounds> {
+    let xs = scale_for(scales, a.x_scale_id.as_deref(), Axis::X);
+    let ys = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y);
+    if xs.is_none() && ys.is_none() {
+        return None;
+    }
+    let (x, x2) = xs.map_or((area.left, area.right), |s| (s.core.left, s.core.right));
+    let (y, y2) = ys.map_or((area.top, area.bottom), |s| (s.core.top, s.core.bottom));
+    let (xa, xb) = xs.map_or((x, x2), |s| dimension(scales, s, &a.x_min, &a.x_max, x, x2));
+    let (ya, yb) = ys.map_or((y2, y), |s| dimension(scales, s, &a.y_min, &a.y_max, y2, y));
+    Some(Bounds {
+        x: xa.min(xb),
+        x2: xa.max(xb),
+        y: ya.min(yb),
+        y2: ya.max(yb),
+    })
+}
+
+fn bound_to_point(a: &Annotation) -> bool {
+    !matches!(a.x_value, Raw::Undefined) || !matches!(a.y_value, Raw::Undefined)
+}
+
+/// `getChartPoint`.
+fn chart_point(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (f64, f64) {
+    let mut x = area.width() / 2.0;
+    let mut y = area.height() / 2.0;
+    if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
+        x = scale_value(scales, s, &a.x_value, s.core.left + s.core.width / 2.0);
+    }
+    if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
+        y = scale_value(scales, s, &a.y_value, s.core.top + s.core.height / 2.0);
+    }
+    (x, y)
+}
+
+/// `resolvePointProperties`: centre and radius.
+fn point_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<(f64, f64, f64)> {
+    if bound_to_point(a) {
+        let (x, y) = chart_point(a, scales, area);
+        return Some((x + a.x_adjust, y + a.y_adjust, a.radius));
+    }
+    let b = box_bounds(a, scales, area)?;
+    let mut r = a.radius;
+    if r == 0.0 || r.is_nan() {
+        r = b.width().min(b.height()) / 2.0;
+    }
+    let (cx, cy) = b.center();
+    Some((cx + a.x_adjust, cy + a.y_adjust, r))
+}
+
+/// `resolveLineProperties` then the clipping of `LineAnnotation.resolveElementProperties`:
+/// the segment and whether it crosses the chart area.
+fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool) {
+    let mut b = Bounds {
+        x: area.left,
+        y: area.top,
+        x2: area.right,
+        y2: area.bottom,
+    };
+    match a
+        .scale_id
+        .as_deref()
+        .and_then(|id| scales.list.iter().find(|s| s.core.id() == id))
+    {
+        Some(s) => {
+            let min = scale_value(scales, s, &a.value, f64::NAN);
+            let max = scale_value(scales, s, &a.end_value, min);
+            if s.core.is_horizontal() {
+                (b.x, b.x2) = (min, max);
+            } else {
+                (b.y, b.y2) = (min, max);
+            }
+        }
+        None => {
+            if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
+                (b.x, b.x2) = dimension(scales, s, &a.x_min, &a.x_max, s.core.left, s.core.right);
+            }
+            if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
+                (b.y, b.y2) = dimension(scales, s, &a.y_min, &a.y_max, s.core.bottom, s.core.top);
+            }
+        }
+    }
+    // isLineInArea
+    let inside = !((b.x < area.left && b.x2 < area.left)
+        || (b.x > area.right && b.x2 > area.right)
+        || (b.y < area.top && b.y2 < area.top)
+        || (b.y > area.bottom && b.y2 > area.bottom));
+    if inside {
+        let p1 = limit_point((b.x, b.y), (b.x2, b.y2), area);
+        let p2 = limit_point((b.x2, b.y2), (b.x, b.y), area);
+        b = Bounds {
+            x: p1.0,
+            y: p1.1,
+            x2: p2.0,
+            y2: p2.1,
+        };
+    }
+    (b, inside)
+}
+
+/// `limitPointToArea`.
+fn limit_point(p: (f64, f64), p2: (f64, f64), area: &Area) -> (f64, f64) {
+    let (mut x, mut y) = p;
+    let along = |p1: (f64, f64), t: f64| (p1.0 + t * (p2.0 - p1.0), p1.1 + t * (p2.1 - p1.1));
+    if x < area.left {
+        y = along((x, y), ((area.left - x) / (p2.0 - x)).abs()).1;
+        x = area.left;
+    }
+    if x > area.right {
+        y = along((x, y), ((area.right - x) / (p2.0 - x)).abs()).1;
+        x = area.right;
+    }
+    if y < area.top {
+        x = along((x, y), ((area.top - y) / (p2.1 - y)).abs()).0;
+        y = area.top;
+    }
+    if y > area.bottom {
+        x = along((x, y), ((area.bottom - y) / (p2.1 - y)).abs()).0;
+        y = area.bottom;
+    }
+    (x, y)
+}
+
+/// `measureLabelSize`/`calculateLabelSize`.
+fn label_size(
+    l: &AnnotationLabel,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) -> (f64, f64) {
+    let sw = l.text_stroke_width;
+    let mut w: f64 = 0.0;
+    let mut h = sw;
+    for (i, line) in l.content.iter().enumerate() {
+        let f = &l.fonts[i.min(l.fonts.len().saturating_sub(1))];
+        w = w.max(measure(f, line) + sw);
+        h += f.line_height;
+    }
+    (w, h)
+}
+
+/// A label box ready to draw: its rectangle and rotation (degrees) about its centre.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LabelBox {
+    /// The frame (`x, y, x2, y2`).
+    pub rect: Bounds,
+    /// Rotation, degrees.
+    pub rotation: f64,
+    /// Background colour (box labels force transparent).
+    pub background: Rgba,
+}
+
+/// `calculateLabelPosition` for a line's label.
+fn line_label(
+    l: &AnnotationLabel,
+    line: &Bounds,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) -> LabelBox {
+    let (tw, th) = label_size(l, measure);
+    let p = &l.padding;
+    let bw = l.shape.border_width;
+    let width = tw + p.left + p.right + bw;
+    let height = th + p.top + p.bottom + bw;
+    let rotation = match l.rotation {
+        Some(deg) => deg.to_radians(),
+        None => {
+            let r = libm::atan2(line.y2 - line.y, line.x2 - line.x);
+            if r > FRAC_PI_2 {
+                r - PI
+            } else if r < -FRAC_PI_2 {
+                r + PI
+            } else {
+                r
+            }
+        }
+    };
+    let (c, s) = (libm::cos(rotation), libm::sin(rotation));
+    let (sw, sh) = (
+        (width * c).abs() + (height * s).abs(),
+        (width * s).abs() + (height * c).abs(),
+    );
+    // spaceAround
+    let t_ = line.y.min(line.y2) - area.top;
+    let l_ = line.x.min(line.x2) - area.left;
+    let b_ = area.bottom - line.y.max(line.y2);
+    let r_ = area.right - line.x.max(line.x2);
+    let (spx, spy) = (l_.min(r_), t_.min(b_));
+    let (dx, dy) = (
+        if l_ <= r_ { 1.0 } else { -1.0 },
+        if t_ <= b_ { 1.0 } else { -1.0 },
+    );
+    let t_adjust = |lw: f64, lh: f64| {
+        let (lw, lh) = (lw * dx, lh * dy);
+        // `(lineW > 0) && (...)`: false counts as 0 in Math.max.
+        let x = if lw > 0.0 {
+            (sw / 2.0 + p.left - spx) / lw
+        } else {
+            0.0
+        };
+        let y = if lh > 0.0 {
+            (sh / 2.0 + p.top - spy) / lh
+        } else {
+            0.0
+        };
+        x.max(y).clamp(0.0, 0.25)
+    };
+    use chart_spec::annotation_model::LabelPos;
+    let t = match l.line_position {
+        LabelPos::Start => t_adjust(line.x2 - line.x, line.y2 - line.y),
+        LabelPos::End => 1.0 - t_adjust(line.x - line.x2, line.y - line.y2),
+        other => other.relative(1.0),
+    };
+    let pt = (
+        line.x + t * (line.x2 - line.x),
+        line.y + t * (line.y2 - line.y),
+    );
+    let adjust = |coord: f64, size: f64, min: f64, max: f64, pad: f64| {
+        let half = size / 2.0;
+        if size > max - min {
+            return (max + min) / 2.0;
+        }
+        let mut c = coord;
+        if min >= c - pad - half {
+            c = min + pad + half;
+        }
+        if max <= c + pad + half {
+            c = max - pad - half;
+        }
+        c
+    };
+    let cx = adjust(pt.0, sw, area.left, area.right, p.left) + l.x_adjust;
+    let cy = adjust(pt.1, sh, area.top, area.bottom, p.top) + l.y_adjust;
+    LabelBox {
+        rect: Bounds {
+            x: cx - width / 2.0,
+            y: cy - height / 2.0,
+            x2: cx + width / 2.0,
+            y2: cy + height / 2.0,
+        },
+        rotation: rotation.to_degrees(),
+        background: l.shape.background_color,
+    }
+}
+
+/// `resolveLabelElementProperties$1`: a box's (or ellipse's) label inside it.
+fn box_label(
+    l: &AnnotationLabel,
+    b: &Bounds,
+    box_border: f64,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) -> LabelBox {
+    let (tw, th) = label_size(l, measure);
+    let p = &l.padding;
+    let pos = |start: f64,
+               end: f64,
+               pad0: f64,
+               pad1: f64,
+               adj: f64,
+               size: f64,
+               at: chart_spec::annotation_model::LabelPos| {
+        let avail = end - box_border - start - pad0 - pad1 - size;
+        start + box_border / 2.0 + adj + at.relative(avail)
+    };
+    let x = pos(b.x, b.x2, p.left, p.right, l.x_adjust, tw, l.position.0);
+    let y = pos(b.y, b.y2, p.top, p.bottom, l.y_adjust, th, l.position.1);
+    let (w, h) = (tw + p.left + p.right, th + p.top + p.bottom);
+    LabelBox {
+        rect: Bounds {
+            x,
+            y,
+            x2: x + w,
+            y2: y + h,
+        },
+        rotation: l.rotation.unwrap_or(0.0),
+        background: Rgba::TRANSPARENT,
+    }
+}
+
+/// `measureLabelRectangle` for a `type: 'label'` annotation.
+fn label_annotation(
+    a: &Annotation,
+    scales: &Scales<'_>,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) -> Option<LabelBox> {
+    let point = if bound_to_point(a) {
+        chart_point(a, scales, area)
+    } else {
+        box_bounds(a, scales, area)?.center()
+    };
+    let l = &a.label;
+    let (tw, th) = label_size(l, measure);
+    let bw = l.shape.border_width;
+    let p = &l.padding;
+    let w = tw + p.left + p.right + bw;
+    let h = th + p.top + p.bottom + bw;
+    let x = point.0 - l.position.0.relative(w) + l.x_adjust;
+    let y = point.1 - l.position.1.relative(h) + l.y_adjust;
+    Some(LabelBox {
+        rect: Bounds {
+            x,
+            y,
+            x2: x + w,
+            y2: y + h,
+        },
+        rotation: a.rotation,
+        background: l.shape.background_color,
+    })
+}
+
+fn stroke_style(s: &Shape) -> StrokeStyle {
+    let mut st = StrokeStyle::new(s.border_width, s.border_color);
+    st.dash = s.border_dash.clone();
+    st.dash_offset = s.border_dash_offset;
+    st
+}
+
+/// `translate(ctx, center, rotation)`: rotation about a point.
+fn rotate_about(ctx: &mut Ctx<'_>, (x, y): (f64, f64), deg: f64) {
+    if deg != 0.0 && !deg.is_nan() {
+        ctx.translate(x, y);
+        ctx.rotate(deg.to_radians());
+        ctx.translate(-x, -y);
+    }
+}
+
+/// A rounded rectangle with one radius, clamped to half the shorter side
+/// (`addRoundedRectPath` with `clampAll`).
+fn rounded_rect(p: &mut P, b: &Bounds, radius: f64) {
+    let (w, h) = (b.width(), b.height());
+    let r = radius.clamp(0.0, (w.min(h) / 2.0).max(0.0));
+    if r <= 0.0 || r.is_nan() {
+        p.rect(b.x, b.y, w, h);
+        return;
+    }
+    let (x, y) = (b.x, b.y);
+    p.move_to(x + r, y);
+    p.line_to(x + w - r, y);
+    p.arc(x + w - r, y + r, r, -FRAC_PI_2, 0.0, false);
+    p.line_to(x + w, y + h - r);
+    p.arc(x + w - r, y + h - r, r, 0.0, FRAC_PI_2, false);
+    p.line_to(x + r, y + h);
+    p.arc(x + r, y + h - r, r, FRAC_PI_2, PI, false);
+    p.line_to(x, y + r);
+    p.arc(x + r, y + r, r, PI, PI + FRAC_PI_2, false);
+    p.close();
+}
+
+/// `drawBox`: fill, then the border when it has a width.
+fn draw_box(ctx: &mut Ctx<'_>, b: &Bounds, shape: &Shape, background: Rgba) {
+    let mut p = P::new();
+    rounded_rect(&mut p, b, shape.border_radius);
+    ctx.fill(&p, background);
+    if shape.border_width > 0.0 {
+        ctx.stroke(&p, &stroke_style(shape));
+    }
+}
+
+/// `LabelAnnotation.draw`: frame then text lines.
+fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
+    if !l.display || l.content.is_empty() {
+        return;
+    }
+    ctx.save();
+    rotate_about(ctx, lb.rect.center(), lb.rotation);
+    draw_box(ctx, &lb.rect, &l.shape, lb.background);
+    // getLabelSize
+    let bw = l.shape.border_width;
+    let p = &l.padding;
+    let x0 = lb.rect.x + p.left + bw / 2.0;
+    let y0 = lb.rect.y + p.top + bw / 2.0;
+    let w = lb.rect.width() - p.left - p.right - bw;
+    let (x, align) = match l.text_align {
+        0 => (x0 + w / 2.0, TextAlign::Center),
+        1 => (x0 + w, TextAlign::Right),
+        _ => (x0, TextAlign::Left),
+    };
+    let mut y = y0 + l.text_stroke_width / 2.0;
+    for (i, line) in l.content.iter().enumerate() {
+        let f = &l.fonts[i.min(l.fonts.len().saturating_sub(1))];
+        let c = l.colors[i.min(l.colors.len().saturating_sub(1))];
+        let stroke = l
+            .text_stroke_color
+            .filter(|_| l.text_stroke_width > 0.0)
+            .map(|sc| (l.text_stroke_width, sc));
+        ctx.fill_text(
+            line,
+            x,
+            y + f.line_height / 2.0,
+            f,
+            c,
+            align,
+            TextBaseline::Middle,
+            stroke,
+        );
+        y += f.line_height;
+    }
+    ctx.restore();
+}
+
+/// A 4-cubic ellipse (`ctx.ellipse`) of radii `rx`, `ry`.
+fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
+    const K: f64 = 0.552_284_749_830_793_4;
+    let (kx, ky) = (rx * K, ry * K);
+    p.move_to(cx + rx, cy);
+    p.cubic_to(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry);
+    p.cubic_to(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy);
+    p.cubic_to(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry);
+    p.cubic_to(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy);
+    p.close();
+}
+
+/// One drawable: an annotation's main element or its label.
+enum Drawable<'a> {
+    Main(&'a Annotation),
+    Label(&'a Annotation),
+}
+
+/// `draw(chart, caller, clip)`: every element and label of `time`, by `z`.
+pub fn draw(
+    ctx: &mut Ctx<'_>,
+    anns: &Annotations,
+    time: DrawTime,
+    scales: &Scales<'_>,
+    area: &Area,
+) {
+    let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
+    for a in &anns.list {
+        if a.draw_time == time {
+            items.push((a.z, Drawable::Main(a)));
+        }
+        let has_label = matches!(
+            a.kind,
+            AnnotationKind::Line | AnnotationKind::Box | AnnotationKind::Ellipse
+        );
+        if has_label && a.label.display && a.label.draw_time == time {
+            items.push((a.label.z, Drawable::Label(a)));
+        }
+    }
+    if items.is_empty() {
+        return;
+    }
+    items.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+    if anns.clip {
+        ctx.clip_area(*area);
+    }
+    let text = ctx.text;
+    let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
+    for (_, d) in items {
+        match d {
+            Drawable::Main(a) => draw_main(ctx, a, scales, area, &measure),
+            Drawable::Label(a) => {
+                let lb = match a.kind {
+                    AnnotationKind::Line => {
+                        let (b, inside) = line_props(a, scales, area);
+                        if !inside || b.x.is_nan() || b.y.is_nan() {
+                            continue;
+                        }
+                        line_label(&a.label, &b, area, &measure)
+                    }
+                    _ => match box_bounds(a, scales, area) {
+                        Some(b) => box_label(&a.label, &b, a.shape.border_width, &measure),
+                        None => continue,
+                    },
+                };
+                if lb.rect.x.is_nan() || lb.rect.y.is_nan() {
+                    continue;
+                }
+                draw_label(ctx, &a.label, &lb);
+            }
+        }
+    }
+    if anns.clip {
+        ctx.unclip_area();
+    }
+}
+
+fn draw_main(
+    ctx: &mut Ctx<'_>,
+    a: &Annotation,
+    scales: &Scales<'_>,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) {
+    match a.kind {
+        AnnotationKind::Line => {
+            let (b, _) = line_props(a, scales, area);
+            let bw = a.shape.border_width;
+            if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
+                return;
+            }
+            let mut p = P::new();
+            p.move_to(b.x, b.y);
+            p.line_to(b.x2, b.y2);
+            ctx.stroke(&p, &stroke_style(&a.shape));
+        }
+        AnnotationKind::Box => {
+            let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
+            else {
+                return;
+            };
+            ctx.save();
+            rotate_about(ctx, b.center(), a.rotation);
+            draw_box(ctx, &b, &a.shape, a.shape.background_color);
+            ctx.restore();
+        }
+        AnnotationKind::Ellipse => {
+            let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
+            else {
+                return;
+            };
+            let (cx, cy) = b.center();
+            ctx.save();
+            rotate_about(ctx, (cx, cy), a.rotation);
+            let mut p = P::new();
+            ellipse(&mut p, cx, cy, b.width() / 2.0, b.height() / 2.0);
+            ctx.fill(&p, a.shape.background_color);
+            if a.shape.border_width > 0.0 {
+                ctx.stroke(&p, &stroke_style(&a.shape));
+            }
+            ctx.restore();
+        }
+        AnnotationKind::Point => {
+            let Some((x, y, r)) = point_props(a, scales, area) else {
+                return;
+            };
+            if x.is_nan() || y.is_nan() || r < 0.1 || r.is_nan() {
+                return;
+            }
+            let mut p = P::new();
+            p.arc(x, y, r, 0.0, 2.0 * PI, false);
+            p.close();
+            ctx.fill(&p, a.shape.background_color);
+            if a.shape.border_width > 0.0 {
+                ctx.stroke(&p, &stroke_style(&a.shape));
+            }
+        }
+        AnnotationKind::Polygon => {
+            let Some((cx, cy, r)) = point_props(a, scales, area) else {
+                return;
+            };
+            if cx.is_nan() || cy.is_nan() || a.sides == 0 {
+                return;
+            }
+            let step = 2.0 * PI / a.sides as f64;
+            let mut rad = a.rotation.to_radians();
+            let mut p = P::new();
+            for i in 0..a.sides {
+                let (x, y) = (cx + libm::sin(rad) * r, cy - libm::cos(rad) * r);
+                if i == 0 {
+                    p.move_to(x, y);
+                } else {
+                    p.line_to(x, y);
+                }
+                rad += step;
+            }
+            p.close();
+            ctx.fill(&p, a.shape.background_color);
+            if a.shape.border_width > 0.0 {
+                ctx.stroke(&p, &stroke_style(&a.shape));
+            }
+        }
+        AnnotationKind::Label => {
+            if let Some(lb) = label_annotation(a, scales, area, measure) {
+                if !lb.rect.x.is_nan() && !lb.rect.y.is_nan() {
+                    draw_label(ctx, &a.label, &lb);
+                }
+            }
+        }
+    }
+}
+
+/// What the scales compute for the annotations when they are built.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Per scale id, the (min, max) `adjustScaleRange` adds to its data limits.
+    pub extents: HashMap<String, (f64, f64)>,
+    /// Non-numeric annotation values parsed by each scale.
+    pub parsed: Parsed,
+}
+
+fn raw_values(a: &Annotation) -> [&Raw; 8] {
+    [
+        &a.value,
+        &a.end_value,
+        &a.x_min,
+        &a.x_max,
+        &a.y_min,
+        &a.y_max,
+        &a.x_value,
+        &a.y_value,
+    ]
+}
+
+/// Parses the annotation values with the scales (`scale.parse`) and computes
+/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
+/// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
+pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
+    let mut out = Prepared::default();
+    for s in scales.iter_mut() {
+        let id = s.core.id().to_string();
+        for a in &anns.list {
+            for v in raw_values(a) {
+                if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
+                    if let Some(p) = parse(s, v) {
+                        out.parsed.insert((id.clone(), v.to_js_string()), p);
+                    }
+                }
+            }
+        }
+    }
+    for si in 0..scales.len() {
+        let (id, axis) = (scales[si].core.id().to_string(), scales[si].core.axis());
+        let first_of_axis = scales
+            .iter()
+            .find(|s| s.core.axis() == axis)
+            .map(|s| s.core.id().to_string());
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for a in anns.list.iter().filter(|a| a.adjust_scale_range) {
+            let values: Vec<&Raw> = if a.scale_id.as_deref() == Some(id.as_str()) {
+                vec![&a.value, &a.end_value]
+            } else {
+                let sid = if axis == Axis::X {
+                    a.x_scale_id.clone()
+                } else {
+                    a.y_scale_id.clone()
+                }
+                .or_else(|| first_of_axis.clone());
+                if sid.as_deref() != Some(id.as_str()) {
+                    continue;
+                }
+                if axis == Axis::X {
+                    vec![&a.x_min, &a.x_max, &a.x_value]
+                } else {
+                    vec![&a.y_min, &a.y_max, &a.y_value]
+                }
+            };
+            for v in values {
+                let p = match v {
+                    Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+                    other => out.parsed.get(&(id.clone(), other.to_js_string())).copied(),
+                };
+                if let Some(p) = p {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+            }
+        }
+        let o = &scales[si].core.opts;
+        if !matches!(o.min, Raw::Undefined) || !matches!(o.suggested_min, Raw::Undefined) {
+            lo = f64::INFINITY;
+        }
+        if !matches!(o.max, Raw::Undefined) || !matches!(o.suggested_max, Raw::Undefined) {
+            hi = f64::NEG_INFINITY;
+        }
+        if lo.is_finite() || hi.is_finite() {
+            out.extents.insert(id, (lo, hi));
+        }
+    }
+    out
+}
+
+/// The datasets' limits widened by [`Prepared::extents`].
+pub struct Widened<'a> {
+    /// The datasets' limits.
+    pub inner: &'a dyn DataLimits,
+    /// Per scale id, the annotation (min, max).
+    pub extents: &'a HashMap<String, (f64, f64)>,
+}
+
+impl DataLimits for Widened<'_> {
+    fn min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
+        let (min, max) = self.inner.min_max(scale_id, axis, can_stack);
+        match self.extents.get(scale_id) {
+            Some(&(lo, hi)) => (min.min(lo), max.max(hi)),
+            None => (min, max),
+        }
+    }
+    fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
+        self.inner.all_values(scale_id, axis)
+    }
+}

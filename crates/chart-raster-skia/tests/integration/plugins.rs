@@ -1,0 +1,198 @@
+//! The bundled plugins drawn by the engine, checked on the scene: chartjs-plugin-datalabels
+//! label positions and chartjs-plugin-annotation rectangles.
+
+use chart_raster_skia::scene::{Item, Paint, PathCmd, Scene};
+use chart_raster_skia::{Engine, Settings};
+use chart_spec::Rgba;
+use serde_json::{json, Value};
+
+fn scene(cfg: Value) -> (Scene, Vec<String>) {
+    let settings = Settings {
+        width: 400.0,
+        height: 300.0,
+        device_pixel_ratio: 1.0,
+        background: Rgba::WHITE,
+    };
+    let (s, m) = Engine::new().scene(cfg.as_object().expect("object"), &settings);
+    (s, m.into_iter().map(|m| m.message).collect())
+}
+
+/// Bounding box (left, top, right, bottom) of the path end points of fills painted `color`.
+fn fill_boxes(s: &Scene, color: Rgba) -> Vec<(f32, f32, f32, f32)> {
+    s.items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fill {
+                path,
+                paint: Paint::Solid(c),
+                transform,
+            } if *c == color => {
+                let pts: Vec<(f32, f32)> = path
+                    .cmds
+                    .iter()
+                    .filter_map(|c| match *c {
+                        PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => Some((x, y)),
+                        PathCmd::CubicTo(_, _, _, _, x, y) | PathCmd::QuadTo(_, _, x, y) => {
+                            Some((x, y))
+                        }
+                        PathCmd::Close => None,
+                    })
+                    .map(|(x, y)| transform.apply(x, y))
+                    .collect();
+                let f = |g: fn(&(f32, f32)) -> f32, min: bool| {
+                    pts.iter()
+                        .map(g)
+                        .fold(if min { f32::MAX } else { f32::MIN }, |a, b| {
+                            if min {
+                                a.min(b)
+                            } else {
+                                a.max(b)
+                            }
+                        })
+                };
+                Some((
+                    f(|p| p.0, true),
+                    f(|p| p.1, true),
+                    f(|p| p.0, false),
+                    f(|p| p.1, false),
+                ))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+/// Scene position (after the item's transform) of every text item with this string.
+fn texts(s: &Scene, text: &str) -> Vec<(f32, f32)> {
+    s.items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) if t.text == text => Some(t.transform.apply(t.x, t.y)),
+            _ => None,
+        })
+        .collect()
+}
+
+const BAR: Rgba = Rgba {
+    r: 0,
+    g: 0,
+    b: 255,
+    a: 255,
+};
+
+#[test]
+fn datalabels_hidden_unless_display_is_set() {
+    let cfg = |dl: Value| {
+        json!({"type": "bar", "data": {"labels": ["a", "b"],
+            "datasets": [{"data": [10, 5], "backgroundColor": "#00f"}]},
+            "options": {"plugins": {"legend": {"display": false}, "datalabels": dl}}})
+    };
+    let count = |s: &Scene| {
+        s.items
+            .iter()
+            .filter(|i| matches!(i, Item::Text(_)))
+            .count()
+    };
+    let (off, msgs) = scene(cfg(json!({"color": "red"})));
+    let (on, _) = scene(cfg(json!({"color": "red", "display": true})));
+    assert_eq!(count(&on), count(&off) + 2);
+    assert!(msgs.iter().all(|m| !m.contains("datalabels")), "{msgs:?}");
+}
+
+#[test]
+fn datalabels_sit_above_the_bar_ends() {
+    let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"],
+        "datasets": [{"data": [10, 4], "backgroundColor": "#00f"}]},
+        "options": {"scales": {"y": {"max": 12, "ticks": {"stepSize": 3}}},
+            "plugins": {"legend": {"display": false},
+            "datalabels": {"display": true, "anchor": "end", "align": "end",
+                "textAlign": "center"}}}});
+    let (s, _) = scene(cfg);
+    let bars = fill_boxes(&s, BAR);
+    assert_eq!(bars.len(), 2, "{bars:?}");
+    for (bar, text) in bars.iter().zip(["10", "4"]) {
+        let t = texts(&s, text);
+        assert_eq!(t.len(), 1, "{text}: {t:?}");
+        let (x, y) = t[0];
+        let bar_center = (bar.0 + bar.2) / 2.0;
+        assert!(
+            (x - bar_center).abs() <= 0.5,
+            "{text}: x {x} vs bar {bar:?}"
+        );
+        // Frame height 14.4 + 2 × 4 padding: the centre is 11.2 + 4 (offset) above the top.
+        let expected = bar.1 - 15.2;
+        assert!((y - expected).abs() <= 0.5, "{text}: y {y} vs {expected}");
+    }
+}
+
+#[test]
+fn annotation_box_spans_its_values_and_widens_the_scale() {
+    let cfg = json!({"type": "scatter", "data": {"datasets": [{"data": [{"x": 0, "y": 0},
+        {"x": 10, "y": 10}]}]},
+        "options": {"plugins": {"legend": {"display": false}, "annotation": {"annotations": {
+            "all": {"type": "box", "xMin": 0, "xMax": 10, "yMin": 0, "yMax": 20,
+                "backgroundColor": "#0f0", "borderWidth": 0, "drawTime": "beforeDraw"},
+            "b": {"type": "box", "xMin": 2, "xMax": 4, "yMin": 1, "yMax": 3,
+                "backgroundColor": "#00f", "borderWidth": 0},
+            "l": {"type": "line", "scaleID": "y", "value": 20, "borderColor": "#f00"}}}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(msgs.iter().all(|m| !m.contains("annotation")), "{msgs:?}");
+    let green = Rgba {
+        r: 0,
+        g: 255,
+        b: 0,
+        a: 255,
+    };
+    // The line at y = 20 widens the y scale to 0..20, so "all" covers the chart area.
+    let area = fill_boxes(&s, green);
+    let boxes = fill_boxes(&s, BAR);
+    assert_eq!((area.len(), boxes.len()), (1, 1), "{area:?} {boxes:?}");
+    let (al, at, ar, ab) = area[0];
+    let (w, h) = (ar - al, ab - at);
+    let (l, t, r, b) = boxes[0];
+    let near = |a: f32, e: f32| (a - e).abs() < 0.01;
+    assert!(
+        near(l, al + 0.2 * w) && near(r, al + 0.4 * w),
+        "{boxes:?} in {area:?}"
+    );
+    assert!(
+        near(b, ab - 0.05 * h) && near(t, ab - 0.15 * h),
+        "{boxes:?} in {area:?}"
+    );
+    assert_eq!(texts(&s, "20").len(), 1, "the y axis reaches 20");
+}
+
+#[test]
+fn gradient_repaints_the_dataset_colour_over_the_scale() {
+    let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [5, 10],
+        "gradient": {"backgroundColor": {"axis": "y", "colors": {"0": "red", "10": "blue"}}}}]},
+        "options": {"plugins": {"legend": {"display": false}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(msgs.iter().all(|m| !m.contains("gradient")), "{msgs:?}");
+    let grads: Vec<&Paint> = s
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fill { paint, .. } => Some(paint),
+            _ => None,
+        })
+        .filter(|p| matches!(p, Paint::LinearGradient { .. }))
+        .collect();
+    assert_eq!(grads.len(), 2, "both bars");
+    let Paint::LinearGradient { y0, y1, stops, .. } = grads[0] else {
+        unreachable!()
+    };
+    // Bottom to top of the y scale (0..10): red at the bottom, blue at the top.
+    assert!(y0 > y1, "{y0} {y1}");
+    assert_eq!(stops.len(), 2);
+    assert_eq!((stops[0].0, stops[1].0), (0.0, 1.0));
+    assert_eq!(
+        stops[0].1,
+        Rgba {
+            r: 255,
+            g: 0,
+            b: 0,
+            a: 255
+        }
+    );
+}
