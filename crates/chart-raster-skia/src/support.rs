@@ -27,7 +27,6 @@ const PLUGIN_TYPES: &[(&str, &str)] = &[
     ("dendrogram", "chartjs-chart-graph"),
     ("dendogram", "chartjs-chart-graph"),
     ("tree", "chartjs-chart-graph"),
-    ("venn", "chartjs-chart-venn"),
     ("euler", "chartjs-chart-venn"),
 ];
 
@@ -53,6 +52,20 @@ pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
     for (ty, package) in PLUGIN_TYPES {
         if types.contains(ty) {
             out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
+        }
+    }
+    // Venn diagrams are drawn from the plugin's templates of up to three sets.
+    if types.contains(&"venn") {
+        let n = datasets
+            .iter()
+            .filter_map(|d| d.get("data").and_then(Value::as_array))
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        if n > 7 {
+            out.push(skipped(
+                "venn diagrams of more than three sets (chartjs-chart-venn's ellipse layouts)",
+            ));
         }
     }
     out
@@ -87,7 +100,7 @@ mod tests {
 
     #[test]
     fn drawn_plugin_types_have_no_messages() {
-        for t in ["matrix", "treemap", "sankey"] {
+        for t in ["matrix", "treemap", "sankey", "venn"] {
             assert!(messages(json!({"type": t})).is_empty(), "{t}");
         }
     }

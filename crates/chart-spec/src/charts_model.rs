@@ -30,7 +30,9 @@ static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "nodePaddingMode": "auto",
             "nodeWidth": 10,
             "orientation": "horizontal"
-        }
+        },
+        "venn": {"dataElementType": "arcSlice"},
+        "euler": {"dataElementType": "arcSlice"}
     })
 });
 
@@ -69,6 +71,13 @@ static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "rtl": false,
             "spacing": 0.5,
             "unsorted": false
+        },
+        "arcSlice": {
+            "backgroundColor": "#efefef",
+            "borderRadius": 0,
+            "borderSkipped": "start",
+            "borderWidth": 0,
+            "inflateAmount": "auto"
         },
         "flow": {
             "alpha": 0.5,
@@ -109,6 +118,18 @@ static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
                     "reverse": true,
                     "type": "linear"
                 }
+            }
+        },
+        "venn": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
+        "euler": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
             }
         },
         "sankey": {
@@ -157,6 +178,7 @@ pub fn element_type(kind: &str) -> &'static str {
         "matrix" => "matrix",
         "treemap" => "treemap",
         "sankey" => "flow",
+        "venn" | "euler" => "arcSlice",
         _ => "point",
     }
 }
@@ -170,6 +192,28 @@ pub enum PluginDataset {
     Treemap(Box<TreemapOptions>),
     /// chartjs-chart-sankey.
     Sankey(Box<SankeyOptions>),
+    /// chartjs-chart-venn (`venn` and `euler`).
+    Venn(VennOptions),
+}
+
+/// One region of a venn diagram (`ArcSlice` options at an index) and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennSlice {
+    /// `value` of the data entry (`NaN` when missing).
+    pub value: f64,
+    /// `backgroundColor`. Default: `'#efefef'`.
+    pub background_color: Option<Rgba>,
+    /// `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth`. Default: 0 (which a canvas ignores, keeping 1).
+    pub border_width: f64,
+}
+
+/// chartjs-chart-venn dataset options: one slice per data entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennOptions {
+    /// Per data index.
+    pub slices: Vec<VennSlice>,
 }
 
 /// One flow of a sankey chart, with its element options.
@@ -566,6 +610,35 @@ pub fn resolve(
         "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
             ds, scopes, chart_font,
         )))),
+        "venn" | "euler" => {
+            let data = match ds.get("data") {
+                Some(Value::Array(a)) => a.as_slice(),
+                _ => &[],
+            };
+            let default_border = Rgba {
+                r: 0,
+                g: 0,
+                b: 0,
+                a: 26,
+            };
+            let slices = (0..count)
+                .map(|i| VennSlice {
+                    value: data
+                        .get(i)
+                        .and_then(|d| d.get("value"))
+                        .map(to_number)
+                        .unwrap_or(f64::NAN),
+                    background_color: color_at(scopes.get("backgroundColor"), Some(i)),
+                    border_color: color_at(scopes.get("borderColor"), Some(i))
+                        .or(Some(default_border)),
+                    border_width: at(scopes.get("borderWidth"), Some(i))
+                        .map(to_number)
+                        .filter(|n| n.is_finite())
+                        .unwrap_or(0.0),
+                })
+                .collect();
+            Some(PluginDataset::Venn(VennOptions { slices }))
+        }
         _ => None,
     }
 }

@@ -23,6 +23,7 @@ pub mod polar_area;
 pub mod radar;
 pub mod sankey;
 pub mod treemap;
+pub mod venn;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -516,6 +517,7 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "matrix" => Some(Box::new(matrix::MatrixController::default())),
         "treemap" => Some(Box::new(treemap::TreemapController::default())),
         "sankey" => Some(Box::new(sankey::SankeyController::default())),
+        "venn" => Some(Box::new(venn::VennController::default())),
         _ => None,
     }
 }
