@@ -21,6 +21,7 @@ fn renders_bitmap_of_requested_size() {
 }
 
 mod geometry;
+mod plugin_charts;
 mod plugins;
 mod robustness;
 #[cfg(feature = "sprite-text")]
