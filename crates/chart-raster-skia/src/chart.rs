@@ -156,7 +156,17 @@ fn draw_chart(
     // Scales (`buildOrUpdateScales`).
     let mut scales: Vec<Scale> = Vec::new();
     for so in &chart.scales {
-        let Some(kind) = scales::create(so, &chart.labels) else {
+        // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
+        // data.labels`.
+        let horizontal =
+            matches!(so.position, Position::Top | Position::Bottom) || so.axis == Axis::X;
+        let labels = if horizontal {
+            chart.x_labels.as_ref()
+        } else {
+            chart.y_labels.as_ref()
+        }
+        .unwrap_or(&chart.labels);
+        let Some(kind) = scales::create(so, labels) else {
             messages.push(Message::error(format!(
                 "\"{}\" is not a registered scale.",
                 so.kind

@@ -688,14 +688,24 @@ impl Painter<'_> {
                 TextBaseline::Bottom => 0.0,
             };
         let t = self.base.then(item.transform);
-        // Blink draws images without anti-aliased edges unless the transform rotates,
-        // skews or scales by a non-integer.
-        let aa = !(t.b == 0.0 && t.c == 0.0 && t.a.fract() == 0.0 && t.d.fract() == 0.0);
+        // Blink draws images without anti-aliased edges while the transform keeps rectangles
+        // rectangles (scales, quarter turns), unless a cell would be under a device pixel
+        // (`ShouldDrawImageAntialiased`).
+        // Skia snaps the sine and cosine of a rotation to zero when nearly zero
+        // (`SkScalarSinSnapToZero`), so a quarter turn keeps rectangles.
+        let zero = |v: f32| v.abs() <= 1.0 / 4096.0;
+        let rect_stays_rect = (zero(t.b) && zero(t.c)) || (zero(t.a) && zero(t.d));
+        let (expand_w, expand_h) = if zero(t.b) && zero(t.c) {
+            (t.a.abs(), t.d.abs())
+        } else {
+            (t.b.abs(), t.c.abs())
+        };
         for cell in sprite.cells(&item.text) {
             if cell.width == 0 {
                 continue;
             }
             let (dx, dy) = (x + cell.dx, y);
+            let aa = !rect_stays_rect || cell.width as f32 * expand_w < 1.0 || fh * expand_h < 1.0;
             let Some(dest) =
                 tiny_skia::Rect::from_xywh(dx, dy, cell.width as f32, sprite.font_height as f32)
             else {
@@ -729,6 +739,29 @@ impl Painter<'_> {
             if translate_only && fractional {
                 pattern_ts = pattern_ts.pre_scale(1.0 + 1e-6, 1.0 + 1e-6);
             }
+            // Without anti-aliasing Skia fills the device rectangle with its edges rounded
+            // half up (`SkScan::FillRect` after `SkRect::round`); draw that pixel rectangle
+            // in device space, the pattern carrying the transform.
+            let (dest, draw_ts, pattern_ts) = if aa {
+                (dest, ts(t), pattern_ts)
+            } else {
+                let (x0, y0) = t.apply(dest.left(), dest.top());
+                let (x1, y1) = t.apply(dest.right(), dest.bottom());
+                let round = |v: f32| (v + 0.5).floor();
+                let Some(r) = tiny_skia::Rect::from_ltrb(
+                    round(x0.min(x1)),
+                    round(y0.min(y1)),
+                    round(x0.max(x1)),
+                    round(y0.max(y1)),
+                ) else {
+                    continue;
+                };
+                (
+                    r,
+                    tiny_skia::Transform::identity(),
+                    ts(t).pre_concat(pattern_ts),
+                )
+            };
             let pattern = tiny_skia::Pattern::new(
                 image.as_ref(),
                 tiny_skia::SpreadMode::Pad,
@@ -744,7 +777,7 @@ impl Painter<'_> {
             let Ok(mask) = top_mask(&self.clips) else {
                 break;
             };
-            self.pixmap.fill_rect(dest, &p, ts(t), mask);
+            self.pixmap.fill_rect(dest, &p, draw_ts, mask);
         }
         self.sprite = Some(image);
     }
@@ -852,6 +885,53 @@ mod tests {
         assert_eq!(px(&b, 2, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 7, 5), [0, 0, 255, 255]);
         assert_eq!(px(&b, 12, 5)[3], 0);
+    }
+
+    #[cfg(feature = "sprite-text")]
+    #[test]
+    fn sprite_cells_round_half_up_and_shift_by_baseline() {
+        use crate::text::sprite::SpriteFont;
+        // A 34×34 sheet of opaque red: every cell is a solid block.
+        let sprite = SpriteFont {
+            widths: vec![4.0; 224],
+            first_char_code: 32,
+            cell_width: 17,
+            cell_height: 17,
+            font_height: 16,
+            image_width: 34,
+            image_height: 34,
+            image: [255, 0, 0, 255].repeat(34 * 34),
+        };
+        let item = |x: f32, baseline| {
+            Item::Text(TextItem {
+                text: " ".into(),
+                x,
+                y: 20.0,
+                font: chart_spec::font::FontSpec::default(),
+                paint: Paint::Solid(Rgba::BLACK),
+                align: TextAlign::Left,
+                baseline,
+                transform: Transform::IDENTITY,
+                stroke: None,
+            })
+        };
+        let mut s = scene(vec![item(10.5, TextBaseline::Bottom)], 1.0);
+        s.width = 40.0;
+        s.height = 40.0;
+        let b = rasterize(&s, &TextEngine::Sprite(sprite.clone())).unwrap();
+        // x 10.5..14.5 fills pixels 11..15 (SkScan::FillRect rounds half up), y 20..36.
+        assert_eq!(px(&b, 10, 25)[3], 0);
+        assert_eq!(px(&b, 11, 25), [255, 0, 0, 255]);
+        assert_eq!(px(&b, 14, 25)[3], 255);
+        assert_eq!(px(&b, 15, 25)[3], 0);
+        assert_eq!(px(&b, 12, 19)[3], 0);
+        assert_eq!(px(&b, 12, 35)[3], 255);
+        // `middle` lifts the cell by 8: y 12..28.
+        s.items = vec![item(10.0, TextBaseline::Middle)];
+        let b = rasterize(&s, &TextEngine::Sprite(sprite)).unwrap();
+        assert_eq!(px(&b, 12, 12)[3], 255);
+        assert_eq!(px(&b, 12, 11)[3], 0);
+        assert_eq!(px(&b, 12, 28)[3], 0);
     }
 
     #[test]

@@ -140,7 +140,7 @@ pub struct Ctx<'a> {
     pub items: &'a mut Vec<Item>,
     /// Text measuring.
     pub text: &'a TextEngine,
-    transform: Transform,
+    pub(crate) transform: Transform,
     saved: Vec<(Transform, usize)>,
     clips: usize,
 }
@@ -301,6 +301,8 @@ pub struct TextOpts {
     pub strikethrough: bool,
     /// Backdrop rectangle `(left, top, width, height, colour)`.
     pub backdrop: Option<(f64, f64, f64, f64, Rgba)>,
+    /// `maxWidth` of `fillText`: wider text is condensed horizontally to fit.
+    pub max_width: Option<f64>,
 }
 
 impl TextOpts {
@@ -315,6 +317,7 @@ impl TextOpts {
             stroke: None,
             strikethrough: false,
             backdrop: None,
+            max_width: None,
         }
     }
 }
@@ -331,7 +334,29 @@ pub fn render_text(ctx: &mut Ctx<'_>, lines: &[String], x: f64, y: f64, font: &F
         if let Some((l, t, w, h, c)) = o.backdrop {
             ctx.fill_rect(l, t, w, h, c);
         }
+        let saved = ctx.transform;
+        if let Some(mw) = o.max_width {
+            // fillText(text, x, y, maxWidth): a canvas scales wider text horizontally about
+            // the anchor. The fixtures' sprite fillText takes no maxWidth, so it never does.
+            let w = ctx.measure(font, line);
+            if w > mw && mw > 0.0 && !is_sprite(ctx.text) {
+                let s = mw / w;
+                ctx.transform = ctx
+                    .transform
+                    .then(Transform::translate(x as f32, y as f32))
+                    .then(Transform {
+                        a: s as f32,
+                        b: 0.0,
+                        c: 0.0,
+                        d: 1.0,
+                        e: 0.0,
+                        f: 0.0,
+                    })
+                    .then(Transform::translate(-x as f32, -y as f32));
+            }
+        }
         ctx.fill_text(line, x, y, font, o.color, o.align, o.baseline, o.stroke);
+        ctx.transform = saved;
         if o.strikethrough {
             decorate_strikethrough(ctx, x, y, line, font, o);
         }
@@ -383,4 +408,17 @@ pub fn align_pixel(dpr: f64, pixel: f64, width: f64) -> f64 {
 /// JavaScript `Math.round`: halves round towards +∞.
 pub fn js_round(v: f64) -> f64 {
     (v + 0.5).floor()
+}
+
+/// True for the fixtures' sprite text backend, whose `measureText`/`fillText` replacements
+/// differ from a canvas in a few documented ways.
+#[cfg(feature = "sprite-text")]
+pub fn is_sprite(text: &TextEngine) -> bool {
+    matches!(text, TextEngine::Sprite(_))
+}
+
+/// True for the fixtures' sprite text backend (never without the `sprite-text` feature).
+#[cfg(not(feature = "sprite-text"))]
+pub fn is_sprite(_text: &TextEngine) -> bool {
+    false
 }

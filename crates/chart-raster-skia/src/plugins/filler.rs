@@ -375,6 +375,7 @@ pub fn draw_fill(
         return;
     }
     ctx.clip_area(*area);
+    // Radar (loop) lines fill by angle inside do_fill (`property === 'angle'`).
     do_fill(ctx, src, &target, area);
     ctx.unclip_area();
 }

@@ -3,7 +3,7 @@
 use crate::controllers::LegendStyle;
 use crate::elements::bar::add_rounded_rect_path;
 use crate::elements::point::{draw_point, PointDraw};
-use crate::elements::{render_text, Area, Ctx, StrokeStyle, TextOpts, P};
+use crate::elements::{is_sprite, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
 use crate::layout::{BoxPos, LayoutBox};
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
@@ -472,14 +472,4 @@ impl LayoutBox for LegendBox {
         self.width = width;
         self.height = height;
     }
-}
-
-#[cfg(feature = "sprite-text")]
-fn is_sprite(text: &TextEngine) -> bool {
-    matches!(text, TextEngine::Sprite(_))
-}
-
-#[cfg(not(feature = "sprite-text"))]
-fn is_sprite(_text: &TextEngine) -> bool {
-    false
 }

@@ -67,6 +67,12 @@ impl TitleBox {
         };
         let mut t = TextOpts::new(o.color);
         t.translation = Some((x, y));
+        // _drawArgs: maxWidth is the box's length along the text.
+        t.max_width = Some(if self.is_horizontal() {
+            self.right - self.left
+        } else {
+            self.bottom - self.top
+        });
         t.rotation = rot;
         t.align = match o.align {
             Align::Start => TextAlign::Left,

@@ -1410,7 +1410,7 @@ impl Scale {
         } else {
             offset += t.padding.top;
         }
-        let (tx, ty, _max_w, rot) = self.title_args(offset, scales, area);
+        let (tx, ty, max_w, rot) = self.title_args(offset, scales, area);
         // titleAlign(align, position, reverse)
         let mut a = match t.align {
             Align::Start => TextAlign::Left,
@@ -1427,6 +1427,7 @@ impl Scale {
         }
         let mut o = TextOpts::new(t.color);
         o.translation = Some((tx, ty));
+        o.max_width = max_w;
         o.rotation = rot;
         o.align = a;
         o.baseline = TextBaseline::Middle;
