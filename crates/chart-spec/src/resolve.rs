@@ -894,9 +894,40 @@ struct ElementLookup<'a> {
     scopes: Scopes<'a>,
     prefix: &'static str,
     index: Option<usize>,
+    /// Set when a lookup met an indexable (array) value, so the result depends on `index`.
+    indexed: std::cell::Cell<bool>,
+}
+
+/// Resolves the options of `n` data elements. Like Chart.js's `_sharedOptions`, elements
+/// share one resolution unless an option they read is indexable: resolving every element
+/// through the whole scope chain made option lookup the most expensive part of a render.
+fn resolve_elements<T: Clone>(
+    scopes: &Scopes<'_>,
+    prefix: &'static str,
+    n: usize,
+    resolve: impl Fn(&ElementLookup<'_>) -> T,
+) -> Vec<T> {
+    let lookup = |i: usize| ElementLookup::new(scopes.clone(), prefix, Some(i));
+    let first_lookup = lookup(0);
+    let first = resolve(&first_lookup);
+    if !first_lookup.indexed.get() {
+        return vec![first; n];
+    }
+    std::iter::once(first)
+        .chain((1..n).map(|i| resolve(&lookup(i))))
+        .collect()
 }
 
 impl<'a> ElementLookup<'a> {
+    fn new(scopes: Scopes<'a>, prefix: &'static str, index: Option<usize>) -> Self {
+        Self {
+            scopes,
+            prefix,
+            index,
+            indexed: std::cell::Cell::new(false),
+        }
+    }
+
     fn get(&self, name: &str) -> Option<&'a Value> {
         let mut prefixed = String::new();
         if !self.prefix.is_empty() {
@@ -915,6 +946,7 @@ impl<'a> ElementLookup<'a> {
         .or_else(|| self.scopes.get(name))?;
         match (v, self.index) {
             (Value::Array(a), Some(i)) if !a.is_empty() && name != "borderDash" => {
+                self.indexed.set(true);
                 Some(&a[i % a.len()])
             }
             (v, _) => Some(v),
@@ -1325,31 +1357,19 @@ fn resolve_dataset(
     let elements = if data_element == "arc" {
         Elements::Arc(extra::resolve_arcs(&element_scopes("arc"), data.len()))
     } else if data_element == "bar" {
-        let scopes = element_scopes("bar");
-        Elements::Bar(
-            (0..n)
-                .map(|i| {
-                    resolve_bar(&ElementLookup {
-                        scopes: scopes.clone(),
-                        prefix: "bar",
-                        index: Some(i),
-                    })
-                })
-                .collect(),
-        )
+        Elements::Bar(resolve_elements(
+            &element_scopes("bar"),
+            "bar",
+            n,
+            resolve_bar,
+        ))
     } else {
-        let scopes = element_scopes("point");
-        Elements::Point(
-            (0..n)
-                .map(|i| {
-                    resolve_point(&ElementLookup {
-                        scopes: scopes.clone(),
-                        prefix: "point",
-                        index: Some(i),
-                    })
-                })
-                .collect(),
-        )
+        Elements::Point(resolve_elements(
+            &element_scopes("point"),
+            "point",
+            n,
+            resolve_point,
+        ))
     };
     let has_line = defaults::dataset_type(&kind)
         .and_then(|d| d.get("datasetElementType"))
@@ -1358,11 +1378,7 @@ fn resolve_dataset(
         || (kind == "scatter");
     let line = if has_line {
         let mut lo = resolve_line(
-            &ElementLookup {
-                scopes: element_scopes("line"),
-                prefix: "line",
-                index: None,
-            },
+            &ElementLookup::new(element_scopes("line"), "line", None),
             index,
             count,
         );

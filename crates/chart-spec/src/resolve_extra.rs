@@ -15,81 +15,66 @@ fn plus(v: &Value) -> Option<f64> {
 /// Arc element options of every data index (`resolveDataElementOptions` with the `arc`
 /// element's option names).
 pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> Vec<ArcOptions> {
-    (0..n.max(1))
-        .map(|i| {
-            let l = ElementLookup {
-                scopes: scopes.clone(),
-                prefix: "arc",
-                index: Some(i),
-            };
-            let radius = match l.get("borderRadius") {
-                Some(Value::Object(m)) => {
-                    let g = |k: &str| {
-                        m.get(k)
-                            .map(to_number)
-                            .filter(|v| !v.is_nan())
-                            .unwrap_or(0.0)
-                    };
-                    [
-                        g("outerStart"),
-                        g("outerEnd"),
-                        g("innerStart"),
-                        g("innerEnd"),
-                    ]
+    super::resolve_elements(scopes, "arc", n.max(1), |l| {
+        let radius = match l.get("borderRadius") {
+            Some(Value::Object(m)) => {
+                let g = |k: &str| {
+                    m.get(k)
+                        .map(to_number)
+                        .filter(|v| !v.is_nan())
+                        .unwrap_or(0.0)
+                };
+                [
+                    g("outerStart"),
+                    g("outerEnd"),
+                    g("innerStart"),
+                    g("innerEnd"),
+                ]
+            }
+            Some(v) => {
+                let r = to_number(v);
+                [if r.is_nan() { 0.0 } else { r }; 4]
+            }
+            None => [0.0; 4],
+        };
+        ArcOptions {
+            background_color: l.color("backgroundColor", global_color("backgroundColor")),
+            border_color: l.color("borderColor", Rgba::WHITE),
+            border_width: l.num("borderWidth", 2.0),
+            border_align_inner: l.get("borderAlign").and_then(Value::as_str) == Some("inner"),
+            border_join: match l.get("borderJoinStyle").and_then(Value::as_str) {
+                Some("round") => Some(ArcJoin::Round),
+                Some("bevel") => Some(ArcJoin::Bevel),
+                Some("miter") => Some(ArcJoin::Miter),
+                _ => None,
+            },
+            border_dash: num_array(l.get("borderDash")),
+            border_dash_offset: l.num("borderDashOffset", 0.0),
+            border_radius: radius,
+            offset: l.num("offset", 0.0),
+            // `spacing` is not indexable (DoughnutController descriptors).
+            spacing: {
+                let s = ElementLookup::new(scopes.clone(), "arc", None);
+                let v = s.num("spacing", 0.0);
+                if v.is_finite() {
+                    v
+                } else {
+                    0.0
                 }
-                Some(v) => {
-                    let r = to_number(v);
-                    [if r.is_nan() { 0.0 } else { r }; 4]
-                }
-                None => [0.0; 4],
-            };
-            ArcOptions {
-                background_color: l.color("backgroundColor", global_color("backgroundColor")),
-                border_color: l.color("borderColor", Rgba::WHITE),
-                border_width: l.num("borderWidth", 2.0),
-                border_align_inner: l.get("borderAlign").and_then(Value::as_str) == Some("inner"),
-                border_join: match l.get("borderJoinStyle").and_then(Value::as_str) {
-                    Some("round") => Some(ArcJoin::Round),
-                    Some("bevel") => Some(ArcJoin::Bevel),
-                    Some("miter") => Some(ArcJoin::Miter),
-                    _ => None,
-                },
-                border_dash: num_array(l.get("borderDash")),
-                border_dash_offset: l.num("borderDashOffset", 0.0),
-                border_radius: radius,
-                offset: l.num("offset", 0.0),
-                // `spacing` is not indexable (DoughnutController descriptors).
-                spacing: {
-                    let s = ElementLookup {
-                        scopes: scopes.clone(),
-                        prefix: "arc",
-                        index: None,
-                    };
-                    let v = s.num("spacing", 0.0);
-                    if v.is_finite() {
-                        v
-                    } else {
-                        0.0
-                    }
-                },
-                spacing_mode: match (ElementLookup {
-                    scopes: scopes.clone(),
-                    prefix: "arc",
-                    index: None,
-                })
+            },
+            spacing_mode: match ElementLookup::new(scopes.clone(), "arc", None)
                 .get("spacingMode")
                 .and_then(Value::as_str)
-                {
-                    Some("proportional") => SpacingMode::Proportional,
-                    Some("parallel") => SpacingMode::Parallel,
-                    _ => SpacingMode::Angular,
-                },
-                angle: l.get("angle").map(to_number).filter(|v| v.is_finite()),
-                circular: !matches!(l.get("circular"), Some(Value::Bool(false))),
-                self_join: l.get("selfJoin").is_some_and(truthy),
-            }
-        })
-        .collect()
+            {
+                Some("proportional") => SpacingMode::Proportional,
+                Some("parallel") => SpacingMode::Parallel,
+                _ => SpacingMode::Angular,
+            },
+            angle: l.get("angle").map(to_number).filter(|v| v.is_finite()),
+            circular: !matches!(l.get("circular"), Some(Value::Bool(false))),
+            self_join: l.get("selfJoin").is_some_and(truthy),
+        }
+    })
 }
 
 fn dim(v: Option<&Value>, default: Dim) -> Dim {

@@ -562,6 +562,24 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     if circumference == 0.0 || g.inner_radius < 0.0 || g.outer_radius < 0.0 {
         return;
     }
+    // Values no canvas could show (a user's `offset: 1e308`) would only feed the rasteriser
+    // coordinates it cannot handle; Chart.js draws nothing visible for them either.
+    const LIMIT: f64 = 1e7;
+    let sane = |v: f64| v.is_nan() || v.abs() < LIMIT;
+    if ![
+        g.x,
+        g.y,
+        g.inner_radius,
+        g.outer_radius,
+        o.offset,
+        o.spacing,
+        o.border_width,
+    ]
+    .into_iter()
+    .all(sane)
+    {
+        return;
+    }
     ctx.save();
     let half_angle = (g.start_angle + g.end_angle) / 2.0;
     ctx.translate(

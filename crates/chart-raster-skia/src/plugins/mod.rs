@@ -6,7 +6,6 @@ pub mod bundled;
 pub mod datalabels;
 pub mod decimation;
 pub mod filler;
-pub mod filler_radial;
 pub mod gradient;
 pub mod legend;
 pub mod title;

@@ -437,6 +437,16 @@ pub fn parse_family_list(list: &str) -> Vec<String> {
         .collect()
 }
 
+/// One run of [`FontDb::runs`]: the face, its glyphs (id, advance) and whether the run is in
+/// a Latin-like script.
+type Run = (ChainFace, Arc<LoadedFace>, Vec<(u16, u16)>, bool);
+
+/// Scripts FreeType's auto-hinter handles with Latin-style blue zones (Latin, Greek,
+/// Cyrillic, digits and punctuation).
+fn latin_script(c: char) -> bool {
+    matches!(c as u32, 0..=0x052F | 0x1D00..=0x1FFF | 0x2000..=0x206F | 0x20A0..=0x20CF)
+}
+
 /// Skia's metric-compatible classes: fontconfig may answer one for another and Chromium
 /// accepts it (`IsMetricCompatibleReplacement` in `SkFontConfigInterface_direct.cpp`).
 const METRIC_CLASSES: &[&[&str]] = &[
@@ -599,14 +609,11 @@ impl FontDb {
         })
     }
 
-    /// Splits text into runs of one face, with the glyphs of each run.
-    fn runs(
-        &self,
-        font: &FontSpec,
-        text: &str,
-    ) -> Vec<(ChainFace, Arc<LoadedFace>, Vec<(u16, u16)>)> {
+    /// Splits text into runs of one face and one hinting script, with the glyphs of each
+    /// run and whether the Latin blue zones apply to it.
+    fn runs(&self, font: &FontSpec, text: &str) -> Vec<Run> {
         let chain = self.chain(font);
-        let mut runs: Vec<(ChainFace, Arc<LoadedFace>, Vec<(u16, u16)>)> = Vec::new();
+        let mut runs: Vec<Run> = Vec::new();
         let mut prev_space = false;
         for c in text.chars() {
             let mut found = None;
@@ -639,11 +646,14 @@ impl FontDb {
             // Blink shapes word by word, each space on its own (`CachingWordShaper`), so no
             // kerning happens across a space: a space always starts a new run.
             let space = c == ' ';
+            let latin = latin_script(c);
             match runs.last_mut() {
-                Some((last, _, glyphs)) if last.id == cf.id && !space && !prev_space => {
+                Some((last, _, glyphs, l))
+                    if last.id == cf.id && !space && !prev_space && *l == latin =>
+                {
                     glyphs.push(g)
                 }
-                _ => runs.push((cf, face, vec![g])),
+                _ => runs.push((cf, face, vec![g], latin)),
             }
             prev_space = space;
         }
@@ -654,7 +664,7 @@ impl FontDb {
     /// HarfBuzz computes them in Chromium.
     pub fn measure(&self, font: &FontSpec, text: &str) -> f32 {
         let mut width = 0.0;
-        for (_, face, glyphs) in self.runs(font, text) {
+        for (_, face, glyphs, _) in self.runs(font, text) {
             let scale = font.size / face.upem;
             let mut units = 0.0;
             for (i, &(g, adv)) in glyphs.iter().enumerate() {
@@ -673,13 +683,27 @@ impl FontDb {
         let mut placed = Vec::new();
         let mut pen = 0.0f32;
         let mut embolden = 0.0;
-        for (cf, face, glyphs) in self.runs(font, text) {
+        for (cf, face, glyphs, latin) in self.runs(font, text) {
             let scale = font.size / face.upem;
-            // Vertical grid fitting at the device pixel size, mapped back to CSS px.
+            // Vertical grid fitting at the device pixel size, mapped back to CSS px. The
+            // auto-hinter's Latin blue zones only govern Latin-like scripts; CJK and other
+            // glyphs keep their outlines.
             let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
-                face.hint
-                    .as_ref()
-                    .map(|h| (h.keys(font.size * d / face.upem), d))
+                let px_per_unit = font.size * d / face.upem;
+                if latin {
+                    face.hint.as_ref().map(|h| (h.keys(px_per_unit), d))
+                } else {
+                    // Other scripts (CJK): the auto-hinter aligns the em box's top and
+                    // bottom (typo ascender and descender) to whole pixels.
+                    face.typo.map(|(a, dsc)| {
+                        let keys = vec![
+                            (f32::NEG_INFINITY, px_per_unit),
+                            (-dsc, (-dsc * px_per_unit).round()),
+                            (a, (a * px_per_unit).round()),
+                        ];
+                        (keys, d)
+                    })
+                }
             });
             let map_y = |y: f32| match &vmap {
                 Some((keys, d)) => -interpolate(keys, y) / d,

@@ -23,6 +23,7 @@ fn renders_bitmap_of_requested_size() {
 mod geometry;
 mod plugin_charts;
 mod plugins;
+mod radial_time;
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;

@@ -1,0 +1,150 @@
+//! Arc, radial and time charts: structure of the scene and a few pixels.
+
+use chart_raster_skia::scene::Item;
+use chart_raster_skia::{Engine, Settings};
+use chart_spec::Rgba;
+use serde_json::{json, Value};
+
+fn settings(w: f32, h: f32) -> Settings {
+    Settings {
+        width: w,
+        height: h,
+        device_pixel_ratio: 1.0,
+        background: Rgba::WHITE,
+    }
+}
+
+fn texts(cfg: &Value, w: f32, h: f32) -> Vec<String> {
+    let engine = Engine::new();
+    let map = cfg.as_object().cloned().unwrap_or_default();
+    let (scene, _) = engine.scene(&map, &settings(w, h));
+    scene
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+fn pixel(cfg: &Value, w: f32, h: f32, x: u32, y: u32) -> [u8; 4] {
+    let engine = Engine::new();
+    let map = cfg.as_object().cloned().unwrap_or_default();
+    let out = engine.render_chart(&map, &settings(w, h)).expect("render");
+    let i = ((y * out.bitmap.width + x) * 4) as usize;
+    [
+        out.bitmap.data[i],
+        out.bitmap.data[i + 1],
+        out.bitmap.data[i + 2],
+        out.bitmap.data[i + 3],
+    ]
+}
+
+#[test]
+fn time_scale_labels_in_both_token_styles() {
+    let base = |formats: Value| {
+        json!({
+            "type": "line",
+            "data": {"labels": ["2021-03-01", "2021-03-02", "2021-03-03"],
+                     "datasets": [{"data": [1, 2, 3]}]},
+            "options": {"plugins": {"legend": false},
+                        "scales": {"x": {"type": "time", "time": {"unit": "day", "displayFormats": formats}}}}
+        })
+    };
+    let moment = texts(&base(json!({"day": "ddd D MMM"})), 600.0, 300.0);
+    assert!(moment.contains(&"Mon 1 Mar".to_string()), "{moment:?}");
+    let date_fns = texts(&base(json!({"day": "EEE d MMM"})), 600.0, 300.0);
+    assert!(date_fns.contains(&"Mon 1 Mar".to_string()), "{date_fns:?}");
+    let default = texts(&base(json!({})), 600.0, 300.0);
+    assert!(default.contains(&"Mar 2".to_string()), "{default:?}");
+}
+
+#[test]
+fn logarithmic_ticks_label_one_two_five() {
+    let cfg = json!({
+        "type": "line",
+        "data": {"labels": ["a", "b"], "datasets": [{"data": [1, 1000]}]},
+        "options": {"plugins": {"legend": false}, "scales": {"y": {"type": "logarithmic"}}}
+    });
+    let t = texts(&cfg, 300.0, 600.0);
+    for label in ["1", "10", "100", "1,000", "20", "50"] {
+        assert!(t.contains(&label.to_string()), "{label} missing from {t:?}");
+    }
+    assert!(
+        !t.contains(&"40".to_string()),
+        "minor ticks stay unlabelled: {t:?}"
+    );
+}
+
+#[test]
+fn doughnut_and_pie_fill_their_slices() {
+    let cfg = |kind: &str| {
+        json!({"type": kind, "data": {"labels": ["a", "b"], "datasets": [
+            {"data": [1, 1], "backgroundColor": ["#ff0000", "#0000ff"]}]},
+            "options": {"plugins": {"legend": false}}})
+    };
+    // 200×200: centre (100, 100); the first slice covers the right half.
+    assert_eq!(
+        pixel(&cfg("doughnut"), 200.0, 200.0, 175, 100),
+        [255, 0, 0, 255]
+    );
+    assert_eq!(
+        pixel(&cfg("doughnut"), 200.0, 200.0, 25, 100),
+        [0, 0, 255, 255]
+    );
+    // The doughnut's hole is the background; the pie's centre is a slice.
+    assert_eq!(
+        pixel(&cfg("doughnut"), 200.0, 200.0, 100, 110),
+        [255, 255, 255, 255]
+    );
+    assert_ne!(
+        pixel(&cfg("pie"), 200.0, 200.0, 110, 100),
+        [255, 255, 255, 255]
+    );
+}
+
+#[test]
+fn radar_and_polar_area_draw_point_labels() {
+    let radar = json!({"type": "radar", "data": {"labels": ["North", "East", "South"],
+        "datasets": [{"data": [1, 2, 3], "fill": true}]}});
+    let t = texts(&radar, 400.0, 400.0);
+    for label in ["North", "East", "South"] {
+        assert!(t.contains(&label.to_string()), "{label} missing from {t:?}");
+    }
+    let polar = json!({"type": "polarArea", "data": {"labels": ["a", "b"],
+        "datasets": [{"data": [1, 2]}]}, "options": {"plugins": {"legend": false}}});
+    // Polar area charts hide point labels by default.
+    assert!(!texts(&polar, 400.0, 400.0).contains(&"a".to_string()));
+}
+
+#[test]
+fn odd_values_never_panic() {
+    let odd = [
+        json!(null),
+        json!("x"),
+        json!(-1e308),
+        json!([]),
+        json!({}),
+        json!(true),
+    ];
+    for kind in ["doughnut", "pie", "polarArea", "radar"] {
+        for v in &odd {
+            let cfg = json!({"type": kind, "data": {"labels": [v, "b"], "datasets": [
+                {"data": [v, 2], "cutout": v, "rotation": v, "circumference": v,
+                 "borderRadius": v, "spacing": v, "borderWidth": v, "offset": v}]},
+                "options": {"scales": {"r": {"startAngle": v, "min": v, "max": v,
+                    "pointLabels": {"display": v}, "ticks": {"stepSize": v}}}}});
+            let _ = texts(&cfg, 200.0, 200.0);
+            let _ = pixel(&cfg, 50.0, 50.0, 25, 25);
+        }
+    }
+    for v in &odd {
+        let cfg = json!({"type": "line", "data": {"labels": [v, "2021-01-01"], "datasets": [{"data": [1, v]}]},
+            "options": {"scales": {
+                "x": {"type": "time", "min": v, "max": v, "time": {"unit": v, "parser": v, "round": v}},
+                "y": {"type": "logarithmic", "min": v, "max": v}}}});
+        let _ = texts(&cfg, 200.0, 200.0);
+        let _ = pixel(&cfg, 50.0, 50.0, 25, 25);
+    }
+}
