@@ -190,3 +190,34 @@ fn venn_two_sets_draw_three_regions_and_labels() {
         assert!(t.contains(&want.to_string()), "{t:?}");
     }
 }
+
+#[test]
+fn odd_plugin_data_renders_without_panicking() {
+    let cases = [
+        json!({"type": "treemap", "data": {"datasets": [{"tree": []}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": [0, 0, "x", null, -3]}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": [{"a": 1}], "groups": ["a"]}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": {"a": {"b": 1}}, "key": "v"}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": []}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": [
+            {"from": "a", "to": "b", "flow": 1}, {"from": "b", "to": "a", "flow": 1},
+            {"from": "c", "to": "c", "flow": 2}, {"from": "d", "flow": 3}, 5
+        ]}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": [
+            {"from": "a", "to": "b", "flow": 0}, {"from": "b", "to": "c", "flow": "x"}
+        ], "nodePadding": {"a": {"before": 3}}, "nodeMinSize": 5, "nodePaddingMode": "even"}]}}),
+        json!({"type": "matrix", "data": {"datasets": [{"data": [{"x": "a", "y": null}, 3]}]}}),
+        json!({"type": "venn", "data": {"datasets": [{"data": []}]}}),
+        json!({"type": "venn", "data": {"datasets": [{"data": [{"sets": ["a"]}]}]}}),
+    ];
+    for cfg in cases {
+        let settings = Settings {
+            width: 200.0,
+            height: 100.0,
+            device_pixel_ratio: 1.0,
+            background: Rgba::WHITE,
+        };
+        let out = Engine::new().render_chart(cfg.as_object().expect("object"), &settings);
+        assert!(out.is_ok(), "{cfg}");
+    }
+}
