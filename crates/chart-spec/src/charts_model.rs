@@ -1,5 +1,6 @@
 //! The chart types of the bundled chart plugins (chartjs-chart-matrix 3.1.0,
-//! chartjs-chart-treemap 4.2.2): their defaults as data (the controllers' and elements'
+//! chartjs-chart-treemap 4.2.2, chartjs-chart-sankey 0.19.1, chartjs-chart-venn 4.3.7):
+//! their defaults as data (the controllers' and elements'
 //! `static defaults`/`overrides`) and their dataset options, resolved through the same scope
 //! chain as the core types.
 //!

@@ -377,9 +377,7 @@ fn normalize_tree(key: &str, leaf_key: &str, obj: &Map<String, Value>) -> Vec<Va
         .map(|mut r| {
             for i in 0..max {
                 let k = i.to_string();
-                let empty = !r
-                    .get(&k)
-                    .is_some_and(|v| v.as_str().is_some_and(|s| !s.is_empty()));
+                let empty = r.get(&k).and_then(Value::as_str).is_none_or(str::is_empty);
                 if empty {
                     r.insert(k, Value::String(String::new()));
                 }
