@@ -24,9 +24,6 @@ const PLUGIN_TYPES: &[(&str, &str)] = &[
     ("bubbleMap", "chartjs-chart-geo"),
     ("forceDirectedGraph", "chartjs-chart-graph"),
     ("graph", "chartjs-chart-graph"),
-    ("dendrogram", "chartjs-chart-graph"),
-    ("dendogram", "chartjs-chart-graph"),
-    ("tree", "chartjs-chart-graph"),
     ("euler", "chartjs-chart-venn"),
 ];
 
@@ -100,7 +97,7 @@ mod tests {
 
     #[test]
     fn drawn_plugin_types_have_no_messages() {
-        for t in ["matrix", "treemap", "sankey", "venn"] {
+        for t in ["matrix", "treemap", "sankey", "venn", "tree", "dendrogram"] {
             assert!(messages(json!({"type": t})).is_empty(), "{t}");
         }
     }

@@ -15,6 +15,37 @@ use crate::values::{to_font, Font};
 use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 
+/// chartjs-chart-graph's `DendrogramController.defaults` (the scatter controller's, `clip`
+/// 10, `tension` 0.4 and the tree layout `mode`).
+fn graph_dataset(mode: &str) -> Value {
+    json!({
+        "datasetElementType": false,
+        "dataElementType": "point",
+        "showLine": false,
+        "fill": false,
+        "clip": 10,
+        "edgeElementType": "edgeLine",
+        "tension": 0.4,
+        "tree": {"mode": mode, "orientation": "horizontal"}
+    })
+}
+
+/// `DendrogramController.overrides`: hidden linear scales over -1..1 and a 10px padding.
+fn graph_overrides() -> Value {
+    let axis = json!({
+        "type": "linear",
+        "display": false,
+        "min": -1,
+        "max": 1,
+        "ticks": {"maxTicksLimit": 2, "precision": 100, "minRotation": 0, "maxRotation": 0}
+    });
+    json!({
+        "interaction": {"mode": "point"},
+        "layout": {"padding": 10},
+        "scales": {"x": axis, "y": axis}
+    })
+}
+
 /// `Chart.defaults.datasets[type]`: each plugin controller's `static defaults`.
 static DATASETS: LazyLock<Value> = LazyLock::new(|| {
     json!({
@@ -32,6 +63,9 @@ static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "nodeWidth": 10,
             "orientation": "horizontal"
         },
+        "tree": graph_dataset("tree"),
+        "dendrogram": graph_dataset("dendrogram"),
+        "dendogram": graph_dataset("dendrogram"),
         "venn": {"dataElementType": "arcSlice"},
         "euler": {"dataElementType": "arcSlice"}
     })
@@ -80,6 +114,22 @@ static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "borderWidth": 0,
             "inflateAmount": "auto"
         },
+        "edgeLine": {
+            "borderCapStyle": "butt",
+            "borderDash": [],
+            "borderDashOffset": 0.0,
+            "borderJoinStyle": "miter",
+            "borderWidth": 3,
+            "capBezierPoints": true,
+            "cubicInterpolationMode": "default",
+            "fill": false,
+            "spanGaps": false,
+            "stepped": false,
+            "tension": 0,
+            "directed": false,
+            "arrowHeadSize": 15,
+            "arrowHeadOffset": 5
+        },
         "flow": {
             "alpha": 0.5,
             "colorFrom": "red",
@@ -121,6 +171,9 @@ static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
                 }
             }
         },
+        "tree": graph_overrides(),
+        "dendrogram": graph_overrides(),
+        "dendogram": graph_overrides(),
         "venn": {
             "scales": {
                 "x": {"type": "linear", "min": -1, "max": 1, "display": false},
@@ -180,6 +233,7 @@ pub fn element_type(kind: &str) -> &'static str {
         "treemap" => "treemap",
         "sankey" => "flow",
         "venn" | "euler" => "arcSlice",
+        "tree" | "dendrogram" | "dendogram" => "edgeLine",
         _ => "point",
     }
 }
@@ -195,6 +249,35 @@ pub enum PluginDataset {
     Sankey(Box<SankeyOptions>),
     /// chartjs-chart-venn (`venn` and `euler`).
     Venn(VennOptions),
+    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`).
+    Graph(Box<GraphOptions>),
+}
+
+/// chartjs-chart-graph tree and dendrogram options, with the edges and their style.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphOptions {
+    /// `tree.mode`: `'tree'` (d3 `tree()`) or `'dendrogram'` (d3 `cluster()`).
+    pub tidy_tree: bool,
+    /// `tree.orientation`: `horizontal`, `vertical` or `radial`. Default: `'horizontal'`.
+    pub orientation: String,
+    /// Edges (source, target): from `edges` or from each node's `parent`.
+    pub edges: Vec<(NodeRef, NodeRef)>,
+    /// Edges derived from `parent` (the root is then the first node without one).
+    pub derived_edges: bool,
+    /// Edge `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub edge_color: Rgba,
+    /// Edge `borderWidth`. Default: 3.
+    pub edge_width: f64,
+    /// Edge `tension`. Default: 0.4 (the controller's).
+    pub tension: f64,
+    /// Edge `borderDash`. Default: none.
+    pub edge_dash: Vec<f64>,
+    /// Edge `directed`: an arrow head at the target. Default: false.
+    pub directed: bool,
+    /// `arrowHeadSize`. Default: 15.
+    pub arrow_size: f64,
+    /// `arrowHeadOffset`. Default: 5.
+    pub arrow_offset: f64,
 }
 
 /// One region of a venn diagram (`ArcSlice` options at an index) and its value.
@@ -640,7 +723,90 @@ pub fn resolve(
                 .collect();
             Some(PluginDataset::Venn(VennOptions { slices }))
         }
+        "tree" | "dendrogram" | "dendogram" => {
+            Some(PluginDataset::Graph(Box::new(resolve_graph(ds, scopes))))
+        }
         _ => None,
+    }
+}
+
+/// A node reference of an edge or a `parent`: an index, or a chart label (`resolveNodeIndex`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeRef {
+    /// A node index.
+    Index(usize),
+    /// A chart label, looked up in `data.labels`.
+    Label(String),
+}
+
+fn node_index(v: &Value) -> Option<NodeRef> {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| *f >= 0.0)
+            .map(|f| NodeRef::Index(f as usize)),
+        Value::String(s) => Some(NodeRef::Label(s.clone())),
+        _ => None,
+    }
+}
+
+fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>) -> GraphOptions {
+    let tree = scopes.child("tree");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let (edges, derived) = match ds.get("edges") {
+        Some(Value::Array(e)) => (
+            e.iter()
+                .filter_map(|e| {
+                    Some((node_index(e.get("source")?)?, node_index(e.get("target")?)?))
+                })
+                .collect(),
+            false,
+        ),
+        _ => (
+            data.iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    let p = d.get("parent").filter(|p| !p.is_null())?;
+                    Some((node_index(p)?, NodeRef::Index(i)))
+                })
+                .collect(),
+            true,
+        ),
+    };
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    GraphOptions {
+        tidy_tree: tree.get("mode").and_then(Value::as_str) == Some("tree"),
+        orientation: tree
+            .get("orientation")
+            .and_then(Value::as_str)
+            .unwrap_or("horizontal")
+            .to_string(),
+        edges,
+        derived_edges: derived,
+        edge_color: color_at(scopes.get("borderColor"), Some(0)).unwrap_or(Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 26,
+        }),
+        edge_width: num("borderWidth", 3.0),
+        tension: num("tension", 0.0),
+        edge_dash: match scopes.get("borderDash") {
+            Some(Value::Array(a)) => a.iter().map(to_number).collect(),
+            _ => Vec::new(),
+        },
+        directed: scopes.get("directed").is_some_and(truthy),
+        arrow_size: num("arrowHeadSize", 15.0),
+        arrow_offset: num("arrowHeadOffset", 5.0),
     }
 }
 

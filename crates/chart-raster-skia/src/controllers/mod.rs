@@ -17,6 +17,7 @@ pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
 pub mod doughnut;
+pub mod graph_tree;
 pub mod line;
 pub mod matrix;
 pub mod polar_area;
@@ -518,6 +519,9 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "treemap" => Some(Box::new(treemap::TreemapController::default())),
         "sankey" => Some(Box::new(sankey::SankeyController::default())),
         "venn" => Some(Box::new(venn::VennController::default())),
+        "tree" | "dendrogram" | "dendogram" => {
+            Some(Box::new(graph_tree::GraphTreeController::default()))
+        }
         _ => None,
     }
 }
