@@ -474,7 +474,7 @@ impl DateAdapter {
         if p.i != b.len() {
             return None;
         }
-        if !valid_civil(&c) && !(c.hour == 24 && c.minute == 0 && c.second == 0) {
+        if !valid_or_end_of_day(&c) {
             return None;
         }
         let local = c.to_local_ms();
@@ -756,6 +756,11 @@ fn abs_round(n: f64) -> f64 {
     } else {
         n.round()
     }
+}
+
+/// A valid date, or 24:00:00 (ISO 8601's end of day, which both libraries accept).
+fn valid_or_end_of_day(c: &Civil) -> bool {
+    valid_civil(c) || (c.hour == 24 && c.minute == 0 && c.second == 0)
 }
 
 fn valid_civil(c: &Civil) -> bool {
@@ -1187,13 +1192,11 @@ fn tokenize_date_fns(fmt: &str) -> Vec<Tok> {
             Some((f, width)) => {
                 toks.push(Tok::Field(f, width));
                 i += n;
-                if next_o
-                    && matches!(
-                        f,
-                        Field::MonthOrdinal | Field::DayOrdinal | Field::Week | Field::Quarter
-                    )
-                    || (ch == 'y' && next_o)
-                {
+                let ordinal_field = matches!(
+                    f,
+                    Field::MonthOrdinal | Field::DayOrdinal | Field::Week | Field::Quarter
+                );
+                if next_o && (ordinal_field || ch == 'y') {
                     i += 1;
                     if f == Field::Week {
                         if let Some(Tok::Field(_, w)) = toks.last_mut() {
@@ -1426,7 +1429,7 @@ impl ParseState {
             second: self.second.unwrap_or(0),
             millisecond: self.millisecond.unwrap_or(0),
         };
-        if !valid_civil(&c) && !(c.hour == 24 && c.minute == 0 && c.second == 0) {
+        if !valid_or_end_of_day(&c) {
             return None;
         }
         let local = c.to_local_ms();

@@ -203,6 +203,82 @@ fn min_max(data: &[DataPoint], start: usize, count: usize, available_width: f64)
     out
 }
 
+/// `beforeElementsUpdate` of the decimation plugin over the parsed datasets: each line
+/// dataset that qualifies (see [`should_decimate`]) has its parsed points replaced by the
+/// decimated ones, as Chart.js swaps `dataset.data` for `dataset._decimated`.
+pub fn apply(
+    chart: &chart_spec::model::Chart,
+    metas: &mut [crate::controllers::Meta],
+    scales: &[crate::scales::Scale],
+    chart_width: f64,
+) {
+    let d = chart.decimation;
+    if !d.enabled {
+        return;
+    }
+    let opts = DecimationOptions {
+        enabled: true,
+        algorithm: if d.lttb {
+            Algorithm::Lttb
+        } else {
+            Algorithm::MinMax
+        },
+        samples: d.samples.map(|s| s as usize),
+        threshold: d.threshold.map(|t| t as usize),
+    };
+    for (ds, meta) in chart.datasets.iter().zip(metas.iter_mut()) {
+        let Some(xs) = scales
+            .iter()
+            .find(|s| Some(s.core.id()) == meta.x_id.as_deref())
+        else {
+            continue;
+        };
+        let points: Vec<DataPoint> = meta
+            .parsed
+            .iter()
+            .enumerate()
+            .map(|(index, p)| DataPoint {
+                x: p.x.unwrap_or(f64::NAN),
+                y: p.y.unwrap_or(f64::NAN),
+                index,
+            })
+            .collect();
+        // getStartAndCountOfVisiblePointsSimplified: the x scale's user bounds.
+        let (umin, umax, min_def, max_def) = xs.core.user_bounds();
+        let n = points.len();
+        let lookup = |v: f64| points.iter().take_while(|p| p.x < v).count();
+        let start = if min_def && n > 0 {
+            lookup(umin).saturating_sub(1).min(n - 1)
+        } else {
+            0
+        };
+        let count = if max_def {
+            (lookup(umax) + 1).clamp(start, n) - start
+        } else {
+            n - start
+        };
+        if !should_decimate(
+            &opts,
+            meta.index_axis == chart_spec::model::Axis::X,
+            ds.kind == "line",
+            &xs.core.opts.kind,
+            ds.parsing,
+            count,
+            chart_width,
+        ) {
+            continue;
+        }
+        let kept = decimate(&opts, &points, start, count, chart_width);
+        meta.parsed = kept
+            .iter()
+            .map(|p| crate::controllers::Parsed {
+                x: Some(p.x),
+                ..meta.parsed[p.index]
+            })
+            .collect();
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -317,81 +393,5 @@ mod tests {
             minmax > 400 && minmax <= full,
             "min-max keeps a few per column ({minmax})"
         );
-    }
-}
-
-/// `beforeElementsUpdate` of the decimation plugin over the parsed datasets: each line
-/// dataset that qualifies (see [`should_decimate`]) has its parsed points replaced by the
-/// decimated ones, as Chart.js swaps `dataset.data` for `dataset._decimated`.
-pub fn apply(
-    chart: &chart_spec::model::Chart,
-    metas: &mut [crate::controllers::Meta],
-    scales: &[crate::scales::Scale],
-    chart_width: f64,
-) {
-    let d = chart.decimation;
-    if !d.enabled {
-        return;
-    }
-    let opts = DecimationOptions {
-        enabled: true,
-        algorithm: if d.lttb {
-            Algorithm::Lttb
-        } else {
-            Algorithm::MinMax
-        },
-        samples: d.samples.map(|s| s as usize),
-        threshold: d.threshold.map(|t| t as usize),
-    };
-    for (ds, meta) in chart.datasets.iter().zip(metas.iter_mut()) {
-        let Some(xs) = scales
-            .iter()
-            .find(|s| Some(s.core.id()) == meta.x_id.as_deref())
-        else {
-            continue;
-        };
-        let points: Vec<DataPoint> = meta
-            .parsed
-            .iter()
-            .enumerate()
-            .map(|(index, p)| DataPoint {
-                x: p.x.unwrap_or(f64::NAN),
-                y: p.y.unwrap_or(f64::NAN),
-                index,
-            })
-            .collect();
-        // getStartAndCountOfVisiblePointsSimplified: the x scale's user bounds.
-        let (umin, umax, min_def, max_def) = xs.core.user_bounds();
-        let n = points.len();
-        let lookup = |v: f64| points.iter().take_while(|p| p.x < v).count();
-        let start = if min_def && n > 0 {
-            lookup(umin).saturating_sub(1).min(n - 1)
-        } else {
-            0
-        };
-        let count = if max_def {
-            (lookup(umax) + 1).clamp(start, n) - start
-        } else {
-            n - start
-        };
-        if !should_decimate(
-            &opts,
-            meta.index_axis == chart_spec::model::Axis::X,
-            ds.kind == "line",
-            &xs.core.opts.kind,
-            ds.parsing,
-            count,
-            chart_width,
-        ) {
-            continue;
-        }
-        let kept = decimate(&opts, &points, start, count, chart_width);
-        meta.parsed = kept
-            .iter()
-            .map(|p| crate::controllers::Parsed {
-                x: Some(p.x),
-                ..meta.parsed[p.index]
-            })
-            .collect();
     }
 }

@@ -215,11 +215,10 @@ pub fn generate_ticks(
 /// `getPixelForValue`'s decimal: `(log10(v) − log10(start)) / (log10(max) − log10(start))`,
 /// with `undefined`/0 mapped to the minimum and `null`/NaN giving NaN. (`start` is `min`.)
 pub fn decimal_for_value(value: Option<f64>, min: f64, max: f64) -> f64 {
-    let v = match value {
-        None => return f64::NAN,
-        Some(v) if v == 0.0 => min,
-        Some(v) => v,
+    let Some(v) = value else {
+        return f64::NAN;
     };
+    let v = if v == 0.0 { min } else { v };
     if v.is_nan() {
         return f64::NAN;
     }
