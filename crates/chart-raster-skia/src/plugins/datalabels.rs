@@ -502,6 +502,38 @@ pub fn draw(ctx: &mut Ctx<'_>, placed: &[Placed], area: &Area) {
     }
 }
 
+/// Messages for labels this engine cannot place: datasets whose elements it does not know
+/// (chart types of other bundled plugins).
+pub fn undrawn(
+    labels: &DataLabels,
+    elements: &[Option<Vec<Option<LabelElement>>>],
+    datasets: &[chart_spec::model::Dataset],
+) -> Vec<chart_spec::Message> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for l in &labels.labels {
+        let known = match elements.get(l.dataset) {
+            Some(Some(e)) => !e.is_empty(),
+            // Hidden dataset: Chart.js draws no labels either.
+            Some(None) => true,
+            None => false,
+        };
+        if let Some(ds) = datasets.get(l.dataset).filter(|_| !known) {
+            if !kinds.contains(&ds.kind.as_str()) {
+                kinds.push(&ds.kind);
+            }
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|k| {
+            chart_spec::Message::warn(format!(
+                "the skia engine does not draw chartjs-plugin-datalabels labels on \"{k}\" \
+                 elements yet; render with engine \"browser\" for them"
+            ))
+        })
+        .collect()
+}
+
 /// The elements and origins of every dataset, read from the updated controllers: hidden
 /// datasets have none (`chart.isDatasetVisible`).
 pub fn collect(
