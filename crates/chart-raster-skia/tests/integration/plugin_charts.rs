@@ -221,3 +221,29 @@ fn odd_plugin_data_renders_without_panicking() {
         assert!(out.is_ok(), "{cfg}");
     }
 }
+
+#[test]
+fn tree_puts_the_root_left_and_the_leaves_right() {
+    let cfg = json!({
+        "type": "tree",
+        "data": {"labels": ["r", "a", "b", "c"], "datasets": [{
+            "data": [{}, {"parent": 0}, {"parent": "r"}, {"parent": 1}],
+            "pointBackgroundColor": "rgb(21, 22, 23)", "pointRadius": 5
+        }]},
+        "options": {"plugins": {"legend": {"display": false}}}
+    });
+    let s = scene(cfg, 400.0, 300.0);
+    let pts = fills_of(&s, Rgba::rgb(21, 22, 23));
+    assert_eq!(pts.len(), 4, "{pts:?}");
+    let cx = |r: &(f32, f32, f32, f32)| (r.0 + r.2) / 2.0;
+    // Depth runs left to right over the chart area (10px layout padding, 3 levels).
+    assert!(cx(&pts[0]) < cx(&pts[1]) && cx(&pts[1]) < cx(&pts[3]));
+    assert!((cx(&pts[1]) - cx(&pts[2])).abs() < 1e-3);
+    // Edges are strokes: one per parent link.
+    let strokes = s
+        .items
+        .iter()
+        .filter(|it| matches!(it, Item::Stroke { stroke, .. } if (stroke.width - 3.0).abs() < 1e-6))
+        .count();
+    assert_eq!(strokes, 3);
+}
