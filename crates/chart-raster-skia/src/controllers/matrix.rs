@@ -196,7 +196,10 @@ impl Controller for MatrixController {
         LegendStyle {
             fill: o.map(|o| o.background_color).unwrap_or(default),
             stroke: o.map(|o| o.border_color).unwrap_or(default),
-            line_width: o.map(|o| o.border_width[0]).unwrap_or(0.0),
+            // The legend's `(toPadding(borderWidth).width + height) / 4`.
+            line_width: o
+                .map(|o| o.border_width.iter().sum::<f64>() / 4.0)
+                .unwrap_or(0.0),
             cap: crate::scene::LineCap::Butt,
             dash: Vec::new(),
             dash_offset: 0.0,
