@@ -35,11 +35,16 @@ pub fn build_scene(
         Ok(v) => v,
         Err(m) => return (scene, m),
     };
-    if let Some(dpr) = chart
-        .device_pixel_ratio
-        .filter(|d| *d > 0.0 && d.is_finite())
-    {
-        scene.device_pixel_ratio = dpr as f32;
+    // The request's device pixel ratio sets the bitmap size, in both engines (the browser
+    // engine overwrites `options.devicePixelRatio` too): letting the config choose it would
+    // step around the service's bitmap-size limits.
+    if let Some(dpr) = chart.device_pixel_ratio {
+        if dpr != f64::from(settings.device_pixel_ratio) {
+            messages.push(Message::info(format!(
+                "options.devicePixelRatio ({dpr}) is ignored: the render's devicePixelRatio ({}) applies",
+                settings.device_pixel_ratio
+            )));
+        }
     }
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
@@ -277,10 +282,10 @@ fn draw_chart(
         })
         .collect();
     // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
-    let extents = bundled
+    let prepared = bundled
         .annotation
         .as_ref()
-        .map(|a| crate::plugins::annotation::scale_extents(a, &mut scales))
+        .map(|a| crate::plugins::annotation::prepare(a, &mut scales))
         .unwrap_or_default();
     {
         let limits = Limits {
@@ -289,7 +294,7 @@ fn draw_chart(
         };
         let limits = crate::plugins::annotation::Widened {
             inner: &limits,
-            extents: &extents,
+            extents: &prepared.extents,
         };
         for s in scales.iter_mut() {
             s.core.visible = match s.core.opts.display {
@@ -482,9 +487,15 @@ fn draw_chart(
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
+    let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
     let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
         if let Some(a) = &bundled.annotation {
-            crate::plugins::annotation::draw(ctx, a, t, scales, &area);
+            let sc = crate::plugins::annotation::Scales {
+                list: scales,
+                parsed: &prepared.parsed,
+                hole,
+            };
+            crate::plugins::annotation::draw(ctx, a, t, &sc, &area);
         }
     };
     annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
@@ -553,6 +564,7 @@ fn draw_chart(
     if let Some(dl) = &bundled.datalabels {
         use crate::plugins::datalabels as dlp;
         let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        messages.extend(dlp::undrawn(dl, &els, &chart.datasets));
         let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
         dlp::draw(
             &mut ctx,
@@ -565,6 +577,7 @@ fn draw_chart(
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
+    crate::plugins::gradient::apply(&mut scene.items, &bundled.gradients, &scales, &data, &area);
 }
 
 /// `chart.options.indexAxis`.

@@ -12,22 +12,18 @@ use serde_json::{Map, Value};
 // - chartjs-plugin-datalabels and chartjs-plugin-annotation (plugins::datalabels,
 //   plugins::annotation); what they leave out is said where their options are resolved
 //   (chart_spec::plugins_model, chart_spec::annotation_model).
+// - chartjs-plugin-gradient (plugins::gradient).
 // - chartjs-plugin-zoom draws nothing in a still image: its `start` hook only installs input
 //   handlers, and its one drawing (the drag rectangle) needs a drag. The initial view is the
 //   scales' min/max, which the core honours.
 
 /// Chart types that come from bundled plugins: (type, npm package).
 const PLUGIN_TYPES: &[(&str, &str)] = &[
-    ("sankey", "chartjs-chart-sankey"),
     ("wordCloud", "chartjs-chart-wordcloud"),
     ("choropleth", "chartjs-chart-geo"),
     ("bubbleMap", "chartjs-chart-geo"),
     ("forceDirectedGraph", "chartjs-chart-graph"),
     ("graph", "chartjs-chart-graph"),
-    ("dendrogram", "chartjs-chart-graph"),
-    ("dendogram", "chartjs-chart-graph"),
-    ("tree", "chartjs-chart-graph"),
-    ("venn", "chartjs-chart-venn"),
     ("euler", "chartjs-chart-venn"),
 ];
 
@@ -55,14 +51,19 @@ pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
             out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
         }
     }
-    // chartjs-plugin-gradient is configured per dataset, under `gradient`.
-    if datasets
-        .iter()
-        .any(|d| d.get("gradient").is_some_and(Value::is_object))
-    {
-        out.push(skipped(
-            "chartjs-plugin-gradient (dataset.gradient); plain colours are used",
-        ));
+    // Venn diagrams are drawn from the plugin's templates of up to three sets.
+    if types.contains(&"venn") {
+        let n = datasets
+            .iter()
+            .filter_map(|d| d.get("data").and_then(Value::as_array))
+            .map(Vec::len)
+            .max()
+            .unwrap_or(0);
+        if n > 7 {
+            out.push(skipped(
+                "venn diagrams of more than three sets (chartjs-chart-venn's ellipse layouts)",
+            ));
+        }
     }
     out
 }
@@ -95,17 +96,24 @@ mod tests {
     }
 
     #[test]
+    fn drawn_plugin_types_have_no_messages() {
+        for t in ["matrix", "treemap", "sankey", "venn", "tree", "dendrogram"] {
+            assert!(messages(json!({"type": t})).is_empty(), "{t}");
+        }
+    }
+
+    #[test]
     fn plugin_features_are_named() {
         let m = messages(json!({
-            "type": "sankey",
+            "type": "wordCloud",
             "data": {"datasets": [{"data": [], "datalabels": {"color": "red"}, "gradient": {}}]},
             "options": {"plugins": {"annotation": {"annotations": {}}, "zoom": {}}}
         }));
-        assert_eq!(m.len(), 2, "{m:?}");
-        assert!(m[0].contains("\"sankey\" chart type of chartjs-chart-sankey"));
-        // Drawn: chartjs-plugin-datalabels and chartjs-plugin-annotation; zoom draws nothing.
+        assert_eq!(m.len(), 1, "{m:?}");
+        assert!(m[0].contains("\"wordCloud\" chart type of chartjs-chart-wordcloud"));
+        // Drawn: datalabels, annotation and gradient; zoom draws nothing.
         assert!(!m.iter().any(|s| s.contains("chartjs-plugin-datalabels")));
         assert!(!m.iter().any(|s| s.contains("chartjs-plugin-annotation")));
-        assert!(m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
+        assert!(!m.iter().any(|s| s.contains("chartjs-plugin-gradient")));
     }
 }

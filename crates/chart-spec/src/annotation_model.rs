@@ -5,7 +5,7 @@
 
 use crate::color::{parse_color, Rgba};
 use crate::message::Message;
-use crate::model::Raw;
+use crate::model::{PointStyle, Raw};
 use crate::plugins_model::merge_into;
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::{to_font, to_padding, Font, Padding};
@@ -26,6 +26,8 @@ pub enum AnnotationKind {
     Ellipse,
     /// `'polygon'`.
     Polygon,
+    /// `'doughnutLabel'`: text in the hole of the innermost doughnut.
+    DoughnutLabel,
 }
 
 /// `drawTime`: the chart hook an annotation draws in.
@@ -79,6 +81,43 @@ impl LabelPos {
     }
 }
 
+/// One coordinate of a line's `controlPoint`: px, a percentage of the line's length, or
+/// anything else (which the plugin's `getSize` turns into the whole length).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum ControlOffset {
+    /// A number of px.
+    Px(f64),
+    /// `'N%'` as a fraction (may be negative).
+    Percent(f64),
+    /// Neither: the line's length.
+    Length,
+}
+
+impl ControlOffset {
+    fn from(v: Option<&Value>) -> Self {
+        match v {
+            None | Some(Value::Null) => ControlOffset::Px(0.0),
+            Some(Value::Number(n)) => ControlOffset::Px(n.as_f64().unwrap_or(0.0)),
+            Some(Value::String(s)) if s.ends_with('%') => ControlOffset::Percent(
+                s.trim_end_matches('%')
+                    .trim()
+                    .parse::<f64>()
+                    .unwrap_or(f64::NAN)
+                    / 100.0,
+            ),
+            Some(_) => ControlOffset::Length,
+        }
+    }
+    /// `getSize(size, value, false)`.
+    pub fn size(self, length: f64) -> f64 {
+        match self {
+            ControlOffset::Px(v) => v,
+            ControlOffset::Percent(p) => p * length,
+            ControlOffset::Length => length,
+        }
+    }
+}
+
 /// Border and fill shared by every annotation shape and label box.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Shape {
@@ -94,6 +133,60 @@ pub struct Shape {
     pub border_dash_offset: f64,
     /// `borderRadius` (one value for every corner). Default: 0 (6 for line labels).
     pub border_radius: f64,
+}
+
+/// One arrow head of a line (`arrowHeads.start` / `arrowHeads.end`), its options falling
+/// back to `arrowHeads`, then to the line's.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArrowHead {
+    /// `fill`: a closed, filled head. Default: false.
+    pub fill: bool,
+    /// `length` along the line, px. Default: 12.
+    pub length: f64,
+    /// `width`: half the head's opening, px. Default: 6.
+    pub width: f64,
+    /// `backgroundColor` (fill), else the border colour.
+    pub background_color: Option<Rgba>,
+    /// Border.
+    pub shape: Shape,
+}
+
+/// `callout` of a label: a pointer from the label's side to the point it labels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Callout {
+    /// `position`: `None` is `'auto'` (the side nearest the point); else 0 left, 1 bottom,
+    /// 2 top, 3 right.
+    pub position: Option<usize>,
+    /// `margin` between the label and the callout, px. Default: 5.
+    pub margin: f64,
+    /// `side`: length of the stub along the label, px. Default: 5.
+    pub side: f64,
+    /// `start` along the side, px or a 0..=1 fraction when a percentage. Default: `'50%'`.
+    pub start: LabelSize,
+    /// Stroke.
+    pub shape: Shape,
+}
+
+/// A size in px or a fraction of some length (`getSize` with a positive percentage).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LabelSize {
+    /// px.
+    Px(f64),
+    /// Fraction, clamped to 0..=1.
+    Fraction(f64),
+    /// Anything else: the whole length.
+    Whole,
+}
+
+impl LabelSize {
+    /// `getSize(size, value)`.
+    pub fn of(self, size: f64) -> f64 {
+        match self {
+            LabelSize::Px(v) => v,
+            LabelSize::Fraction(f) => f * size,
+            LabelSize::Whole => size,
+        }
+    }
 }
 
 /// The text of a label annotation or of a line/box/ellipse's `label`.
@@ -128,6 +221,8 @@ pub struct AnnotationLabel {
     pub text_stroke_width: f64,
     /// `textStrokeColor`. Default: none.
     pub text_stroke_color: Option<Rgba>,
+    /// `callout`, when displayed (label annotations and line labels).
+    pub callout: Option<Callout>,
     /// `drawTime`, falling back to the annotation's.
     pub draw_time: DrawTime,
     /// `z`, falling back to the annotation's.
@@ -175,12 +270,25 @@ pub struct Annotation {
     pub y_adjust: f64,
     /// `radius` (point, polygon). Default: 10.
     pub radius: f64,
+    /// `pointStyle` (point). Default: `'circle'`.
+    pub point_style: PointStyle,
+    /// `autoFit` (doughnutLabel): shrink the text to fit the hole. Default: true.
+    pub auto_fit: bool,
+    /// `spacing` (doughnutLabel) between the hole's edge and the background. Default: 1.
+    pub spacing: f64,
     /// `sides` (polygon). Default: 3.
     pub sides: usize,
     /// `rotation`, degrees. Default: 0.
     pub rotation: f64,
     /// Fill and border.
     pub shape: Shape,
+    /// `curve` (lines): a quadratic curve through `controlPoint`. Default: false.
+    pub curve: bool,
+    /// `controlPoint` as (x, y) offsets from the line's centre, before rotation to the
+    /// line. Default: `{y: '-50%'}`.
+    pub control_point: (ControlOffset, ControlOffset),
+    /// Line arrow heads at the start and the end, when displayed.
+    pub arrow_heads: [Option<ArrowHead>; 2],
     /// The label: the annotation itself for `type: 'label'`, else `label`.
     pub label: AnnotationLabel,
 }
@@ -201,6 +309,8 @@ fn type_defaults(kind: AnnotationKind) -> Value {
         "borderRadius": 0, "borderDash": [], "borderDashOffset": 0});
     match kind {
         AnnotationKind::Line => json!({"adjustScaleRange": true, "borderDash": [],
+            "arrowHeads": {"display": false, "fill": false, "length": 12, "width": 6},
+            "curve": false, "controlPoint": {"y": "-50%"},
             "borderDashOffset": 0, "borderWidth": 2, "display": true, "z": 0,
             "label": {"backgroundColor": "rgba(0,0,0,0.8)", "borderColor": "black",
                 "borderDash": [], "borderDashOffset": 0, "borderRadius": 6, "borderWidth": 0,
@@ -221,6 +331,12 @@ fn type_defaults(kind: AnnotationKind) -> Value {
         AnnotationKind::Point => json!({"adjustScaleRange": true, "borderDash": [],
             "borderDashOffset": 0, "borderWidth": 1, "display": true, "pointStyle": "circle",
             "radius": 10, "rotation": 0, "xAdjust": 0, "yAdjust": 0, "z": 0}),
+        AnnotationKind::DoughnutLabel => json!({"autoFit": true, "autoHide": true,
+            "backgroundColor": "transparent", "borderColor": "transparent", "borderDash": [],
+            "borderDashOffset": 0, "borderWidth": 0, "color": "black", "display": true,
+            "position": "center", "rotation": 0, "spacing": 1, "textAlign": "center",
+            "textStrokeWidth": 0, "xAdjust": 0, "yAdjust": 0, "adjustScaleRange": false,
+            "padding": 0}),
         AnnotationKind::Polygon => json!({"adjustScaleRange": true, "borderDash": [],
             "borderDashOffset": 0, "borderWidth": 1, "display": true, "radius": 10,
             "rotation": 0, "sides": 3, "xAdjust": 0, "yAdjust": 0, "z": 0}),
@@ -248,6 +364,8 @@ fn color(v: Option<&Value>) -> Option<Rgba> {
 fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
     match m.get(k) {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(d),
+        // A per-corner object: its first corner stands for all (and a message says so).
+        Some(Value::Object(o)) => o.values().find_map(Value::as_f64).unwrap_or(d),
         _ => d,
     }
 }
@@ -273,6 +391,29 @@ fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool) -> Shape 
         border_dash_offset: num(m, "borderDashOffset", 0.0),
         border_radius: num(m, "borderRadius", 0.0),
     }
+}
+
+/// `arrowHeads.<end>` through its fallbacks (`arrowHeads`, then the line).
+fn arrow_head(m: &Map<String, Value>, end: &str, default_color: Rgba) -> Option<ArrowHead> {
+    let empty = Map::new();
+    let heads = m
+        .get("arrowHeads")
+        .and_then(Value::as_object)
+        .unwrap_or(&empty);
+    let own = heads.get(end).and_then(Value::as_object).unwrap_or(&empty);
+    let mut merged = m.clone();
+    merge_into(&mut merged, heads);
+    merge_into(&mut merged, own);
+    if !merged.get("display").is_some_and(truthy) {
+        return None;
+    }
+    Some(ArrowHead {
+        fill: merged.get("fill") == Some(&Value::Bool(true)),
+        length: num(&merged, "length", 12.0),
+        width: num(&merged, "width", 6.0),
+        background_color: color(merged.get("backgroundColor")),
+        shape: shape(&merged, default_color, false),
+    })
 }
 
 fn content_lines(v: Option<&Value>) -> Vec<String> {
@@ -351,6 +492,45 @@ fn label(
         },
         text_stroke_width: num(m, "textStrokeWidth", 0.0),
         text_stroke_color: color(m.get("textStrokeColor")),
+        callout: m
+            .get("callout")
+            .and_then(Value::as_object)
+            .filter(|c| c.get("display").is_some_and(truthy))
+            .map(|c| {
+                let mut cs = shape(c, default_color, false);
+                // An unset callout colour falls back to the label's border colour.
+                if c.get("borderColor").is_none() {
+                    cs.border_color = color(m.get("borderColor")).unwrap_or(default_color);
+                }
+                if c.get("borderWidth").is_none() {
+                    cs.border_width = 1.0;
+                }
+                Callout {
+                    position: match c.get("position").and_then(Value::as_str) {
+                        Some("left") => Some(0),
+                        Some("bottom") => Some(1),
+                        Some("top") => Some(2),
+                        Some("right") => Some(3),
+                        _ => None,
+                    },
+                    margin: num(c, "margin", 5.0),
+                    side: num(c, "side", 5.0),
+                    start: match c.get("start") {
+                        None => LabelSize::Fraction(0.5),
+                        Some(Value::Number(n)) => LabelSize::Px(n.as_f64().unwrap_or(0.0)),
+                        Some(Value::String(s)) if s.ends_with('%') => LabelSize::Fraction(
+                            (s.trim_end_matches('%')
+                                .trim()
+                                .parse::<f64>()
+                                .unwrap_or(f64::NAN)
+                                / 100.0)
+                                .clamp(0.0, 1.0),
+                        ),
+                        Some(_) => LabelSize::Whole,
+                    },
+                    shape: cs,
+                }
+            }),
         draw_time: draw_time(m.get("drawTime")).unwrap_or(parent_time),
         z: num(m, "z", parent_z),
     }
@@ -404,6 +584,7 @@ pub fn resolve_annotations(
             "point" => AnnotationKind::Point,
             "ellipse" => AnnotationKind::Ellipse,
             "polygon" => AnnotationKind::Polygon,
+            "doughnutLabel" => AnnotationKind::DoughnutLabel,
             other => {
                 note(format!("the \"{other}\" annotation type"));
                 continue;
@@ -420,35 +601,38 @@ pub fn resolve_annotations(
         if !m.get("display").is_some_and(truthy) {
             continue;
         }
-        if m.get("curve").is_some_and(truthy) {
-            note("curved line annotations".into());
-        }
-        if m.get("arrowHeads")
-            .is_some_and(|v| v.get("display").is_some_and(truthy))
-            || ["start", "end"].iter().any(|k| {
-                m.get("arrowHeads")
-                    .and_then(|h| h.get(*k))
-                    .and_then(|h| h.get("display"))
-                    .is_some_and(truthy)
-            })
+        let corner_radius = |v: Option<&Value>| v.is_some_and(Value::is_object);
+        if corner_radius(m.get("borderRadius"))
+            || corner_radius(m.get("label").and_then(|l| l.get("borderRadius")))
         {
-            note("annotation arrow heads".into());
+            note("per-corner borderRadius (one radius is used)".into());
         }
-        if num(&m, "shadowBlur", 0.0) != 0.0 {
+        let shadowed = |o: &Map<String, Value>| {
+            ["shadowBlur", "shadowOffsetX", "shadowOffsetY"]
+                .iter()
+                .any(|k| num(o, k, 0.0) != 0.0)
+        };
+        let label_obj = m.get("label").and_then(Value::as_object);
+        if shadowed(&m) || label_obj.is_some_and(shadowed) {
             note("annotation shadows".into());
         }
-        if kind == AnnotationKind::Point
-            && m.get("pointStyle")
-                .and_then(Value::as_str)
-                .unwrap_or("circle")
-                != "circle"
-        {
-            note("annotation point styles other than 'circle'".into());
-        }
+        let point_style = match m.get("pointStyle").and_then(Value::as_str) {
+            None | Some("circle") => PointStyle::Circle,
+            Some("cross") => PointStyle::Cross,
+            Some("crossRot") => PointStyle::CrossRot,
+            Some("dash") => PointStyle::Dash,
+            Some("line") => PointStyle::Line,
+            Some("rect") => PointStyle::Rect,
+            Some("rectRounded") => PointStyle::RectRounded,
+            Some("rectRot") => PointStyle::RectRot,
+            Some("star") => PointStyle::Star,
+            Some("triangle") => PointStyle::Triangle,
+            Some(_) => PointStyle::Other,
+        };
         let dt = draw_time(m.get("drawTime")).unwrap_or(DrawTime::AfterDatasetsDraw);
         let z = num(&m, "z", 0.0);
         let rotation = num(&m, "rotation", 0.0);
-        let label_map = if kind == AnnotationKind::Label {
+        let label_map = if matches!(kind, AnnotationKind::Label | AnnotationKind::DoughnutLabel) {
             m.clone()
         } else {
             m.get("label")
@@ -456,14 +640,10 @@ pub fn resolve_annotations(
                 .cloned()
                 .unwrap_or_default()
         };
-        if label_map
-            .get("callout")
-            .and_then(|c| c.get("display"))
-            .is_some_and(truthy)
-        {
-            note("annotation label callouts".into());
-        }
-        let routed_bg = !matches!(kind, AnnotationKind::Line | AnnotationKind::Label);
+        let routed_bg = !matches!(
+            kind,
+            AnnotationKind::Line | AnnotationKind::Label | AnnotationKind::DoughnutLabel
+        );
         let id_of = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
         out.list.push(Annotation {
             id,
@@ -485,9 +665,28 @@ pub fn resolve_annotations(
             x_adjust: num(&m, "xAdjust", 0.0),
             y_adjust: num(&m, "yAdjust", 0.0),
             radius: num(&m, "radius", 10.0),
+            point_style,
+            auto_fit: m.get("autoFit").is_none_or(truthy),
+            spacing: num(&m, "spacing", 1.0),
             sides: num(&m, "sides", 3.0).max(0.0) as usize,
             rotation,
             shape: shape(&m, default_color, routed_bg),
+            curve: kind == AnnotationKind::Line && m.get("curve").is_some_and(truthy),
+            control_point: match m.get("controlPoint") {
+                Some(Value::Object(c)) => (
+                    ControlOffset::from(c.get("x")),
+                    ControlOffset::from(c.get("y")),
+                ),
+                v => (ControlOffset::from(v), ControlOffset::from(v)),
+            },
+            arrow_heads: if kind == AnnotationKind::Line {
+                [
+                    arrow_head(&m, "start", default_color),
+                    arrow_head(&m, "end", default_color),
+                ]
+            } else {
+                [None, None]
+            },
             label: label(&label_map, dt, z, rotation, default_color),
         });
     }

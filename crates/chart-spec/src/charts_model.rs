@@ -1,5 +1,6 @@
 //! The chart types of the bundled chart plugins (chartjs-chart-matrix 3.1.0,
-//! chartjs-chart-treemap 4.2.2): their defaults as data (the controllers' and elements'
+//! chartjs-chart-treemap 4.2.2, chartjs-chart-sankey 0.19.1, chartjs-chart-venn 4.3.7):
+//! their defaults as data (the controllers' and elements'
 //! `static defaults`/`overrides`) and their dataset options, resolved through the same scope
 //! chain as the core types.
 //!
@@ -14,11 +15,59 @@ use crate::values::{to_font, Font};
 use serde_json::{json, Map, Value};
 use std::sync::LazyLock;
 
+/// chartjs-chart-graph's `DendrogramController.defaults` (the scatter controller's, `clip`
+/// 10, `tension` 0.4 and the tree layout `mode`).
+fn graph_dataset(mode: &str) -> Value {
+    json!({
+        "datasetElementType": false,
+        "dataElementType": "point",
+        "showLine": false,
+        "fill": false,
+        "clip": 10,
+        "edgeElementType": "edgeLine",
+        "tension": 0.4,
+        "tree": {"mode": mode, "orientation": "horizontal"}
+    })
+}
+
+/// `DendrogramController.overrides`: hidden linear scales over -1..1 and a 10px padding.
+fn graph_overrides() -> Value {
+    let axis = json!({
+        "type": "linear",
+        "display": false,
+        "min": -1,
+        "max": 1,
+        "ticks": {"maxTicksLimit": 2, "precision": 100, "minRotation": 0, "maxRotation": 0}
+    });
+    json!({
+        "interaction": {"mode": "point"},
+        "layout": {"padding": 10},
+        "scales": {"x": axis, "y": axis}
+    })
+}
+
 /// `Chart.defaults.datasets[type]`: each plugin controller's `static defaults`.
 static DATASETS: LazyLock<Value> = LazyLock::new(|| {
     json!({
         "matrix": {"dataElementType": "matrix"},
-        "treemap": {"dataElementType": "treemap"}
+        "treemap": {"dataElementType": "treemap"},
+        "sankey": {
+            "borderColor": "black",
+            "borderWidth": 1,
+            "color": "black",
+            "dataElementType": "flow",
+            "modeX": "edge",
+            "nodeMinSize": 0,
+            "nodePadding": 10,
+            "nodePaddingMode": "auto",
+            "nodeWidth": 10,
+            "orientation": "horizontal"
+        },
+        "tree": graph_dataset("tree"),
+        "dendrogram": graph_dataset("dendrogram"),
+        "dendogram": graph_dataset("dendrogram"),
+        "venn": {"dataElementType": "arcSlice"},
+        "euler": {"dataElementType": "arcSlice"}
     })
 });
 
@@ -57,6 +106,44 @@ static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "rtl": false,
             "spacing": 0.5,
             "unsorted": false
+        },
+        "arcSlice": {
+            "backgroundColor": "#efefef",
+            "borderRadius": 0,
+            "borderSkipped": "start",
+            "borderWidth": 0,
+            "inflateAmount": "auto"
+        },
+        "edgeLine": {
+            "borderCapStyle": "butt",
+            "borderDash": [],
+            "borderDashOffset": 0.0,
+            "borderJoinStyle": "miter",
+            "borderWidth": 3,
+            "capBezierPoints": true,
+            "cubicInterpolationMode": "default",
+            "fill": false,
+            "spanGaps": false,
+            "stepped": false,
+            "tension": 0,
+            "directed": false,
+            "arrowHeadSize": 15,
+            "arrowHeadOffset": 5
+        },
+        "flow": {
+            "alpha": 0.5,
+            "colorFrom": "red",
+            "colorMode": "gradient",
+            "colorTo": "green",
+            "flowColor": null,
+            "flowLabels": {
+                "borderRadius": 0,
+                "color": "black",
+                "display": false,
+                "padding": 4,
+                "position": "center"
+            },
+            "orientation": "horizontal"
         }
     })
 });
@@ -79,6 +166,37 @@ static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
                     "alignToPixels": true,
                     "bounds": "data",
                     "display": false,
+                    "reverse": true,
+                    "type": "linear"
+                }
+            }
+        },
+        "tree": graph_overrides(),
+        "dendrogram": graph_overrides(),
+        "dendogram": graph_overrides(),
+        "venn": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
+        "euler": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
+        "sankey": {
+            "interaction": {"intersect": true, "mode": "nearest"},
+            "layout": {"padding": {"bottom": 3, "left": 3, "right": 13, "top": 3}},
+            "plugins": {"legend": {"display": false}},
+            "scales": {
+                "x": {"bounds": "data", "display": false, "min": 0, "offset": false, "type": "linear"},
+                "y": {
+                    "bounds": "data",
+                    "display": false,
+                    "min": 0,
+                    "offset": false,
                     "reverse": true,
                     "type": "linear"
                 }
@@ -113,6 +231,9 @@ pub fn element_type(kind: &str) -> &'static str {
     match kind {
         "matrix" => "matrix",
         "treemap" => "treemap",
+        "sankey" => "flow",
+        "venn" | "euler" => "arcSlice",
+        "tree" | "dendrogram" | "dendogram" => "edgeLine",
         _ => "point",
     }
 }
@@ -124,6 +245,134 @@ pub enum PluginDataset {
     Matrix(MatrixOptions),
     /// chartjs-chart-treemap.
     Treemap(Box<TreemapOptions>),
+    /// chartjs-chart-sankey.
+    Sankey(Box<SankeyOptions>),
+    /// chartjs-chart-venn (`venn` and `euler`).
+    Venn(VennOptions),
+    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`).
+    Graph(Box<GraphOptions>),
+}
+
+/// chartjs-chart-graph tree and dendrogram options, with the edges and their style.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphOptions {
+    /// `tree.mode`: `'tree'` (d3 `tree()`) or `'dendrogram'` (d3 `cluster()`).
+    pub tidy_tree: bool,
+    /// `tree.orientation`: `horizontal`, `vertical` or `radial`. Default: `'horizontal'`.
+    pub orientation: String,
+    /// Edges (source, target): from `edges` or from each node's `parent`.
+    pub edges: Vec<(NodeRef, NodeRef)>,
+    /// Edges derived from `parent` (the root is then the first node without one).
+    pub derived_edges: bool,
+    /// Edge `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub edge_color: Rgba,
+    /// Edge `borderWidth`. Default: 3.
+    pub edge_width: f64,
+    /// Edge `tension`. Default: 0.4 (the controller's).
+    pub tension: f64,
+    /// Edge `borderDash`. Default: none.
+    pub edge_dash: Vec<f64>,
+    /// Edge `directed`: an arrow head at the target. Default: false.
+    pub directed: bool,
+    /// `arrowHeadSize`. Default: 15.
+    pub arrow_size: f64,
+    /// `arrowHeadOffset`. Default: 5.
+    pub arrow_offset: f64,
+}
+
+/// One region of a venn diagram (`ArcSlice` options at an index) and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennSlice {
+    /// `value` of the data entry (`NaN` when missing).
+    pub value: f64,
+    /// `backgroundColor`. Default: `'#efefef'`.
+    pub background_color: Option<Rgba>,
+    /// `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth`. Default: 0 (which a canvas ignores, keeping 1).
+    pub border_width: f64,
+}
+
+/// chartjs-chart-venn dataset options: one slice per data entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennOptions {
+    /// Per data index.
+    pub slices: Vec<VennSlice>,
+}
+
+/// One flow of a sankey chart, with its element options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyFlow {
+    /// `from` node key (`String(from)`).
+    pub from: String,
+    /// `to` node key.
+    pub to: String,
+    /// `flow` amount.
+    pub flow: f64,
+    /// `colorFrom`. Default: `'red'`.
+    pub color_from: Rgba,
+    /// `colorTo`. Default: `'green'`.
+    pub color_to: Rgba,
+    /// `colorMode`: `gradient`, `from` or `to`. Default: `'gradient'`.
+    pub color_mode: String,
+    /// `alpha` applied to the flow colours. Default: 0.5.
+    pub alpha: f64,
+    /// `flowColor`: one colour for the flow. Default: null.
+    pub flow_color: Option<Rgba>,
+    /// `flowLabels.display`. Default: false.
+    pub label_display: bool,
+    /// `flowLabels.color`. Default: black.
+    pub label_color: Rgba,
+    /// `flowLabels.padding`. Default: 4.
+    pub label_padding: f64,
+    /// `flowLabels.position`. Default: `'center'`.
+    pub label_position: String,
+    /// `flowLabels.backgroundColor`. Default: none.
+    pub label_background: Option<Rgba>,
+    /// `flowLabels.borderRadius`. Default: 0.
+    pub label_border_radius: f64,
+    /// `flowLabels.font`. Default: `Chart.defaults.font`.
+    pub label_font: Font,
+}
+
+/// chartjs-chart-sankey dataset options. Node options given per node key (objects keyed by
+/// node) stay JSON and are looked up by key when drawing (`resolveNodeOption`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyOptions {
+    /// The flows, in data order (entries without from/to are left out).
+    pub flows: Vec<SankeyFlow>,
+    /// `size`: `'max'` or `'min'`. Default: `'max'`.
+    pub size_min: bool,
+    /// `priority`: node key → order in its column.
+    pub priority: Option<Map<String, Value>>,
+    /// `column`: node key → column.
+    pub column: Option<Map<String, Value>>,
+    /// `nodePadding`: a number, or per node key. Default: 10.
+    pub node_padding: Value,
+    /// `nodePaddingMode`: `auto` or `even`. Default: `'auto'`.
+    pub node_padding_mode: String,
+    /// `nodeMinSize`: a number, or per node key. Default: 0.
+    pub node_min_size: Value,
+    /// `nodeWidth`. Default: 10.
+    pub node_width: f64,
+    /// `modeX`: `edge` or `even`. Default: `'edge'`.
+    pub mode_x: String,
+    /// `orientation`: `horizontal` or `vertical`. Default: `'horizontal'`.
+    pub vertical: bool,
+    /// `borderColor` of nodes. Default: `'black'`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth` of nodes. Default: 1.
+    pub border_width: f64,
+    /// `color`: node label colour. Default: `'black'`.
+    pub color: Rgba,
+    /// `labels`: node key → label text.
+    pub labels: Option<Map<String, Value>>,
+    /// `nodeLabels` (per-key objects allowed for colours, display and position).
+    pub node_labels: Map<String, Value>,
+    /// `nodeLabels.font`, else `font`, else the chart font.
+    pub font: Font,
+    /// `padding`: the line offset of multi-line labels. Default: half the line height.
+    pub padding: Option<f64>,
 }
 
 /// Four sides or corners (`toTRBL`/`toTRBLCorners`), in the order top, right, bottom, left
@@ -442,7 +691,228 @@ pub fn resolve(
                 divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
             })))
         }
+        "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
+            ds, scopes, chart_font,
+        )))),
+        "venn" | "euler" => {
+            let data = match ds.get("data") {
+                Some(Value::Array(a)) => a.as_slice(),
+                _ => &[],
+            };
+            let default_border = Rgba {
+                r: 0,
+                g: 0,
+                b: 0,
+                a: 26,
+            };
+            let slices = (0..count)
+                .map(|i| VennSlice {
+                    value: data
+                        .get(i)
+                        .and_then(|d| d.get("value"))
+                        .map(to_number)
+                        .unwrap_or(f64::NAN),
+                    background_color: color_at(scopes.get("backgroundColor"), Some(i)),
+                    border_color: color_at(scopes.get("borderColor"), Some(i))
+                        .or(Some(default_border)),
+                    border_width: at(scopes.get("borderWidth"), Some(i))
+                        .map(to_number)
+                        .filter(|n| n.is_finite())
+                        .unwrap_or(0.0),
+                })
+                .collect();
+            Some(PluginDataset::Venn(VennOptions { slices }))
+        }
+        "tree" | "dendrogram" | "dendogram" => {
+            Some(PluginDataset::Graph(Box::new(resolve_graph(ds, scopes))))
+        }
         _ => None,
+    }
+}
+
+/// A node reference of an edge or a `parent`: an index, or a chart label (`resolveNodeIndex`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeRef {
+    /// A node index.
+    Index(usize),
+    /// A chart label, looked up in `data.labels`.
+    Label(String),
+}
+
+fn node_index(v: &Value) -> Option<NodeRef> {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| *f >= 0.0)
+            .map(|f| NodeRef::Index(f as usize)),
+        Value::String(s) => Some(NodeRef::Label(s.clone())),
+        _ => None,
+    }
+}
+
+fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>) -> GraphOptions {
+    let tree = scopes.child("tree");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let (edges, derived) = match ds.get("edges") {
+        Some(Value::Array(e)) => (
+            e.iter()
+                .filter_map(|e| {
+                    Some((node_index(e.get("source")?)?, node_index(e.get("target")?)?))
+                })
+                .collect(),
+            false,
+        ),
+        _ => (
+            data.iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    let p = d.get("parent").filter(|p| !p.is_null())?;
+                    Some((node_index(p)?, NodeRef::Index(i)))
+                })
+                .collect(),
+            true,
+        ),
+    };
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    GraphOptions {
+        tidy_tree: tree.get("mode").and_then(Value::as_str) == Some("tree"),
+        orientation: tree
+            .get("orientation")
+            .and_then(Value::as_str)
+            .unwrap_or("horizontal")
+            .to_string(),
+        edges,
+        derived_edges: derived,
+        edge_color: color_at(scopes.get("borderColor"), Some(0)).unwrap_or(Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 26,
+        }),
+        edge_width: num("borderWidth", 3.0),
+        tension: num("tension", 0.0),
+        edge_dash: match scopes.get("borderDash") {
+            Some(Value::Array(a)) => a.iter().map(to_number).collect(),
+            _ => Vec::new(),
+        },
+        directed: scopes.get("directed").is_some_and(truthy),
+        arrow_size: num("arrowHeadSize", 15.0),
+        arrow_offset: num("arrowHeadOffset", 5.0),
+    }
+}
+
+fn resolve_sankey(
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+) -> SankeyOptions {
+    let parsing = ds.get("parsing").and_then(Value::as_object);
+    let pkey = |k: &'static str| -> String {
+        parsing
+            .and_then(|p| p.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or(k)
+            .to_string()
+    };
+    let (fk, tk, vk) = (pkey("from"), pkey("to"), pkey("flow"));
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .filter(|v| !v.is_null())
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    let st = |k: &str, d: &str| {
+        scopes
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or(d)
+            .to_string()
+    };
+    let labels_child = scopes.child("flowLabels");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let mut flows = Vec::new();
+    for (i, d) in data.iter().enumerate() {
+        let Some(o) = d.as_object() else { continue };
+        let (Some(f), Some(t)) = (o.get(&fk), o.get(&tk)) else {
+            continue;
+        };
+        let idx = Some(i);
+        let lfont = match labels_child.get("font") {
+            Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+            _ => to_font(&Scopes::default(), chart_font),
+        };
+        flows.push(SankeyFlow {
+            from: crate::model::Raw::from_json(f).to_js_string(),
+            to: crate::model::Raw::from_json(t).to_js_string(),
+            flow: o.get(&vk).map(to_number).unwrap_or(f64::NAN),
+            color_from: color_at(scopes.get("colorFrom"), idx).unwrap_or(Rgba::rgb(255, 0, 0)),
+            color_to: color_at(scopes.get("colorTo"), idx).unwrap_or(Rgba::rgb(0, 128, 0)),
+            color_mode: at(scopes.get("colorMode"), idx)
+                .and_then(Value::as_str)
+                .unwrap_or("gradient")
+                .to_string(),
+            alpha: at(scopes.get("alpha"), idx)
+                .map(to_number)
+                .filter(|n| n.is_finite())
+                .unwrap_or(0.5),
+            flow_color: color_at(scopes.get("flowColor"), idx),
+            label_display: labels_child.get("display").is_some_and(truthy),
+            label_color: color_at(labels_child.get("color"), idx).unwrap_or(Rgba::rgb(0, 0, 0)),
+            label_padding: labels_child.get("padding").map(to_number).unwrap_or(4.0),
+            label_position: labels_child
+                .get("position")
+                .and_then(Value::as_str)
+                .unwrap_or("center")
+                .to_string(),
+            label_background: color_at(labels_child.get("backgroundColor"), idx),
+            label_border_radius: labels_child
+                .get("borderRadius")
+                .map(to_number)
+                .unwrap_or(0.0),
+            label_font: lfont,
+        });
+    }
+    let node_labels = scopes
+        .get("nodeLabels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let font = match node_labels.get("font").or_else(|| ds.get("font")) {
+        Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+        _ => to_font(&Scopes::default(), chart_font),
+    };
+    SankeyOptions {
+        flows,
+        size_min: ds.get("size").and_then(Value::as_str) == Some("min"),
+        priority: ds.get("priority").and_then(Value::as_object).cloned(),
+        column: ds.get("column").and_then(Value::as_object).cloned(),
+        node_padding: scopes.get("nodePadding").cloned().unwrap_or(json!(10)),
+        node_padding_mode: st("nodePaddingMode", "auto"),
+        node_min_size: scopes.get("nodeMinSize").cloned().unwrap_or(json!(0)),
+        node_width: num("nodeWidth", 10.0),
+        mode_x: st("modeX", "edge"),
+        vertical: st("orientation", "horizontal") == "vertical",
+        border_color: color_at(scopes.get("borderColor"), None),
+        border_width: num("borderWidth", 1.0),
+        color: color_at(scopes.get("color"), None).unwrap_or(Rgba::rgb(0, 0, 0)),
+        labels: ds.get("labels").and_then(Value::as_object).cloned(),
+        node_labels,
+        font,
+        padding: ds.get("padding").map(to_number).filter(|n| n.is_finite()),
     }
 }
 

@@ -102,6 +102,8 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
     if plugin_enabled("colors") {
         apply_colors_plugin(&kind, options, plugin_opts("colors"), &mut datasets_owned);
     }
+    // chartjs-plugin-gradient: stand-in colours the engine repaints (plugins_model).
+    crate::plugins_model::apply_gradient_sentinels(config, &mut datasets_owned);
 
     let ctx = Ctx {
         kind: kind.clone(),

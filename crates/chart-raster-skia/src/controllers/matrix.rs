@@ -166,6 +166,25 @@ impl Controller for MatrixController {
         }
     }
 
+    fn label_elements(
+        &self,
+        _ds: &Dataset,
+        _meta: &Meta,
+    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+        (self.rects.iter())
+            .map(|r| {
+                (r.x.is_finite() && r.y.is_finite()).then_some(
+                    crate::plugins::datalabels::LabelElement::Rect {
+                        x: r.x,
+                        y: r.y,
+                        width: r.width,
+                        height: r.height,
+                    },
+                )
+            })
+            .collect()
+    }
+
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
         let o = options(ds).first();
         let default = chart_spec::Rgba {
@@ -177,7 +196,10 @@ impl Controller for MatrixController {
         LegendStyle {
             fill: o.map(|o| o.background_color).unwrap_or(default),
             stroke: o.map(|o| o.border_color).unwrap_or(default),
-            line_width: o.map(|o| o.border_width[0]).unwrap_or(0.0),
+            // The legend's `(toPadding(borderWidth).width + height) / 4`.
+            line_width: o
+                .map(|o| o.border_width.iter().sum::<f64>() / 4.0)
+                .unwrap_or(0.0),
             cap: crate::scene::LineCap::Butt,
             dash: Vec::new(),
             dash_offset: 0.0,

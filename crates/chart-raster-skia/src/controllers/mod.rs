@@ -17,11 +17,14 @@ pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
 pub mod doughnut;
+pub mod graph_tree;
 pub mod line;
 pub mod matrix;
 pub mod polar_area;
 pub mod radar;
+pub mod sankey;
 pub mod treemap;
+pub mod venn;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -514,6 +517,11 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "radar" => Some(Box::new(radar::RadarController::default())),
         "matrix" => Some(Box::new(matrix::MatrixController::default())),
         "treemap" => Some(Box::new(treemap::TreemapController::default())),
+        "sankey" => Some(Box::new(sankey::SankeyController::default())),
+        "venn" => Some(Box::new(venn::VennController::default())),
+        "tree" | "dendrogram" | "dendogram" => {
+            Some(Box::new(graph_tree::GraphTreeController::default()))
+        }
         _ => None,
     }
 }

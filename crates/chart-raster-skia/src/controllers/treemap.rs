@@ -377,9 +377,7 @@ fn normalize_tree(key: &str, leaf_key: &str, obj: &Map<String, Value>) -> Vec<Va
         .map(|mut r| {
             for i in 0..max {
                 let k = i.to_string();
-                let empty = !r
-                    .get(&k)
-                    .is_some_and(|v| v.as_str().is_some_and(|s| !s.is_empty()));
+                let empty = r.get(&k).and_then(Value::as_str).is_none_or(str::is_empty);
                 if empty {
                     r.insert(k, Value::String(String::new()));
                 }
@@ -871,7 +869,10 @@ impl Controller for TreemapController {
         LegendStyle {
             fill: o.map(|o| o.background_color).unwrap_or(default),
             stroke: o.map(|o| o.border_color).unwrap_or(default),
-            line_width: o.map(|o| o.border_width[0]).unwrap_or(0.0),
+            // The legend's `(toPadding(borderWidth).width + height) / 4`.
+            line_width: o
+                .map(|o| o.border_width.iter().sum::<f64>() / 4.0)
+                .unwrap_or(0.0),
             cap: crate::scene::LineCap::Butt,
             dash: Vec::new(),
             dash_offset: 0.0,

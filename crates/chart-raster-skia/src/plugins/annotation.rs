@@ -6,11 +6,12 @@
 //! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
 //! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
 
+use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, Scale};
-use crate::scene::{TextAlign, TextBaseline};
+use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::annotation_model::{
-    Annotation, AnnotationKind, AnnotationLabel, Annotations, DrawTime, Shape,
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, DrawTime, Shape,
 };
 use chart_spec::model::{Axis, Raw};
 use chart_spec::Rgba;
@@ -43,10 +44,10 @@ impl Bounds {
 }
 
 /// `retrieveScaleID`: the option, else the first scale of that axis.
-fn scale_for<'a>(scales: &'a [Scale], id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
+fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
     match id {
-        Some(id) => scales.iter().find(|s| s.core.id() == id),
-        None => scales.iter().find(|s| s.core.axis() == axis),
+        Some(id) => scales.list.iter().find(|s| s.core.id() == id),
+        None => scales.list.iter().find(|s| s.core.axis() == axis),
     }
 }
 
@@ -59,52 +60,55 @@ fn parse(scale: &mut Scale, v: &Raw) -> Option<f64> {
     s.kind.parse(&s.core, v, None).filter(|f| f.is_finite())
 }
 
+/// Annotation values parsed by each scale before drawing (`scale.parse` needs `&mut` and
+/// runs when the scales are built): (scale id, value as written) → parsed value.
+pub type Parsed = HashMap<(String, String), f64>;
+
+/// The chart's scales with the annotation values they parsed.
+pub struct Scales<'a> {
+    /// The scales.
+    pub list: &'a [Scale],
+    /// Parsed annotation values.
+    pub parsed: &'a Parsed,
+    /// The hole of the innermost visible doughnut or pie ring drawn over at least 90°
+    /// (`getDatasetMeta` of doughnutLabel): centre x, y and inner radius.
+    pub hole: Option<(f64, f64, f64)>,
+}
+
 /// `scaleValue(scale, value, fallback)`.
-fn scale_value(scale: &Scale, v: &Raw, fallback: f64) -> f64 {
-    // Parsing needs `&mut` for category scales (unknown labels are added); a clone keeps
-    // drawing side-effect free.
-    let mut parsed = None;
-    if !v.is_null_or_undef() {
-        if let Raw::Num(n) = v {
-            parsed = Some(*n).filter(|f| f.is_finite());
-        } else if let Some(labels) = scale.kind.labels() {
-            parsed = match v {
-                Raw::Str(s) => labels
-                    .iter()
-                    .position(|l| matches!(l, Raw::Str(x) if x == s))
-                    .map(|i| i as f64),
-                _ => None,
-            };
-        } else {
-            parsed = number_like(v);
-        }
-    }
+fn scale_value(sc: &Scales<'_>, scale: &Scale, v: &Raw, fallback: f64) -> f64 {
+    let parsed = match v {
+        Raw::Undefined | Raw::Null => None,
+        Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+        other => sc
+            .parsed
+            .get(&(scale.core.id().to_string(), other.to_js_string()))
+            .copied(),
+    };
     match parsed {
         Some(p) => scale.pixel_for_value(p),
         None => fallback,
     }
 }
 
-fn number_like(v: &Raw) -> Option<f64> {
-    match v {
-        Raw::Num(n) => Some(*n),
-        Raw::Str(s) => s.trim().parse::<f64>().ok(),
-        _ => None,
-    }
-    .filter(|f| f.is_finite())
-}
-
 /// `getDimensionByScale`: (start, end) pixels, unordered.
-fn dimension(scale: &Scale, min: &Raw, max: &Raw, start: f64, end: f64) -> (f64, f64) {
+fn dimension(
+    sc: &Scales<'_>,
+    scale: &Scale,
+    min: &Raw,
+    max: &Raw,
+    start: f64,
+    end: f64,
+) -> (f64, f64) {
     let rev = scale.core.opts.reverse;
     (
-        scale_value(scale, min, if rev { end } else { start }),
-        scale_value(scale, max, if rev { start } else { end }),
+        scale_value(sc, scale, min, if rev { end } else { start }),
+        scale_value(sc, scale, max, if rev { start } else { end }),
     )
 }
 
 /// `resolveBoxProperties`: `None` without any scale.
-fn box_bounds(a: &Annotation, scales: &[Scale], area: &Area) -> Option<Bounds> {
+fn box_bounds(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<Bounds> {
     let xs = scale_for(scales, a.x_scale_id.as_deref(), Axis::X);
     let ys = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y);
     if xs.is_none() && ys.is_none() {
@@ -112,8 +116,8 @@ fn box_bounds(a: &Annotation, scales: &[Scale], area: &Area) -> Option<Bounds> {
     }
     let (x, x2) = xs.map_or((area.left, area.right), |s| (s.core.left, s.core.right));
     let (y, y2) = ys.map_or((area.top, area.bottom), |s| (s.core.top, s.core.bottom));
-    let (xa, xb) = xs.map_or((x, x2), |s| dimension(s, &a.x_min, &a.x_max, x, x2));
-    let (ya, yb) = ys.map_or((y2, y), |s| dimension(s, &a.y_min, &a.y_max, y2, y));
+    let (xa, xb) = xs.map_or((x, x2), |s| dimension(scales, s, &a.x_min, &a.x_max, x, x2));
+    let (ya, yb) = ys.map_or((y2, y), |s| dimension(scales, s, &a.y_min, &a.y_max, y2, y));
     Some(Bounds {
         x: xa.min(xb),
         x2: xa.max(xb),
@@ -127,20 +131,20 @@ fn bound_to_point(a: &Annotation) -> bool {
 }
 
 /// `getChartPoint`.
-fn chart_point(a: &Annotation, scales: &[Scale], area: &Area) -> (f64, f64) {
+fn chart_point(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (f64, f64) {
     let mut x = area.width() / 2.0;
     let mut y = area.height() / 2.0;
     if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
-        x = scale_value(s, &a.x_value, s.core.left + s.core.width / 2.0);
+        x = scale_value(scales, s, &a.x_value, s.core.left + s.core.width / 2.0);
     }
     if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
-        y = scale_value(s, &a.y_value, s.core.top + s.core.height / 2.0);
+        y = scale_value(scales, s, &a.y_value, s.core.top + s.core.height / 2.0);
     }
     (x, y)
 }
 
 /// `resolvePointProperties`: centre and radius.
-fn point_props(a: &Annotation, scales: &[Scale], area: &Area) -> Option<(f64, f64, f64)> {
+fn point_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> Option<(f64, f64, f64)> {
     if bound_to_point(a) {
         let (x, y) = chart_point(a, scales, area);
         return Some((x + a.x_adjust, y + a.y_adjust, a.radius));
@@ -156,7 +160,7 @@ fn point_props(a: &Annotation, scales: &[Scale], area: &Area) -> Option<(f64, f6
 
 /// `resolveLineProperties` then the clipping of `LineAnnotation.resolveElementProperties`:
 /// the segment and whether it crosses the chart area.
-fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
+fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool, (f64, f64)) {
     let mut b = Bounds {
         x: area.left,
         y: area.top,
@@ -166,11 +170,11 @@ fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
     match a
         .scale_id
         .as_deref()
-        .and_then(|id| scales.iter().find(|s| s.core.id() == id))
+        .and_then(|id| scales.list.iter().find(|s| s.core.id() == id))
     {
         Some(s) => {
-            let min = scale_value(s, &a.value, f64::NAN);
-            let max = scale_value(s, &a.end_value, min);
+            let min = scale_value(scales, s, &a.value, f64::NAN);
+            let max = scale_value(scales, s, &a.end_value, min);
             if s.core.is_horizontal() {
                 (b.x, b.x2) = (min, max);
             } else {
@@ -179,13 +183,15 @@ fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
         }
         None => {
             if let Some(s) = scale_for(scales, a.x_scale_id.as_deref(), Axis::X) {
-                (b.x, b.x2) = dimension(s, &a.x_min, &a.x_max, s.core.left, s.core.right);
+                (b.x, b.x2) = dimension(scales, s, &a.x_min, &a.x_max, s.core.left, s.core.right);
             }
             if let Some(s) = scale_for(scales, a.y_scale_id.as_deref(), Axis::Y) {
-                (b.y, b.y2) = dimension(s, &a.y_min, &a.y_max, s.core.bottom, s.core.top);
+                (b.y, b.y2) = dimension(scales, s, &a.y_min, &a.y_max, s.core.bottom, s.core.top);
             }
         }
     }
+    // `centerX`/`centerY` come from the segment before it is limited to the area.
+    let center = ((b.x + b.x2) / 2.0, (b.y + b.y2) / 2.0);
     // isLineInArea
     let inside = !((b.x < area.left && b.x2 < area.left)
         || (b.x > area.right && b.x2 > area.right)
@@ -201,7 +207,34 @@ fn line_props(a: &Annotation, scales: &[Scale], area: &Area) -> (Bounds, bool) {
             y2: p2.1,
         };
     }
-    (b, inside)
+    (b, inside, center)
+}
+
+/// `getControlPoint`: the quadratic control point of a curved line.
+fn control_point(a: &Annotation, b: &Bounds, center: (f64, f64)) -> (f64, f64) {
+    let angle = libm::atan2(b.y2 - b.y, b.x2 - b.x);
+    let distance = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+    let (cx, cy) = center;
+    let px = cx + a.control_point.0.size(distance);
+    let py = cy + a.control_point.1.size(distance);
+    let (c, s) = (libm::cos(angle), libm::sin(angle));
+    (
+        cx + c * (px - cx) - s * (py - cy),
+        cy + s * (px - cx) + c * (py - cy),
+    )
+}
+
+/// `pointInCurve`.
+fn point_in_curve(p1: (f64, f64), cp: (f64, f64), p2: (f64, f64), t: f64) -> (f64, f64) {
+    let coord =
+        |s: f64, c: f64, e: f64| (1.0 - t) * (1.0 - t) * s + 2.0 * (1.0 - t) * t * c + t * t * e;
+    (coord(p1.0, cp.0, p2.0), coord(p1.1, cp.1, p2.1))
+}
+
+/// `angleInCurve`.
+fn angle_in_curve(p1: (f64, f64), cp: (f64, f64), p2: (f64, f64), t: f64) -> f64 {
+    let d = |s: f64, c: f64, e: f64| 2.0 * (1.0 - t) * (c - s) + 2.0 * t * (e - c);
+    -libm::atan2(d(p1.0, cp.0, p2.0), d(p1.1, cp.1, p2.1)) + 0.5 * PI
 }
 
 /// `limitPointToArea`.
@@ -252,12 +285,16 @@ pub struct LabelBox {
     pub rotation: f64,
     /// Background colour (box labels force transparent).
     pub background: Rgba,
+    /// The labelled point (`pointX`, `pointY`) a callout points to; `None` for box labels,
+    /// whose callout the plugin turns off.
+    pub point: Option<(f64, f64)>,
 }
 
 /// `calculateLabelPosition` for a line's label.
 fn line_label(
     l: &AnnotationLabel,
     line: &Bounds,
+    cp: Option<(f64, f64)>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) -> LabelBox {
@@ -315,10 +352,13 @@ fn line_label(
         LabelPos::End => 1.0 - t_adjust(line.x - line.x2, line.y - line.y2),
         other => other.relative(1.0),
     };
-    let pt = (
-        line.x + t * (line.x2 - line.x),
-        line.y + t * (line.y2 - line.y),
-    );
+    let pt = match cp {
+        Some(cp) => point_in_curve((line.x, line.y), cp, (line.x2, line.y2), t),
+        None => (
+            line.x + t * (line.x2 - line.x),
+            line.y + t * (line.y2 - line.y),
+        ),
+    };
     let adjust = |coord: f64, size: f64, min: f64, max: f64, pad: f64| {
         let half = size / 2.0;
         if size > max - min {
@@ -344,6 +384,7 @@ fn line_label(
         },
         rotation: rotation.to_degrees(),
         background: l.shape.background_color,
+        point: Some(pt),
     }
 }
 
@@ -378,13 +419,14 @@ fn box_label(
         },
         rotation: l.rotation.unwrap_or(0.0),
         background: Rgba::TRANSPARENT,
+        point: None,
     }
 }
 
 /// `measureLabelRectangle` for a `type: 'label'` annotation.
 fn label_annotation(
     a: &Annotation,
-    scales: &[Scale],
+    scales: &Scales<'_>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) -> Option<LabelBox> {
@@ -410,6 +452,7 @@ fn label_annotation(
         },
         rotation: a.rotation,
         background: l.shape.background_color,
+        point: Some(point),
     })
 }
 
@@ -468,6 +511,9 @@ fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
     }
     ctx.save();
     rotate_about(ctx, lb.rect.center(), lb.rotation);
+    if let (Some(c), Some(pt)) = (&l.callout, lb.point) {
+        draw_callout(ctx, c, l.shape.border_width, lb, pt);
+    }
     draw_box(ctx, &lb.rect, &l.shape, lb.background);
     // getLabelSize
     let bw = l.shape.border_width;
@@ -503,6 +549,85 @@ fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
     ctx.restore();
 }
 
+/// Rotates `p` about `c` by `rad` (the plugin's `rotated`).
+fn rotated(p: (f64, f64), c: (f64, f64), rad: f64) -> (f64, f64) {
+    let (co, si) = (libm::cos(rad), libm::sin(rad));
+    (
+        c.0 + co * (p.0 - c.0) - si * (p.1 - c.1),
+        c.1 + si * (p.0 - c.0) + co * (p.1 - c.1),
+    )
+}
+
+/// `drawCallout`: separator and stub on the label's side nearest the point, then a line
+/// to the point; nothing when the point is (nearly) inside the label.
+fn draw_callout(ctx: &mut Ctx<'_>, c: &Callout, border_width: f64, lb: &LabelBox, pt: (f64, f64)) {
+    let r = &lb.rect;
+    let (w, h) = (r.width(), r.height());
+    let center = r.center();
+    let rad = lb.rotation.to_radians();
+    // resolveCalloutPosition: 0 left, 1 bottom, 2 top, 3 right.
+    let pos = c.position.unwrap_or_else(|| {
+        let (xa, ya) = (c.start.of(w), c.start.of(h));
+        let xs = [r.x, r.x + xa, r.x + xa, r.x2];
+        let ys = [r.y + ya, r.y2, r.y, r.y2];
+        let mut best = (0, f64::INFINITY);
+        for i in 0..4 {
+            let q = rotated((xs[i], ys[i]), center, rad);
+            let d = ((q.0 - pt.0).powi(2) + (q.1 - pt.1).powi(2)).sqrt();
+            if d < best.1 {
+                best = (i, d);
+            }
+        }
+        best.0
+    });
+    // isPointInRange
+    let (mut px, mut py) = pt;
+    match pos {
+        0 => px += c.margin,
+        3 => px -= c.margin,
+        2 => py += c.margin,
+        _ => py -= c.margin,
+    }
+    let q = rotated((px, py), center, -rad);
+    let hit = border_width / 2.0 + 0.001;
+    if q.0 >= r.x - hit && q.0 <= r.x2 + hit && q.1 >= r.y - hit && q.1 <= r.y2 + hit {
+        return;
+    }
+    if c.shape.border_width.is_nan() || c.shape.border_width <= 0.0 {
+        return;
+    }
+    let adjust = c.margin + border_width / 2.0;
+    let sep = match pos {
+        3 => w + adjust,
+        1 => h + adjust,
+        _ => -adjust,
+    };
+    let side = if pos == 0 || pos == 2 {
+        -c.side
+    } else {
+        c.side
+    };
+    let (s0, s1, k0, k1) = if pos == 0 || pos == 3 {
+        let s0 = (r.x + sep, r.y);
+        let k0 = (s0.0, r.y + c.start.of(h));
+        (s0, (s0.0, r.y2), k0, (k0.0 + side, k0.1))
+    } else {
+        let s0 = (r.x, r.y + sep);
+        let k0 = (s0.0 + c.start.of(w), s0.1);
+        (s0, (r.x2, s0.1), k0, (k0.0, k0.1 + side))
+    };
+    let mut p = P::new();
+    if c.margin > 0.0 || border_width == 0.0 {
+        p.move_to(s0.0, s0.1);
+        p.line_to(s1.0, s1.1);
+    }
+    p.move_to(k0.0, k0.1);
+    p.line_to(k1.0, k1.1);
+    let target = rotated(pt, center, -rad);
+    p.line_to(target.0, target.1);
+    ctx.stroke(&p, &stroke_style(&c.shape));
+}
+
 /// A 4-cubic ellipse (`ctx.ellipse`) of radii `rx`, `ry`.
 fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
     const K: f64 = 0.552_284_749_830_793_4;
@@ -515,6 +640,179 @@ fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
     p.close();
 }
 
+/// The hole for doughnutLabel annotations (`getDatasetMeta` in the plugin): among the
+/// visible doughnut and pie datasets drawn over at least 90°, the one with the smallest
+/// inner radius, as (centre x, centre y, inner radius) of its first arc.
+pub fn doughnut_hole(
+    ctrls: &[Box<dyn crate::controllers::Controller>],
+    data: &crate::controllers::ChartData,
+    datasets: &[chart_spec::model::Dataset],
+) -> Option<(f64, f64, f64)> {
+    let mut best: Option<(f64, f64, f64)> = None;
+    for &i in &data.sorted_visible {
+        let (meta, ds) = (&data.metas[i], &datasets[i]);
+        if !matches!(meta.kind.as_str(), "doughnut" | "pie")
+            || ds.arc.as_ref().is_none_or(|a| a.circumference < 90.0)
+        {
+            continue;
+        }
+        let hole = ctrls[i]
+            .label_elements(ds, meta)
+            .into_iter()
+            .flatten()
+            .find_map(|e| match e {
+                crate::plugins::datalabels::LabelElement::Arc {
+                    x, y, inner_radius, ..
+                } => Some((x, y, inner_radius)),
+                _ => None,
+            });
+        if let Some(h) = hole {
+            if best.is_none_or(|b| h.2 < b.2) {
+                best = Some(h);
+            }
+        }
+    }
+    best
+}
+
+/// `DoughnutLabelAnnotation`: `getControllerMeta`, `autoFit`, `drawBackground`, then the
+/// text centred in the hole.
+fn draw_doughnut_label(
+    ctx: &mut Ctx<'_>,
+    a: &Annotation,
+    scales: &Scales<'_>,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) {
+    let l = &a.label;
+    let Some((x, y, inner)) = scales.hole else {
+        return;
+    };
+    if l.content.is_empty() {
+        return;
+    }
+    let sq_l = (x - inner).max(area.left);
+    let sq_r = (x + inner).min(area.right);
+    let sq_t = (y - inner).max(area.top);
+    let sq_b = (y + inner).min(area.bottom);
+    let point = ((sq_l + sq_r) / 2.0, (sq_t + sq_b) / 2.0);
+    let radius = inner.min((sq_r - sq_l).min(sq_b - sq_t) / 2.0);
+    let (mut w, mut h) = label_size(l, measure);
+    let ratio = radius * 2.0 / (w * w + h * h).sqrt();
+    let mut label = l.clone();
+    if a.auto_fit && ratio < 1.0 {
+        // `toFonts` with `fitRatio`: floored sizes, the same line-height factor. (The plugin
+        // scales the size as written, so a font without a size gets NaN and the canvas keeps
+        // its previous font; the resolved size is scaled here.)
+        label.fonts = l
+            .fonts
+            .iter()
+            .map(|f| {
+                let size = (f.size * ratio).floor();
+                let factor = if f.size > 0.0 {
+                    f.line_height / f.size
+                } else {
+                    1.2
+                };
+                let mut g = f.clone();
+                g.size = size;
+                g.line_height = size * factor;
+                g.spec.size = size as f32;
+                g.spec.line_height = g.line_height as f32;
+                g
+            })
+            .collect();
+        w *= ratio;
+        h *= ratio;
+    }
+    // drawBackground: the hole's circle, flattened where the chart area cuts it.
+    let space = a.spacing + l.shape.border_width / 2.0;
+    let r = inner - space;
+    let ccw = point.1 > y;
+    let side = if ccw {
+        area.top + space
+    } else {
+        area.bottom - space
+    };
+    let (start, end) = hole_angles(side, x, y, r);
+    let mut p = P::new();
+    p.arc(x, y, r, start, end, ccw);
+    p.close();
+    ctx.fill(&p, l.shape.background_color);
+    if l.shape.border_width > 0.0 {
+        ctx.stroke(&p, &stroke_style(&l.shape));
+    }
+    // measureLabelRectangle without padding or border, then drawLabel on that box.
+    let bx = point.0 - l.position.0.relative(w) + l.x_adjust;
+    let by = point.1 - l.position.1.relative(h) + l.y_adjust;
+    let lb = LabelBox {
+        rect: Bounds {
+            x: bx,
+            y: by,
+            x2: bx + w,
+            y2: by + h,
+        },
+        rotation: a.rotation,
+        background: Rgba::TRANSPARENT,
+        point: None,
+    };
+    label.shape.border_width = 0.0;
+    label.padding = chart_spec::values::Padding::all(0.0);
+    label.display = true;
+    draw_label(ctx, &label, &lb);
+}
+
+/// `getAngles`: where the line `y` crosses the circle, as angles (a full circle when it
+/// does not).
+fn hole_angles(y: f64, cx: f64, cy: f64, r: f64) -> (f64, f64) {
+    let yk2 = (cy - y).powi(2);
+    let b = cx * -2.0;
+    let c = cx * cx + yk2 - r * r;
+    let delta = b * b - 4.0 * c;
+    if delta <= 0.0 {
+        return (0.0, 2.0 * PI);
+    }
+    let start = (-b - delta.sqrt()) / 2.0;
+    let end = (-b + delta.sqrt()) / 2.0;
+    // getAngleFromPoint: in (-π/2, 3π/2].
+    let angle = |px: f64| {
+        let a = libm::atan2(y - cy, px - cx);
+        if a < -0.5 * PI {
+            a + 2.0 * PI
+        } else {
+            a
+        }
+    };
+    (angle(start), angle(end))
+}
+
+/// `drawArrowHead(ctx, offset, adjust, arrowOpts)` in the line's frame.
+fn draw_arrow_head(
+    ctx: &mut Ctx<'_>,
+    offset: f64,
+    adjust: f64,
+    head: Option<&ArrowHead>,
+    line: &Shape,
+) {
+    let Some(h) = head else { return };
+    let x = (offset - h.length).abs() + adjust;
+    let mut p = P::new();
+    p.move_to(x, -h.width);
+    p.line_to(offset + adjust, 0.0);
+    p.line_to(x, h.width);
+    // `setBorderStyle` leaves the line's stroke when the head has no border width.
+    let shape = if h.shape.border_width > 0.0 {
+        &h.shape
+    } else {
+        line
+    };
+    if h.fill {
+        p.close();
+        ctx.fill(&p, h.background_color.unwrap_or(h.shape.border_color));
+    }
+    ctx.stroke(&p, &stroke_style(shape));
+}
+
 /// One drawable: an annotation's main element or its label.
 enum Drawable<'a> {
     Main(&'a Annotation),
@@ -522,7 +820,13 @@ enum Drawable<'a> {
 }
 
 /// `draw(chart, caller, clip)`: every element and label of `time`, by `z`.
-pub fn draw(ctx: &mut Ctx<'_>, anns: &Annotations, time: DrawTime, scales: &[Scale], area: &Area) {
+pub fn draw(
+    ctx: &mut Ctx<'_>,
+    anns: &Annotations,
+    time: DrawTime,
+    scales: &Scales<'_>,
+    area: &Area,
+) {
     let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
     for a in &anns.list {
         if a.draw_time == time {
@@ -551,11 +855,12 @@ pub fn draw(ctx: &mut Ctx<'_>, anns: &Annotations, time: DrawTime, scales: &[Sca
             Drawable::Label(a) => {
                 let lb = match a.kind {
                     AnnotationKind::Line => {
-                        let (b, inside) = line_props(a, scales, area);
+                        let (b, inside, center) = line_props(a, scales, area);
                         if !inside || b.x.is_nan() || b.y.is_nan() {
                             continue;
                         }
-                        line_label(&a.label, &b, area, &measure)
+                        let cp = a.curve.then(|| control_point(a, &b, center));
+                        line_label(&a.label, &b, cp, area, &measure)
                     }
                     _ => match box_bounds(a, scales, area) {
                         Some(b) => box_label(&a.label, &b, a.shape.border_width, &measure),
@@ -577,21 +882,70 @@ pub fn draw(ctx: &mut Ctx<'_>, anns: &Annotations, time: DrawTime, scales: &[Sca
 fn draw_main(
     ctx: &mut Ctx<'_>,
     a: &Annotation,
-    scales: &[Scale],
+    scales: &Scales<'_>,
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
 ) {
     match a.kind {
         AnnotationKind::Line => {
-            let (b, _) = line_props(a, scales, area);
+            let (b, _, center) = line_props(a, scales, area);
             let bw = a.shape.border_width;
             if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
                 return;
             }
+            let length = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+            // `getLineAdjust`: arrow heads shorten the line.
+            let adjust = |h: &Option<ArrowHead>| {
+                h.as_ref()
+                    .map_or(0.0, |h| (h.length * (bw / 2.0) / h.width).abs())
+            };
+            let (start_adj, end_adj) = (adjust(&a.arrow_heads[0]), adjust(&a.arrow_heads[1]));
+            if a.curve {
+                // `drawCurve`.
+                let cp = control_point(a, &b, center);
+                let (p1, p2) = ((b.x, b.y), (b.x2, b.y2));
+                let ps = point_in_curve(p1, cp, p2, start_adj / length);
+                let pe = point_in_curve(p1, cp, p2, 1.0 - end_adj / length);
+                let mut p = P::new();
+                p.move_to(ps.0, ps.1);
+                // quadraticCurveTo as the equivalent cubic.
+                let c1 = (
+                    ps.0 + 2.0 / 3.0 * (cp.0 - ps.0),
+                    ps.1 + 2.0 / 3.0 * (cp.1 - ps.1),
+                );
+                let c2 = (
+                    pe.0 + 2.0 / 3.0 * (cp.0 - pe.0),
+                    pe.1 + 2.0 / 3.0 * (cp.1 - pe.1),
+                );
+                p.cubic_to(c1.0, c1.1, c2.0, c2.1, pe.0, pe.1);
+                ctx.stroke(&p, &stroke_style(&a.shape));
+                let ends = [
+                    (ps, angle_in_curve(p1, cp, p2, 0.0), start_adj),
+                    (pe, angle_in_curve(p1, cp, p2, 1.0) - PI, end_adj),
+                ];
+                for (i, (at, angle, adj)) in ends.into_iter().enumerate() {
+                    if a.arrow_heads[i].is_some() {
+                        ctx.save();
+                        ctx.translate(at.0, at.1);
+                        ctx.rotate(angle);
+                        draw_arrow_head(ctx, 0.0, -adj, a.arrow_heads[i].as_ref(), &a.shape);
+                        ctx.restore();
+                    }
+                }
+                return;
+            }
+            // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
+            // the line.
+            ctx.save();
+            ctx.translate(b.x, b.y);
+            ctx.rotate(libm::atan2(b.y2 - b.y, b.x2 - b.x));
             let mut p = P::new();
-            p.move_to(b.x, b.y);
-            p.line_to(b.x2, b.y2);
+            p.move_to(start_adj, 0.0);
+            p.line_to(length - end_adj, 0.0);
             ctx.stroke(&p, &stroke_style(&a.shape));
+            draw_arrow_head(ctx, 0.0, start_adj, a.arrow_heads[0].as_ref(), &a.shape);
+            draw_arrow_head(ctx, length, -end_adj, a.arrow_heads[1].as_ref(), &a.shape);
+            ctx.restore();
         }
         AnnotationKind::Box => {
             let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
@@ -626,13 +980,20 @@ fn draw_main(
             if x.is_nan() || y.is_nan() || r < 0.1 || r.is_nan() {
                 return;
             }
-            let mut p = P::new();
-            p.arc(x, y, r, 0.0, 2.0 * PI, false);
-            p.close();
-            ctx.fill(&p, a.shape.background_color);
-            if a.shape.border_width > 0.0 {
-                ctx.stroke(&p, &stroke_style(&a.shape));
-            }
+            // `drawPoint` → `drawPointStyle`: the shapes of Chart.js's `drawPoint`.
+            let d = PointDraw {
+                style: a.point_style,
+                radius: r,
+                rotation: a.rotation,
+                border_width: a.shape.border_width,
+                fill: a.shape.background_color,
+                stroke: a.shape.border_color,
+                dash: a.shape.border_dash.clone(),
+                dash_offset: a.shape.border_dash_offset,
+                cap: LineCap::Butt,
+                join: LineJoin::Miter,
+            };
+            draw_point(ctx, &d, x, y, None);
         }
         AnnotationKind::Polygon => {
             let Some((cx, cy, r)) = point_props(a, scales, area) else {
@@ -659,6 +1020,7 @@ fn draw_main(
                 ctx.stroke(&p, &stroke_style(&a.shape));
             }
         }
+        AnnotationKind::DoughnutLabel => draw_doughnut_label(ctx, a, scales, area, measure),
         AnnotationKind::Label => {
             if let Some(lb) = label_annotation(a, scales, area, measure) {
                 if !lb.rect.x.is_nan() && !lb.rect.y.is_nan() {
@@ -669,11 +1031,45 @@ fn draw_main(
     }
 }
 
-/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the annotation
-/// values bound to it, parsed by the scale. Sides the user fixed (`min`/`suggestedMin`,
-/// `max`/`suggestedMax`) are left alone.
-pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String, (f64, f64)> {
-    let mut out = HashMap::new();
+/// What the scales compute for the annotations when they are built.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Per scale id, the (min, max) `adjustScaleRange` adds to its data limits.
+    pub extents: HashMap<String, (f64, f64)>,
+    /// Non-numeric annotation values parsed by each scale.
+    pub parsed: Parsed,
+}
+
+fn raw_values(a: &Annotation) -> [&Raw; 8] {
+    [
+        &a.value,
+        &a.end_value,
+        &a.x_min,
+        &a.x_max,
+        &a.y_min,
+        &a.y_max,
+        &a.x_value,
+        &a.y_value,
+    ]
+}
+
+/// Parses the annotation values with the scales (`scale.parse`) and computes
+/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
+/// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
+pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
+    let mut out = Prepared::default();
+    for s in scales.iter_mut() {
+        let id = s.core.id().to_string();
+        for a in &anns.list {
+            for v in raw_values(a) {
+                if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
+                    if let Some(p) = parse(s, v) {
+                        out.parsed.insert((id.clone(), v.to_js_string()), p);
+                    }
+                }
+            }
+        }
+    }
     for si in 0..scales.len() {
         let (id, axis) = (scales[si].core.id().to_string(), scales[si].core.axis());
         let first_of_axis = scales
@@ -701,7 +1097,11 @@ pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String
                 }
             };
             for v in values {
-                if let Some(p) = parse(&mut scales[si], v) {
+                let p = match v {
+                    Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+                    other => out.parsed.get(&(id.clone(), other.to_js_string())).copied(),
+                };
+                if let Some(p) = p {
                     lo = lo.min(p);
                     hi = hi.max(p);
                 }
@@ -715,13 +1115,13 @@ pub fn scale_extents(anns: &Annotations, scales: &mut [Scale]) -> HashMap<String
             hi = f64::NEG_INFINITY;
         }
         if lo.is_finite() || hi.is_finite() {
-            out.insert(id, (lo, hi));
+            out.extents.insert(id, (lo, hi));
         }
     }
     out
 }
 
-/// The datasets' limits widened by [`scale_extents`].
+/// The datasets' limits widened by [`Prepared::extents`].
 pub struct Widened<'a> {
     /// The datasets' limits.
     pub inner: &'a dyn DataLimits,
@@ -739,5 +1139,48 @@ impl DataLimits for Widened<'_> {
     }
     fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
         self.inner.all_values(scale_id, axis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::PathCmd;
+
+    const AREA: Area = Area {
+        left: 10.0,
+        top: 10.0,
+        right: 110.0,
+        bottom: 60.0,
+    };
+
+    #[test]
+    fn limit_point_moves_ends_onto_the_area_edges() {
+        // A diagonal from outside the top-left corner to outside the bottom-right.
+        let p = limit_point((0.0, 0.0), (120.0, 60.0), &AREA);
+        assert!(
+            (p.0 - 20.0).abs() < 1e-9 && (p.1 - 10.0).abs() < 1e-9,
+            "{p:?}"
+        );
+        let q = limit_point((120.0, 60.0), (0.0, 0.0), &AREA);
+        assert!(
+            (q.0 - 110.0).abs() < 1e-9 && (q.1 - 55.0).abs() < 1e-9,
+            "{q:?}"
+        );
+    }
+
+    #[test]
+    fn rounded_rect_clamps_the_radius() {
+        let mut p = P::new();
+        let b = Bounds {
+            x: 0.0,
+            y: 0.0,
+            x2: 10.0,
+            y2: 4.0,
+        };
+        rounded_rect(&mut p, &b, 100.0);
+        let path = p.into_path();
+        // Radius 2 (half the height): the first edge starts 2 px in.
+        assert_eq!(path.cmds.first(), Some(&PathCmd::MoveTo(2.0, 0.0)));
     }
 }

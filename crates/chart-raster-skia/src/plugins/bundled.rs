@@ -2,7 +2,7 @@
 //! once per chart from the config and handed to the draw stages that run them.
 
 use chart_spec::annotation_model::{resolve_annotations, Annotations};
-use chart_spec::plugins_model::{resolve_datalabels, DataLabels};
+use chart_spec::plugins_model::{resolve_datalabels, resolve_gradients, DataLabels, GradientSpec};
 use chart_spec::Message;
 use serde_json::{Map, Value};
 
@@ -13,6 +13,8 @@ pub struct Bundled {
     pub datalabels: Option<DataLabels>,
     /// chartjs-plugin-annotation; `None` when nothing is annotated.
     pub annotation: Option<Annotations>,
+    /// chartjs-plugin-gradient, one entry per gradient option.
+    pub gradients: Vec<GradientSpec>,
 }
 
 impl Bundled {
@@ -21,6 +23,7 @@ impl Bundled {
         Self {
             datalabels: resolve_datalabels(config, messages),
             annotation: resolve_annotations(config, messages),
+            gradients: resolve_gradients(config),
         }
     }
 }

@@ -43,6 +43,17 @@ pub enum LabelElement {
         /// `options.radius`.
         radius: f64,
     },
+    /// Any other element with a box (`positioners.fallback`): matrix cells.
+    Rect {
+        /// Left (`x`).
+        x: f64,
+        /// Top (`y`).
+        y: f64,
+        /// `width`.
+        width: f64,
+        /// `height`.
+        height: f64,
+    },
     /// A `BarElement`.
     Bar {
         /// x.
@@ -173,6 +184,15 @@ fn position(el: &LabelElement, origin: Origin, l: &DataLabel, area: &Area) -> An
             let (vx, vy) = orient(x, y, origin);
             let (rx, ry) = (vx * radius, vy * radius);
             ([x - rx, y - ry, x + rx, y + ry], vx, vy)
+        }
+        LabelElement::Rect {
+            x,
+            y,
+            width,
+            height,
+        } => {
+            let (vx, vy) = orient(x, y, origin);
+            ([x, y, x + width, y + height], vx, vy)
         }
         LabelElement::Bar {
             x,
@@ -500,6 +520,38 @@ pub fn draw(ctx: &mut Ctx<'_>, placed: &[Placed], area: &Area) {
         }
         ctx.restore();
     }
+}
+
+/// Messages for labels this engine cannot place: datasets whose elements it does not know
+/// (chart types of other bundled plugins).
+pub fn undrawn(
+    labels: &DataLabels,
+    elements: &[Option<Vec<Option<LabelElement>>>],
+    datasets: &[chart_spec::model::Dataset],
+) -> Vec<chart_spec::Message> {
+    let mut kinds: Vec<&str> = Vec::new();
+    for l in &labels.labels {
+        let known = match elements.get(l.dataset) {
+            Some(Some(e)) => !e.is_empty(),
+            // Hidden dataset: Chart.js draws no labels either.
+            Some(None) => true,
+            None => false,
+        };
+        if let Some(ds) = datasets.get(l.dataset).filter(|_| !known) {
+            if !kinds.contains(&ds.kind.as_str()) {
+                kinds.push(&ds.kind);
+            }
+        }
+    }
+    kinds
+        .into_iter()
+        .map(|k| {
+            chart_spec::Message::warn(format!(
+                "the skia engine does not draw chartjs-plugin-datalabels labels on \"{k}\" \
+                 elements yet; render with engine \"browser\" for them"
+            ))
+        })
+        .collect()
 }
 
 /// The elements and origins of every dataset, read from the updated controllers: hidden

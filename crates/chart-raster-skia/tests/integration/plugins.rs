@@ -161,3 +161,143 @@ fn annotation_box_spans_its_values_and_widens_the_scale() {
     );
     assert_eq!(texts(&s, "20").len(), 1, "the y axis reaches 20");
 }
+
+#[test]
+fn gradient_repaints_the_dataset_colour_over_the_scale() {
+    let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [5, 10],
+        "gradient": {"backgroundColor": {"axis": "y", "colors": {"0": "red", "10": "blue"}}}}]},
+        "options": {"plugins": {"legend": {"display": false}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(msgs.iter().all(|m| !m.contains("gradient")), "{msgs:?}");
+    let grads: Vec<&Paint> = s
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fill { paint, .. } => Some(paint),
+            _ => None,
+        })
+        .filter(|p| matches!(p, Paint::LinearGradient { .. }))
+        .collect();
+    assert_eq!(grads.len(), 2, "both bars");
+    let Paint::LinearGradient { y0, y1, stops, .. } = grads[0] else {
+        unreachable!()
+    };
+    // Bottom to top of the y scale (0..10): red at the bottom, blue at the top.
+    assert!(y0 > y1, "{y0} {y1}");
+    assert_eq!(stops.len(), 2);
+    assert_eq!((stops[0].0, stops[1].0), (0.0, 1.0));
+    assert_eq!(
+        stops[0].1,
+        Rgba {
+            r: 255,
+            g: 0,
+            b: 0,
+            a: 255
+        }
+    );
+}
+
+#[test]
+fn annotation_line_label_sits_at_the_end_inside_the_area() {
+    let cfg = json!({"type": "line", "data": {"labels": ["a", "b", "c"],
+        "datasets": [{"data": [0, 10, 5]}]},
+        "options": {"plugins": {"legend": {"display": false}, "annotation": {"annotations": {
+            "l": {"type": "line", "yMin": 5, "yMax": 5, "borderColor": "#00f",
+                "label": {"display": true, "content": "limit", "position": "end",
+                    "backgroundColor": "#0f0"}},
+            "d": {"type": "arrow", "content": "x"}}}}}});
+    let (s, msgs) = scene(cfg);
+    assert!(
+        msgs.iter().any(|m| m.contains("\"arrow\" annotation type")),
+        "{msgs:?}"
+    );
+    let green = Rgba {
+        r: 0,
+        g: 255,
+        b: 0,
+        a: 255,
+    };
+    let label = fill_boxes(&s, green);
+    assert_eq!(label.len(), 1, "{label:?}");
+    let (l, t, r, b) = label[0];
+    let text = texts(&s, "limit");
+    assert_eq!(text.len(), 1);
+    let (tx, ty) = text[0];
+    // Centred text inside its box, the box vertically centred on the line at y = 5.
+    assert!((tx - (l + r) / 2.0).abs() < 0.01, "{text:?} in {label:?}");
+    assert!((ty - (t + b) / 2.0).abs() < 0.01, "{text:?} in {label:?}");
+    // 'end' puts the label at the right end: 6 px padding from the chart area's right edge,
+    // which is the line's end.
+    let line_end = s
+        .items
+        .iter()
+        .find_map(|i| match i {
+            Item::Stroke {
+                path,
+                paint: Paint::Solid(c),
+                transform,
+                ..
+            } if *c == BAR => match path.cmds.get(1) {
+                Some(PathCmd::LineTo(x, y)) => Some(transform.apply(*x, *y).0),
+                _ => None,
+            },
+            _ => None,
+        })
+        .expect("the annotation line");
+    assert!((r - (line_end - 6.0)).abs() < 0.01, "{r} vs {line_end}");
+}
+
+#[test]
+fn odd_plugin_options_render_without_panicking() {
+    let odd = [
+        json!({"datalabels": {"display": true, "font": "x", "padding": null, "align": "nope",
+            "anchor": 5, "rotation": "a", "offset": [], "labels": [1, 2], "opacity": "0.5",
+            "borderRadius": -3, "borderWidth": 1e9, "color": 7}}),
+        json!({"datalabels": {"display": "auto", "rotation": 45, "clamp": true, "clip": true},
+            "annotation": {"annotations": [null, 3, {"type": "line", "value": "q", "scaleID": "nope"},
+                {"type": "box", "xMin": [], "yMax": {}, "borderRadius": {"topLeft": 4}},
+                {"type": "label", "content": {}, "font": [], "color": [], "position": {"x": 3}},
+                {"type": "polygon", "sides": -4, "radius": "big"},
+                {"type": "line", "curve": true, "controlPoint": "x", "arrowHeads": {"display": true,
+                    "width": 0, "length": -1}, "label": {"display": true, "content": "",
+                    "callout": {"display": true, "start": "abc%"}}},
+                {"type": "doughnutLabel", "content": "x", "autoFit": true}]}}),
+        json!({"annotation": {"annotations": {"l": {"type": "label", "content": "c",
+            "callout": {"display": true, "position": "left"}, "xValue": 1e300}}},
+            "datalabels": false}),
+    ];
+    for plugins in odd {
+        let cfg = json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, -2],
+            "datalabels": {"display": true}, "gradient": {"backgroundColor": {"axis": "y",
+                "colors": {"x": "red", "1e400": "blue", "0": "not a colour"}},
+                "borderColor": {"axis": "r", "colors": {}}, "x": 5}}]},
+            "options": {"plugins": plugins}});
+        let settings = Settings {
+            width: 120.0,
+            height: 80.0,
+            device_pixel_ratio: 1.0,
+            background: Rgba::WHITE,
+        };
+        let out = Engine::new().render_chart(cfg.as_object().expect("object"), &settings);
+        assert!(out.is_ok(), "{cfg}");
+    }
+}
+
+#[test]
+fn datalabels_on_unknown_elements_are_named() {
+    let cfg = json!({"type": "treemap", "data": {"datasets": [{"tree": [1, 2, 3], "data": [1, 2, 3]}]},
+        "options": {"plugins": {"datalabels": {"display": true}}}});
+    let (_, msgs) = scene(cfg);
+    let bar = json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+        "options": {"plugins": {"datalabels": {"display": true}}}});
+    let (_, bar_msgs) = scene(bar);
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("datalabels labels on \"treemap\" elements")),
+        "{msgs:?}"
+    );
+    assert!(
+        bar_msgs.iter().all(|m| !m.contains("datalabels")),
+        "{bar_msgs:?}"
+    );
+}

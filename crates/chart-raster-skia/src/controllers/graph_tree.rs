@@ -1,0 +1,598 @@
+//! Tree and dendrogram controllers of chartjs-chart-graph 4.3.5: the nodes are laid out by
+//! d3-hierarchy's `tree()` (Buchheim, Jünger and Leipert's linear-time tidy tree) or
+//! `cluster()` (leaves evenly spaced, parents over the mean of their children) in a 2 × 2 box
+//! mapped onto hidden -1..1 scales, then drawn as points joined by curved edges.
+
+use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
+use crate::elements::point::draw_point_element;
+use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::scales::Scale;
+use chart_spec::charts_model::{GraphOptions, NodeRef, PluginDataset};
+use chart_spec::model::{Dataset, Elements, Raw};
+use std::f64::consts::PI;
+
+/// A node of the hierarchy (`d3.hierarchy`), with the tidy-tree walk's fields.
+#[derive(Debug, Clone, Default)]
+struct HNode {
+    /// Data index.
+    index: usize,
+    parent: Option<usize>,
+    children: Vec<usize>,
+    depth: usize,
+    height: usize,
+    x: f64,
+    y: f64,
+    // Tidy tree (`TreeNode`): prelim, mod, change, shift, thread, ancestor, default ancestor,
+    // number among siblings.
+    z: f64,
+    m: f64,
+    c: f64,
+    s: f64,
+    t: Option<usize>,
+    a: usize,
+    anc: Option<usize>,
+    i: usize,
+}
+
+/// The hierarchy: nodes in an arena, the root first.
+#[derive(Debug, Clone, Default)]
+struct Hier {
+    nodes: Vec<HNode>,
+}
+
+impl Hier {
+    /// `hierarchy(root, children)` then `.sort((a, b) => b.height - a.height || b.index -
+    /// a.index)`.
+    fn build(root: usize, edges: &[(usize, usize)], n: usize) -> Self {
+        let mut h = Hier::default();
+        let mut seen = vec![false; n];
+        let mut stack = vec![(root, None, 0usize)];
+        // Breadth of the JavaScript recursion is irrelevant: children lists keep edge order.
+        while let Some((idx, parent, depth)) = stack.pop() {
+            if idx >= n || seen[idx] {
+                continue;
+            }
+            seen[idx] = true;
+            let id = h.nodes.len();
+            h.nodes.push(HNode {
+                index: idx,
+                parent,
+                depth,
+                a: id,
+                ..HNode::default()
+            });
+            if let Some(p) = parent {
+                h.nodes[p].children.push(id);
+            }
+            let kids: Vec<usize> = edges
+                .iter()
+                .filter(|(s, _)| *s == idx)
+                .map(|(_, t)| *t)
+                .collect();
+            for k in kids.into_iter().rev() {
+                stack.push((k, Some(id), depth + 1));
+            }
+        }
+        // Children were pushed in visiting order; restore edge order per parent.
+        for id in 0..h.nodes.len() {
+            let mut kids = h.nodes[id].children.clone();
+            let parent_index = h.nodes[id].index;
+            let order: Vec<usize> = edges
+                .iter()
+                .filter(|(s, _)| *s == parent_index)
+                .map(|(_, t)| *t)
+                .collect();
+            kids.sort_by_key(|&k| order.iter().position(|&t| t == h.nodes[k].index));
+            h.nodes[id].children = kids;
+        }
+        // Heights, deepest first.
+        for id in (0..h.nodes.len()).rev() {
+            let hh = h.nodes[id]
+                .children
+                .iter()
+                .map(|&c| h.nodes[c].height + 1)
+                .max()
+                .unwrap_or(0);
+            h.nodes[id].height = hh;
+        }
+        for id in 0..h.nodes.len() {
+            let mut kids = h.nodes[id].children.clone();
+            kids.sort_by(|&a, &b| {
+                let (na, nb) = (&h.nodes[a], &h.nodes[b]);
+                nb.height.cmp(&na.height).then(nb.index.cmp(&na.index))
+            });
+            for (i, &k) in kids.iter().enumerate() {
+                h.nodes[k].i = i;
+            }
+            h.nodes[id].children = kids;
+        }
+        h
+    }
+
+    /// Pre-order (`eachBefore`).
+    fn pre(&self) -> Vec<usize> {
+        let mut out = Vec::new();
+        let mut stack = vec![0usize];
+        while let Some(n) = stack.pop() {
+            out.push(n);
+            for &c in self.nodes[n].children.iter().rev() {
+                stack.push(c);
+            }
+        }
+        out
+    }
+
+    /// Post-order, children left to right (`eachAfter`).
+    fn post(&self) -> Vec<usize> {
+        let mut out = self.pre();
+        // Reverse pre-order of the mirrored tree is the post-order.
+        let mut stack = vec![0usize];
+        out.clear();
+        let mut next = Vec::new();
+        while let Some(n) = stack.pop() {
+            next.push(n);
+            for &c in &self.nodes[n].children {
+                stack.push(c);
+            }
+        }
+        while let Some(n) = next.pop() {
+            out.push(n);
+        }
+        out
+    }
+
+    fn separation(&self, a: usize, b: usize) -> f64 {
+        if self.nodes[a].parent == self.nodes[b].parent {
+            1.0
+        } else {
+            2.0
+        }
+    }
+
+    fn next_left(&self, v: usize) -> Option<usize> {
+        self.nodes[v].children.first().copied().or(self.nodes[v].t)
+    }
+
+    fn next_right(&self, v: usize) -> Option<usize> {
+        self.nodes[v].children.last().copied().or(self.nodes[v].t)
+    }
+
+    fn move_subtree(&mut self, wm: usize, wp: usize, shift: f64) {
+        let change = shift / (self.nodes[wp].i as f64 - self.nodes[wm].i as f64);
+        self.nodes[wp].c -= change;
+        self.nodes[wp].s += shift;
+        self.nodes[wm].c += change;
+        self.nodes[wp].z += shift;
+        self.nodes[wp].m += shift;
+    }
+
+    fn execute_shifts(&mut self, v: usize) {
+        let (mut shift, mut change) = (0.0, 0.0);
+        let kids = self.nodes[v].children.clone();
+        for &w in kids.iter().rev() {
+            self.nodes[w].z += shift;
+            self.nodes[w].m += shift;
+            change += self.nodes[w].c;
+            shift += self.nodes[w].s + change;
+        }
+    }
+
+    fn next_ancestor(&self, vim: usize, v: usize, ancestor: usize) -> usize {
+        let a = self.nodes[vim].a;
+        if self.nodes[a].parent == self.nodes[v].parent {
+            a
+        } else {
+            ancestor
+        }
+    }
+
+    fn apportion(&mut self, v: usize, w: Option<usize>, mut ancestor: usize) -> usize {
+        let Some(w) = w else { return ancestor };
+        let Some(parent) = self.nodes[v].parent else {
+            return ancestor;
+        };
+        let mut vip = v;
+        let mut vop = v;
+        let mut vim = w;
+        let mut vom = self.nodes[parent].children[0];
+        let mut sip = self.nodes[vip].m;
+        let mut sop = self.nodes[vop].m;
+        let mut sim = self.nodes[vim].m;
+        let mut som = self.nodes[vom].m;
+        let (mut nvim, mut nvip) = (self.next_right(vim), self.next_left(vip));
+        while let (Some(a), Some(b)) = (nvim, nvip) {
+            vim = a;
+            vip = b;
+            vom = self.next_left(vom).unwrap_or(vom);
+            vop = self.next_right(vop).unwrap_or(vop);
+            self.nodes[vop].a = v;
+            let shift =
+                self.nodes[vim].z + sim - self.nodes[vip].z - sip + self.separation(vim, vip);
+            if shift > 0.0 {
+                let na = self.next_ancestor(vim, v, ancestor);
+                self.move_subtree(na, v, shift);
+                sip += shift;
+                sop += shift;
+            }
+            sim += self.nodes[vim].m;
+            sip += self.nodes[vip].m;
+            som += self.nodes[vom].m;
+            sop += self.nodes[vop].m;
+            nvim = self.next_right(vim);
+            nvip = self.next_left(vip);
+        }
+        if nvim.is_some() && self.next_right(vop).is_none() {
+            self.nodes[vop].t = nvim;
+            self.nodes[vop].m += sim - sop;
+        }
+        if nvip.is_some() && self.next_left(vom).is_none() {
+            self.nodes[vom].t = nvip;
+            self.nodes[vom].m += sip - som;
+            ancestor = v;
+        }
+        ancestor
+    }
+
+    /// d3 `tree().size([dx, dy])`.
+    fn tidy(&mut self, dx: f64, dy: f64) {
+        let post = self.post();
+        // firstWalk for every node; the virtual parent of the root is handled by `None`.
+        let mut root_parent_anc: Option<usize> = None;
+        for &v in &post {
+            let parent = self.nodes[v].parent;
+            let siblings: Vec<usize> = match parent {
+                Some(p) => self.nodes[p].children.clone(),
+                None => vec![v],
+            };
+            let i = self.nodes[v].i;
+            let w = if i > 0 {
+                siblings.get(i - 1).copied()
+            } else {
+                None
+            };
+            if !self.nodes[v].children.is_empty() {
+                self.execute_shifts(v);
+                let kids = &self.nodes[v].children;
+                let mid = (self.nodes[kids[0]].z + self.nodes[kids[kids.len() - 1]].z) / 2.0;
+                if let Some(w) = w {
+                    self.nodes[v].z = self.nodes[w].z + self.separation(v, w);
+                    self.nodes[v].m = self.nodes[v].z - mid;
+                } else {
+                    self.nodes[v].z = mid;
+                }
+            } else if let Some(w) = w {
+                self.nodes[v].z = self.nodes[w].z + self.separation(v, w);
+            }
+            match parent {
+                Some(p) => {
+                    let anc = self.nodes[p].anc.unwrap_or(siblings[0]);
+                    let r = self.apportion(v, w, anc);
+                    self.nodes[p].anc = Some(r);
+                }
+                None => root_parent_anc = Some(v),
+            }
+        }
+        let _ = root_parent_anc;
+        // `t.parent.m = -t.z`, then secondWalk.
+        let root_m = -self.nodes[0].z;
+        for v in self.pre() {
+            let pm = match self.nodes[v].parent {
+                Some(p) => self.nodes[p].m,
+                None => root_m,
+            };
+            self.nodes[v].x = self.nodes[v].z + pm;
+            self.nodes[v].m += pm;
+        }
+        let pre = self.pre();
+        let (mut left, mut right, mut bottom) = (0usize, 0usize, 0usize);
+        for &n in &pre {
+            if self.nodes[n].x < self.nodes[left].x {
+                left = n;
+            }
+            if self.nodes[n].x > self.nodes[right].x {
+                right = n;
+            }
+            if self.nodes[n].depth > self.nodes[bottom].depth {
+                bottom = n;
+            }
+        }
+        let s = if left == right {
+            1.0
+        } else {
+            self.separation(left, right) / 2.0
+        };
+        let tx = s - self.nodes[left].x;
+        let kx = dx / (self.nodes[right].x + s + tx);
+        let depth = self.nodes[bottom].depth.max(1) as f64;
+        let ky = dy / depth;
+        for n in pre {
+            self.nodes[n].x = (self.nodes[n].x + tx) * kx;
+            self.nodes[n].y = self.nodes[n].depth as f64 * ky;
+        }
+    }
+
+    /// d3 `cluster().size([dx, dy])`.
+    fn cluster(&mut self, dx: f64, dy: f64) {
+        let mut prev: Option<usize> = None;
+        let mut x = 0.0;
+        for n in self.post() {
+            let kids = self.nodes[n].children.clone();
+            if kids.is_empty() {
+                self.nodes[n].x = match prev {
+                    Some(p) => {
+                        x += self.separation(n, p);
+                        x
+                    }
+                    None => 0.0,
+                };
+                self.nodes[n].y = 0.0;
+                prev = Some(n);
+            } else {
+                self.nodes[n].x =
+                    kids.iter().map(|&c| self.nodes[c].x).sum::<f64>() / kids.len() as f64;
+                self.nodes[n].y = 1.0 + kids.iter().map(|&c| self.nodes[c].y).fold(0.0, f64::max);
+            }
+        }
+        let mut left = 0usize;
+        while let Some(&c) = self.nodes[left].children.first() {
+            left = c;
+        }
+        let mut right = 0usize;
+        while let Some(&c) = self.nodes[right].children.last() {
+            right = c;
+        }
+        let x0 = self.nodes[left].x - self.separation(left, right) / 2.0;
+        let x1 = self.nodes[right].x + self.separation(right, left) / 2.0;
+        let root_y = self.nodes[0].y;
+        for n in 0..self.nodes.len() {
+            self.nodes[n].x = (self.nodes[n].x - x0) / (x1 - x0) * dx;
+            self.nodes[n].y =
+                (1.0 - if root_y != 0.0 {
+                    self.nodes[n].y / root_y
+                } else {
+                    1.0
+                }) * dy;
+        }
+    }
+}
+
+/// Positions (x, y, angle) in scale units per data index, from the plugin's `doLayout`.
+pub fn layout(
+    o: &GraphOptions,
+    edges: &[(usize, usize)],
+    n: usize,
+) -> Vec<Option<(f64, f64, f64)>> {
+    let mut out = vec![None; n];
+    if n == 0 {
+        return out;
+    }
+    let targets: std::collections::HashSet<usize> = edges.iter().map(|e| e.1).collect();
+    let Some(root) = (0..n).find(|i| !targets.contains(i)) else {
+        return out;
+    };
+    let mut h = Hier::build(root, edges, n);
+    let radial = o.orientation == "radial";
+    let (dx, dy) = if radial { (2.0 * PI, 1.0) } else { (2.0, 2.0) };
+    if o.tidy_tree {
+        h.tidy(dx, dy);
+    } else {
+        h.cluster(dx, dy);
+    }
+    for node in &h.nodes {
+        let (x, y) = (node.x, node.y);
+        out[node.index] = Some(match o.orientation.as_str() {
+            "vertical" => (x - 1.0, -y + 1.0, f64::NAN),
+            "radial" => (
+                libm::cos(x) * y,
+                libm::sin(x) * y,
+                if y == 0.0 { f64::NAN } else { x },
+            ),
+            _ => (y - 1.0, -x + 1.0, f64::NAN),
+        });
+    }
+    out
+}
+
+/// `DendrogramController` / `TreeController`.
+#[derive(Default)]
+pub struct GraphTreeController {
+    edges: Vec<(usize, usize)>,
+    angles: Vec<f64>,
+    /// Node pixels after `update`: (x, y, angle).
+    pub points: Vec<Option<(f64, f64, f64)>>,
+}
+
+fn options(ds: &Dataset) -> Option<&GraphOptions> {
+    match &ds.plugin {
+        Some(PluginDataset::Graph(g)) => Some(g),
+        _ => None,
+    }
+}
+
+fn resolve_ref(r: &NodeRef, labels: &[Raw]) -> Option<usize> {
+    match r {
+        NodeRef::Index(i) => Some(*i),
+        NodeRef::Label(s) => labels.iter().position(|l| l.to_js_string() == *s),
+    }
+}
+
+impl Controller for GraphTreeController {
+    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
+        meta.parsed.clear();
+        let Some(o) = options(ds) else { return };
+        let n = ds.data.len();
+        self.edges = o
+            .edges
+            .iter()
+            .filter_map(|(s, t)| Some((resolve_ref(s, labels)?, resolve_ref(t, labels)?)))
+            .filter(|(s, t)| *s < n && *t < n)
+            .collect();
+        let pos = layout(o, &self.edges, n);
+        self.angles = pos
+            .iter()
+            .map(|p| p.map(|p| p.2).unwrap_or(f64::NAN))
+            .collect();
+        meta.parsed = pos
+            .iter()
+            .map(|p| Parsed {
+                x: p.map(|p| p.0),
+                y: p.map(|p| p.1),
+                ..Parsed::default()
+            })
+            .collect();
+    }
+
+    fn update(&mut self, _ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.points.clear();
+        let (Some(xs), Some(ys)) = (
+            cx.scale(meta.x_id.as_deref()),
+            cx.scale(meta.y_id.as_deref()),
+        ) else {
+            return;
+        };
+        self.points = meta
+            .parsed
+            .iter()
+            .enumerate()
+            .map(|(i, p)| {
+                Some((
+                    xs.pixel_for_value(p.x?),
+                    ys.pixel_for_value(p.y?),
+                    self.angles.get(i).copied().unwrap_or(f64::NAN),
+                ))
+            })
+            .collect();
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
+        let Some(o) = options(ds) else { return };
+        if !self.edges.is_empty() {
+            ctx.clip_area(*area);
+            for &(s, t) in &self.edges {
+                let (Some(Some(from)), Some(Some(to))) = (self.points.get(s), self.points.get(t))
+                else {
+                    continue;
+                };
+                draw_edge(ctx, o, *from, *to);
+            }
+            ctx.unclip_area();
+        }
+        let Elements::Point(pts) = &ds.elements else {
+            return;
+        };
+        for (i, p) in self.points.iter().enumerate() {
+            let (Some((x, y, _)), Some(po)) = (p, pts.get(i.min(pts.len().saturating_sub(1))))
+            else {
+                continue;
+            };
+            draw_point_element(ctx, po, *x, *y, area);
+        }
+    }
+
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        super::line::LineController::new(true).legend_style(ds, use_point_style)
+    }
+}
+
+/// `EdgeLine.draw` without intermediate points: a cubic with the orientation's control
+/// offsets when `tension`, else a straight line; an arrow head when `directed`.
+fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f64, f64, f64)) {
+    let t = o.tension;
+    let (fx, fy, tx, ty) = match o.orientation.as_str() {
+        "vertical" => (0.0, (to.1 - from.1) * t, 0.0, (from.1 - to.1) * t),
+        "radial" => {
+            let h = (to.0 - from.0).hypot(to.1 - from.1) * t;
+            let (fa, ta) = (from.2, to.2);
+            (
+                if fa.is_nan() { 0.0 } else { libm::cos(fa) * h },
+                if fa.is_nan() { 0.0 } else { libm::sin(fa) * -h },
+                if ta.is_nan() { 0.0 } else { libm::cos(ta) * -h },
+                if ta.is_nan() { 0.0 } else { libm::sin(ta) * h },
+            )
+        }
+        _ => ((to.0 - from.0) * t, 0.0, (from.0 - to.0) * t, 0.0),
+    };
+    let mut p = P::new();
+    p.move_to(from.0, from.1);
+    if t != 0.0 {
+        p.cubic_to(from.0 + fx, from.1 + fy, to.0 + tx, to.1 + ty, to.0, to.1);
+    } else {
+        p.line_to(to.0, to.1);
+    }
+    let mut style = StrokeStyle::new(o.edge_width, o.edge_color);
+    style.dash = o.edge_dash.clone();
+    ctx.stroke(&p, &style);
+    if o.directed {
+        let angle = if t != 0.0 {
+            let (cx, cy) = (to.0 + tx, to.1 + ty);
+            let f = 0.1;
+            libm::atan2(
+                to.1 - cy * (1.0 - f) - from.1 * f,
+                to.0 - cx * (1.0 - f) - from.0 * f,
+            )
+        } else {
+            libm::atan2(to.1 - from.1, to.0 - from.0)
+        };
+        let s = o.arrow_size;
+        ctx.save();
+        ctx.translate(to.0, to.1);
+        ctx.rotate(angle);
+        ctx.translate(-o.arrow_offset, 0.0);
+        let mut a = P::new();
+        a.move_to(0.0, 0.0);
+        a.line_to(-s, -s / 2.0);
+        a.line_to(-s * 0.9, 0.0);
+        a.line_to(-s, s / 2.0);
+        a.close();
+        ctx.fill(&a, o.edge_color);
+        ctx.restore();
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn opts(tidy: bool) -> GraphOptions {
+        GraphOptions {
+            tidy_tree: tidy,
+            orientation: "horizontal".into(),
+            edges: Vec::new(),
+            derived_edges: true,
+            edge_color: chart_spec::Rgba::rgb(0, 0, 0),
+            edge_width: 1.0,
+            tension: 0.0,
+            edge_dash: Vec::new(),
+            directed: false,
+            arrow_size: 15.0,
+            arrow_offset: 5.0,
+        }
+    }
+
+    #[test]
+    fn tidy_tree_spreads_depths_over_the_box() {
+        // root → (1, 2); 1 → (3, 4); 2 → 5
+        let edges = [(0, 1), (0, 2), (1, 3), (1, 4), (2, 5)];
+        let p = layout(&opts(true), &edges, 6);
+        let x = |i: usize| p[i].expect("placed").0;
+        let y = |i: usize| p[i].expect("placed").1;
+        // Horizontal: depth along x from -1 to 1.
+        assert_eq!(x(0), -1.0);
+        assert_eq!(x(1), 0.0);
+        assert_eq!(x(3), 1.0);
+        // The root sits between its children.
+        assert!((y(0) - (y(1) + y(2)) / 2.0).abs() < 1e-9);
+        // Siblings are apart, all inside -1..1.
+        assert!(y(3) != y(4));
+        assert!((0..6).all(|i| (-1.0..=1.0).contains(&y(i))));
+    }
+
+    #[test]
+    fn cluster_puts_leaves_at_the_far_side() {
+        let edges = [(0, 1), (0, 2), (1, 3)];
+        let p = layout(&opts(false), &edges, 4);
+        assert_eq!(p[3].expect("leaf").0, 1.0);
+        assert_eq!(p[2].expect("leaf").0, 1.0);
+        assert_eq!(p[0].expect("root").0, -1.0);
+    }
+}

@@ -1,0 +1,338 @@
+//! Venn controller of chartjs-chart-venn 4.3.7: for one to three sets the plugin does not
+//! compute a layout, it scales a fixed template (circles, and each region as a path of
+//! circle arcs) into the chart area; set names go beside the circles and each region's value
+//! at its text point.
+//!
+//! `venn_layouts.json` holds the plugin's templates for zero to three sets (its `venn0` to
+//! `venn3` tables, MIT licence, © Samuel Gratzl): coordinates only, extracted as JSON. Four
+//! and five sets use ellipses, and `euler` runs venn.js's optimiser; neither is drawn here
+//! (see `support.rs`).
+
+use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::scales::Scale;
+use crate::scene::{TextAlign, TextBaseline};
+use chart_spec::charts_model::{PluginDataset, VennOptions};
+use chart_spec::model::{Dataset, Raw};
+use chart_spec::values::Font;
+use chart_spec::Rgba;
+use serde_json::Value;
+
+static TEMPLATES: &str = include_str!("venn_layouts.json");
+
+/// A circle of the layout (`sets[i]`), in pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Circle {
+    /// Centre x.
+    pub cx: f64,
+    /// Centre y.
+    pub cy: f64,
+    /// Radius.
+    pub r: f64,
+    /// Where the set's name goes.
+    pub text: (f64, f64),
+    /// `align`: `start`, `end` or `middle`.
+    pub align: String,
+    /// `verticalAlign`: `top`, `bottom`, `middle`, or alphabetic when absent.
+    pub vertical_align: String,
+}
+
+/// One arc of a region's outline: along circle `circle` to `(x2, y2)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Arc {
+    /// Index into the circles.
+    pub circle: usize,
+    /// End x.
+    pub x2: f64,
+    /// End y.
+    pub y2: f64,
+    /// SVG `sweep` flag: increasing angles.
+    pub sweep: bool,
+}
+
+/// A region of the diagram (`intersections[i]`), in pixels.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Region {
+    /// Start point.
+    pub start: (f64, f64),
+    /// Outline.
+    pub arcs: Vec<Arc>,
+    /// Where the value goes.
+    pub text: (f64, f64),
+}
+
+/// The layout scaled into a box.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct VennLayout {
+    /// Circles.
+    pub circles: Vec<Circle>,
+    /// Regions, in data order.
+    pub regions: Vec<Region>,
+}
+
+fn num(v: &Value, k: &str) -> f64 {
+    v.get(k).and_then(Value::as_f64).unwrap_or(0.0)
+}
+
+/// The plugin's `layout(sets, bb)`: the template for `sets` sets scaled uniformly to fit
+/// `(x, y, width, height)` and centred; `None` beyond three sets.
+pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
+    let all: Value = serde_json::from_str(TEMPLATES).ok()?;
+    let t = all.get(sets)?;
+    let tb = t.get("bb")?;
+    let (tx, ty, tw, th) = (
+        num(tb, "x"),
+        num(tb, "y"),
+        num(tb, "width"),
+        num(tb, "height"),
+    );
+    let (x, y, w, h) = bb;
+    let f = (w / tw).min(h / th);
+    let ox = f * -tx + (w - f * tw) / 2.0 + x;
+    let oy = f * -ty + (h - f * th) / 2.0 + y;
+    let mx = |v: f64| ox + f * v;
+    let my = |v: f64| oy + f * v;
+    let text = |v: &Value| {
+        let t = v.get("text");
+        (
+            mx(t.map(|t| num(t, "x")).unwrap_or(0.0)),
+            my(t.map(|t| num(t, "y")).unwrap_or(0.0)),
+        )
+    };
+    let circles = t
+        .get("sets")?
+        .as_array()?
+        .iter()
+        .map(|c| Circle {
+            cx: mx(num(c, "cx")),
+            cy: my(num(c, "cy")),
+            r: num(c, "r") * f,
+            text: text(c),
+            align: c
+                .get("align")
+                .and_then(Value::as_str)
+                .unwrap_or("start")
+                .into(),
+            vertical_align: c
+                .get("verticalAlign")
+                .and_then(Value::as_str)
+                .unwrap_or("alphabetic")
+                .into(),
+        })
+        .collect();
+    let regions = t
+        .get("intersections")?
+        .as_array()?
+        .iter()
+        .map(|r| Region {
+            start: (mx(num(r, "x1")), my(num(r, "y1"))),
+            arcs: r
+                .get("arcs")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|a| Arc {
+                            circle: a.get("ref").and_then(Value::as_u64).unwrap_or(0) as usize,
+                            x2: mx(num(a, "x2")),
+                            y2: my(num(a, "y2")),
+                            sweep: a.get("sweep").and_then(Value::as_bool).unwrap_or(false),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            text: text(r),
+        })
+        .collect();
+    Some(VennLayout { circles, regions })
+}
+
+/// `VennDiagramController`.
+#[derive(Default)]
+pub struct VennController {
+    /// The layout after `update`.
+    pub layout: VennLayout,
+    /// Set label font and colour (the y scale's tick font), when its ticks display.
+    label_font: Option<(Font, Rgba)>,
+    /// Value font and colour (the x scale's tick font), when its ticks display.
+    value_font: Option<(Font, Rgba)>,
+    labels: Vec<String>,
+}
+
+fn options(ds: &Dataset) -> Option<&VennOptions> {
+    match &ds.plugin {
+        Some(PluginDataset::Venn(v)) => Some(v),
+        _ => None,
+    }
+}
+
+/// The region's outline: SVG arcs `A r r 0 large sweep x2 y2` around a known centre are canvas
+/// arcs between the end points' angles, clockwise on screen when `sweep`.
+fn region_path(r: &Region, circles: &[Circle]) -> P {
+    let mut p = P::new();
+    p.move_to(r.start.0, r.start.1);
+    let mut cur = r.start;
+    for a in &r.arcs {
+        let Some(c) = circles.get(a.circle) else {
+            continue;
+        };
+        let a0 = libm::atan2(cur.1 - c.cy, cur.0 - c.cx);
+        let a1 = libm::atan2(a.y2 - c.cy, a.x2 - c.cx);
+        let a1 = if (a1 - a0).abs() < 1e-12 {
+            a0 + if a.sweep { 2.0 } else { -2.0 } * std::f64::consts::PI
+        } else {
+            a1
+        };
+        p.arc(c.cx, c.cy, c.r, a0, a1, !a.sweep);
+        cur = (a.x2, a.y2);
+    }
+    p
+}
+
+/// `Number.prototype.toLocaleString()` (en-US): grouped, at most three fraction digits.
+fn locale_string(v: f64) -> String {
+    crate::scales::ticks::format_number(v, 0, 3, false, true)
+}
+
+impl Controller for VennController {
+    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
+        meta.parsed.clear();
+        self.labels = labels.iter().map(Raw::to_js_string).collect();
+    }
+
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        let (Some(xs), Some(ys)) = (
+            cx.scale(meta.x_id.as_deref()),
+            cx.scale(meta.y_id.as_deref()),
+        ) else {
+            return;
+        };
+        let n = ds.data.len();
+        // `Math.log2(data.length + 1)` sets; the plugin's lookup clamps to its last template.
+        let sets = ((n + 1) as f64).log2().max(0.0) as usize;
+        let bb = (
+            xs.core.left,
+            ys.core.top,
+            xs.core.right - xs.core.left,
+            ys.core.bottom - ys.core.top,
+        );
+        self.layout = layout(sets, bb).unwrap_or_default();
+        let font = |s: &Scale| {
+            let t = &s.core.opts.ticks;
+            t.display.then(|| (t.font.at(0), t.color.at(0)))
+        };
+        self.value_font = font(xs);
+        self.label_font = font(ys);
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
+        let Some(o) = options(ds) else { return };
+        for (i, r) in self.layout.regions.iter().enumerate() {
+            let Some(s) = o.slices.get(i) else { break };
+            let p = region_path(r, &self.layout.circles);
+            if let Some(bg) = s.background_color {
+                ctx.fill(&p, bg);
+            }
+            if let Some(bc) = s.border_color {
+                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays.
+                let w = if s.border_width > 0.0 {
+                    s.border_width
+                } else {
+                    1.0
+                };
+                ctx.stroke(&p, &StrokeStyle::new(w, bc));
+            }
+        }
+        // drawLabels: set names with the y scale's tick font, values with the x scale's.
+        if let Some((font, color)) = &self.label_font {
+            for (i, c) in self.layout.circles.iter().enumerate() {
+                let align = match c.align.as_str() {
+                    "middle" => TextAlign::Center,
+                    "end" | "right" => TextAlign::Right,
+                    _ => TextAlign::Left,
+                };
+                let baseline = match c.vertical_align.as_str() {
+                    "top" => TextBaseline::Top,
+                    "bottom" => TextBaseline::Bottom,
+                    "middle" => TextBaseline::Middle,
+                    "hanging" => TextBaseline::Hanging,
+                    _ => TextBaseline::Alphabetic,
+                };
+                let text = self
+                    .labels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| "undefined".into());
+                ctx.fill_text(
+                    &text, c.text.0, c.text.1, font, *color, align, baseline, None,
+                );
+            }
+        }
+        if let Some((font, color)) = &self.value_font {
+            for (i, r) in self.layout.regions.iter().enumerate() {
+                let Some(s) = o.slices.get(i) else { break };
+                ctx.fill_text(
+                    &locale_string(s.value),
+                    r.text.0,
+                    r.text.1,
+                    font,
+                    *color,
+                    TextAlign::Center,
+                    TextBaseline::Middle,
+                    None,
+                );
+            }
+        }
+    }
+
+    fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
+        let s = options(ds).and_then(|o| o.slices.first());
+        let grey = Rgba::rgb(0xef, 0xef, 0xef);
+        LegendStyle {
+            fill: s.and_then(|s| s.background_color).unwrap_or(grey),
+            stroke: s.and_then(|s| s.border_color).unwrap_or(grey),
+            line_width: s.map(|s| s.border_width).unwrap_or(0.0),
+            cap: crate::scene::LineCap::Butt,
+            dash: Vec::new(),
+            dash_offset: 0.0,
+            join: crate::scene::LineJoin::Miter,
+            point_style: None,
+            rotation: 0.0,
+            border_radius: None,
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn two_sets_fit_the_box_and_keep_their_shape() {
+        let l = layout(2, (0.0, 0.0, 400.0, 200.0)).expect("template");
+        assert_eq!(l.circles.len(), 2);
+        assert_eq!(l.regions.len(), 3);
+        let (a, b) = (&l.circles[0], &l.circles[1]);
+        assert_eq!(a.r, b.r);
+        assert!((a.cy - 100.0).abs() < 1e-9);
+        assert!(a.cx - a.r >= -1e-9 && b.cx + b.r <= 400.0 + 1e-9);
+        // Every arc end lies on its circle.
+        for r in &l.regions {
+            for arc in &r.arcs {
+                let c = &l.circles[arc.circle];
+                let d = ((arc.x2 - c.cx).powi(2) + (arc.y2 - c.cy).powi(2)).sqrt();
+                assert!(
+                    (d - c.r).abs() < 1e-6 * c.r.max(1.0) + 0.02 * c.r,
+                    "{d} vs {}",
+                    c.r
+                );
+            }
+        }
+        assert!(layout(4, (0.0, 0.0, 1.0, 1.0)).is_none());
+    }
+
+    #[test]
+    fn values_use_en_us_grouping() {
+        assert_eq!(locale_string(1234.5), "1,234.5");
+        assert_eq!(locale_string(3.0), "3");
+    }
+}

@@ -1,0 +1,194 @@
+//! chartjs-plugin-gradient 0.6.1: a dataset colour option given as a gradient over a scale.
+//!
+//! Resolution wrote a stand-in colour per gradient into the dataset
+//! ([`chart_spec::plugins_model::apply_gradient_sentinels`]), so every element, line, fill
+//! and legend box that uses the option is drawn with it. Once the scales are laid out, this
+//! module repaints those shapes: inside the chart area with the plugin's `createGradient` over
+//! the scale (stops from `getPixelStop`), outside it (legend boxes) over the shape's own box,
+//! as the plugin's `updateLegendItems` does over the legend hit box.
+
+use crate::controllers::ChartData;
+use crate::elements::Area;
+use crate::scales::Scale;
+use crate::scene::{Item, Paint, PathCmd, Transform};
+use chart_spec::model::Raw;
+use chart_spec::plugins_model::{GradientAxis, GradientSpec};
+use chart_spec::Rgba;
+
+/// The colour stops of one gradient: `addColors` (stop clamped to 0..=1, sorted).
+fn stops(g: &GradientSpec, scale: &Scale) -> Vec<(f32, Rgba)> {
+    let mut out: Vec<(f64, Rgba)> = Vec::new();
+    for (value, color) in &g.colors {
+        // `isNumber(value) ? parseFloat(value) : scale.parse(value)`.
+        let v = match value.trim().parse::<f64>() {
+            Ok(v) if v.is_finite() => Some(v),
+            _ => scale.kind.labels().and_then(|labels| {
+                labels
+                    .iter()
+                    .position(|l| matches!(l, Raw::Str(s) if s == value))
+                    .map(|i| i as f64)
+            }),
+        };
+        let Some(v) = v else { continue };
+        let (pixel, stop) = match scale.kind.radial() {
+            Some(r) => {
+                let d = r.distance_for_value(v);
+                (d, d / r.drawing_area)
+            }
+            None => {
+                let p = scale.pixel_for_value(v);
+                let s = scale.core.decimal_for_pixel(p);
+                (p, if scale.core.opts.reverse { 1.0 - s } else { s })
+            }
+        };
+        if pixel.is_finite() && stop.is_finite() {
+            out.push((stop.clamp(0.0, 1.0), *color));
+        }
+    }
+    out.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+    out.into_iter().map(|(s, c)| (s as f32, c)).collect()
+}
+
+/// `createGradient(ctx, axis, area)` over a box (`left, top, right, bottom`) or a radial
+/// scale, with `stops`.
+fn paint(
+    axis: GradientAxis,
+    b: (f64, f64, f64, f64),
+    radial: Option<(f64, f64, f64)>,
+    stops: Vec<(f32, Rgba)>,
+) -> Paint {
+    let (l, t, r, btm) = b;
+    match (axis, radial) {
+        (GradientAxis::R, Some((cx, cy, radius))) => Paint::RadialGradient {
+            x0: cx as f32,
+            y0: cy as f32,
+            r0: 0.0,
+            x1: cx as f32,
+            y1: cy as f32,
+            r1: radius as f32,
+            stops,
+        },
+        (GradientAxis::R, None) => Paint::RadialGradient {
+            x0: ((l + r) / 2.0) as f32,
+            y0: ((t + btm) / 2.0) as f32,
+            r0: 0.0,
+            x1: ((l + r) / 2.0) as f32,
+            y1: ((t + btm) / 2.0) as f32,
+            r1: ((r - l).max(btm - t) / 2.0) as f32,
+            stops,
+        },
+        (GradientAxis::Y, _) => Paint::LinearGradient {
+            x0: 0.0,
+            y0: btm as f32,
+            x1: 0.0,
+            y1: t as f32,
+            stops,
+        },
+        (GradientAxis::X, _) => Paint::LinearGradient {
+            x0: l as f32,
+            y0: 0.0,
+            x1: r as f32,
+            y1: 0.0,
+            stops,
+        },
+    }
+}
+
+/// The scene bounding box of a path's points.
+fn path_box(cmds: &[PathCmd], t: &Transform) -> Option<(f64, f64, f64, f64)> {
+    let mut b: Option<(f64, f64, f64, f64)> = None;
+    for c in cmds {
+        let pts: &[(f32, f32)] = &match *c {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => vec![(x, y)],
+            PathCmd::QuadTo(a, bb, x, y) => vec![(a, bb), (x, y)],
+            PathCmd::CubicTo(a, bb, c2, d, x, y) => vec![(a, bb), (c2, d), (x, y)],
+            PathCmd::Close => vec![],
+        };
+        for &(x, y) in pts {
+            let (x, y) = t.apply(x, y);
+            let (x, y) = (f64::from(x), f64::from(y));
+            b = Some(match b {
+                None => (x, y, x, y),
+                Some((l, tp, r, bt)) => (l.min(x), tp.min(y), r.max(x), bt.max(y)),
+            });
+        }
+    }
+    b
+}
+
+/// Repaints the stand-in colours of `specs` with their gradients.
+pub fn apply(
+    items: &mut [Item],
+    specs: &[GradientSpec],
+    scales: &[Scale],
+    data: &ChartData,
+    area: &Area,
+) {
+    // (sentinel, axis, stops, scale box, radial geometry)
+    type Ready = (
+        Rgba,
+        GradientAxis,
+        Vec<(f32, Rgba)>,
+        (f64, f64, f64, f64),
+        Option<(f64, f64, f64)>,
+    );
+    let ready: Vec<Ready> = specs
+        .iter()
+        .filter_map(|g| {
+            let meta = data.metas.get(g.dataset)?;
+            let id = match g.axis {
+                GradientAxis::X => meta.x_id.as_deref(),
+                GradientAxis::Y | GradientAxis::R => meta.y_id.as_deref(),
+            }?;
+            let s = scales.iter().find(|s| s.core.id() == id)?;
+            let st = stops(g, s);
+            if st.is_empty() {
+                return None;
+            }
+            let c = &s.core;
+            let radial = s
+                .kind
+                .radial()
+                .map(|r| (r.x_center, r.y_center, r.drawing_area));
+            Some((
+                g.sentinel,
+                g.axis,
+                st,
+                (c.left, c.top, c.right, c.bottom),
+                radial,
+            ))
+        })
+        .collect();
+    if ready.is_empty() {
+        return;
+    }
+    for item in items.iter_mut() {
+        let (path, p, transform) = match item {
+            Item::Fill {
+                path,
+                paint,
+                transform,
+            }
+            | Item::Stroke {
+                path,
+                paint,
+                transform,
+                ..
+            } => (&*path, paint, *transform),
+            _ => continue,
+        };
+        let Paint::Solid(c) = *p else { continue };
+        let Some((_, axis, st, scale_box, radial)) = ready.iter().find(|r| r.0 == c) else {
+            continue;
+        };
+        let bbox = path_box(&path.cmds, &transform);
+        let outside = bbox.is_some_and(|(l, t, r, b)| {
+            r < area.left || l > area.right || b < area.top || t > area.bottom
+        });
+        *p = match (outside, bbox) {
+            // A legend box: the gradient over the box itself.
+            (true, Some(b)) => paint(*axis, b, None, st.clone()),
+            _ => paint(*axis, *scale_box, *radial, st.clone()),
+        };
+    }
+}

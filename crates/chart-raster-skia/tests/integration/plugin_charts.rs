@@ -1,0 +1,249 @@
+//! The chart types of the bundled chart plugins (matrix, treemap, sankey, venn), checked on
+//! the scene's geometry: what the plugins' layouts promise, measured in pixels.
+
+use chart_raster_skia::scene::{Item, Paint, PathCmd, Scene};
+use chart_raster_skia::{Engine, Settings};
+use chart_spec::{Level, Rgba};
+use serde_json::{json, Value};
+
+fn scene(cfg: Value, width: f32, height: f32) -> Scene {
+    let settings = Settings {
+        width,
+        height,
+        device_pixel_ratio: 1.0,
+        background: Rgba::WHITE,
+    };
+    let (scene, msgs) = Engine::new().scene(cfg.as_object().expect("object"), &settings);
+    assert!(
+        msgs.iter().all(|m| m.level != Level::Error),
+        "{:?}",
+        msgs.iter().map(|m| &m.message).collect::<Vec<_>>()
+    );
+    scene
+}
+
+/// Bounding boxes (left, top, right, bottom) of the fills painted with `color`.
+fn fills_of(scene: &Scene, color: Rgba) -> Vec<(f32, f32, f32, f32)> {
+    scene
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Fill {
+                path,
+                paint: Paint::Solid(c),
+                ..
+            } if *c == color => {
+                let pts: Vec<(f32, f32)> = path
+                    .cmds
+                    .iter()
+                    .filter_map(|c| match *c {
+                        PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => Some((x, y)),
+                        PathCmd::CubicTo(.., x, y) | PathCmd::QuadTo(.., x, y) => Some((x, y)),
+                        PathCmd::Close => None,
+                    })
+                    .collect();
+                let l = pts.iter().map(|p| p.0).fold(f32::INFINITY, f32::min);
+                let r = pts.iter().map(|p| p.0).fold(f32::NEG_INFINITY, f32::max);
+                let t = pts.iter().map(|p| p.1).fold(f32::INFINITY, f32::min);
+                let b = pts.iter().map(|p| p.1).fold(f32::NEG_INFINITY, f32::max);
+                Some((l, t, r, b))
+            }
+            _ => None,
+        })
+        .collect()
+}
+
+fn texts(scene: &Scene) -> Vec<String> {
+    scene
+        .items
+        .iter()
+        .filter_map(|it| match it {
+            Item::Text(t) => Some(t.text.clone()),
+            _ => None,
+        })
+        .collect()
+}
+
+#[test]
+fn treemap_areas_are_proportional_to_values() {
+    let values = [45.0, 30.0, 22.0, 15.0, 12.0, 9.0, 6.0, 4.0, 3.0];
+    let cfg = json!({
+        "type": "treemap",
+        "data": {"datasets": [{
+            "tree": values, "backgroundColor": "rgb(10, 20, 30)", "spacing": 0,
+            "labels": {"display": true}
+        }]},
+        "options": {"plugins": {"legend": {"display": false}}, "layout": {"padding": 0}}
+    });
+    let s = scene(cfg, 800.0, 500.0);
+    let rects = fills_of(&s, Rgba::rgb(10, 20, 30));
+    assert_eq!(rects.len(), values.len());
+    let total: f64 = values.iter().sum();
+    let area_total: f64 = rects
+        .iter()
+        .map(|r| f64::from((r.2 - r.0) * (r.3 - r.1)))
+        .sum();
+    // Largest first; each area its share of the whole, up to pixel snapping.
+    for (r, v) in rects.iter().zip(values) {
+        let a = f64::from((r.2 - r.0) * (r.3 - r.1));
+        let share = a / area_total;
+        assert!(
+            (share - v / total).abs() < 0.01,
+            "{v}: {share} vs {}",
+            v / total
+        );
+    }
+    // The rectangles tile the chart area: about 800 × 500 less the 0.5px element spacing.
+    assert!(area_total > 790.0 * 490.0 && area_total <= 800.0 * 500.0);
+    // Leaf labels carry the values.
+    let t = texts(&s);
+    assert!(
+        t.contains(&"45".to_string()) && t.contains(&"3".to_string()),
+        "{t:?}"
+    );
+}
+
+#[test]
+fn sankey_node_heights_follow_their_flows() {
+    let cfg = json!({
+        "type": "sankey",
+        "data": {"datasets": [{
+            "data": [
+                {"from": "a", "to": "c", "flow": 30},
+                {"from": "b", "to": "c", "flow": 10},
+                {"from": "c", "to": "d", "flow": 40}
+            ],
+            "colorFrom": "rgb(1, 2, 3)", "colorTo": "rgb(4, 5, 6)",
+            "borderWidth": 0, "nodePadding": 0
+        }]}
+    });
+    let s = scene(cfg, 600.0, 400.0);
+    // Sources are coloured by colorFrom (a, b, and c as the source of c → d); d by colorTo.
+    let from = fills_of(&s, Rgba::rgb(1, 2, 3));
+    let to = fills_of(&s, Rgba::rgb(4, 5, 6));
+    assert_eq!(from.len(), 3, "{from:?}");
+    assert_eq!(to.len(), 1, "{to:?}");
+    let h = |r: &(f32, f32, f32, f32)| r.3 - r.1;
+    let w = |r: &(f32, f32, f32, f32)| r.2 - r.0;
+    // Nodes are nodeWidth (10) wide.
+    assert!(from.iter().chain(&to).all(|r| (w(r) - 10.0).abs() < 1e-3));
+    // Left column: a (30) is three times b (10); c and d carry 40 = a + b.
+    let mut left: Vec<_> = from.iter().filter(|r| r.0 < 100.0).collect();
+    left.sort_by(|a, b| h(b).total_cmp(&h(a)));
+    assert_eq!(left.len(), 2);
+    assert!((h(left[0]) / h(left[1]) - 3.0).abs() < 1e-3);
+    let c = from.iter().find(|r| r.0 > 100.0).expect("node c");
+    assert!((h(c) - h(left[0]) - h(left[1])).abs() < 1e-2);
+    assert!((h(&to[0]) - h(c)).abs() < 1e-2);
+    // Columns: a/b at the left, c in the middle, d at the right.
+    assert!(c.0 > left[0].0 && to[0].0 > c.0);
+    // Node labels.
+    let t = texts(&s);
+    for k in ["a", "b", "c", "d"] {
+        assert!(t.contains(&k.to_string()), "{t:?}");
+    }
+}
+
+#[test]
+fn matrix_rectangles_have_the_given_size() {
+    let cfg = json!({
+        "type": "matrix",
+        "data": {"datasets": [{
+            "data": [{"x": 1, "y": 1}, {"x": 2, "y": 2}, {"x": 3, "y": 1}],
+            "width": 30, "height": 20, "backgroundColor": "rgb(7, 8, 9)"
+        }]},
+        "options": {"plugins": {"legend": {"display": false}}}
+    });
+    let s = scene(cfg, 400.0, 300.0);
+    let rects = fills_of(&s, Rgba::rgb(7, 8, 9));
+    assert_eq!(rects.len(), 3);
+    for r in &rects {
+        assert!((r.2 - r.0 - 30.0).abs() < 1e-3 && (r.3 - r.1 - 20.0).abs() < 1e-3);
+    }
+    // The plugin's override reverses y: the larger value is lower on screen.
+    assert!(rects[1].1 > rects[0].1);
+    assert!(rects[2].0 > rects[1].0 && rects[1].0 > rects[0].0);
+}
+
+#[test]
+fn venn_two_sets_draw_three_regions_and_labels() {
+    let cfg = json!({
+        "type": "venn",
+        "data": {"labels": ["A", "B", "A ∩ B"], "datasets": [{
+            "data": [
+                {"sets": ["A"], "value": 1000},
+                {"sets": ["B"], "value": 8},
+                {"sets": ["A", "B"], "value": 3}
+            ],
+            "backgroundColor": "rgb(11, 12, 13)"
+        }]},
+        "options": {"plugins": {"legend": {"display": false}}}
+    });
+    let s = scene(cfg, 500.0, 300.0);
+    let regions = fills_of(&s, Rgba::rgb(11, 12, 13));
+    assert_eq!(regions.len(), 3);
+    // The intersection lies between the two set regions.
+    let (a, b, ab) = (regions[0], regions[1], regions[2]);
+    assert!(ab.0 > a.0 && ab.2 < b.2);
+    let t = texts(&s);
+    for want in ["A", "B", "1,000", "8", "3"] {
+        assert!(t.contains(&want.to_string()), "{t:?}");
+    }
+}
+
+#[test]
+fn odd_plugin_data_renders_without_panicking() {
+    let cases = [
+        json!({"type": "treemap", "data": {"datasets": [{"tree": []}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": [0, 0, "x", null, -3]}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": [{"a": 1}], "groups": ["a"]}]}}),
+        json!({"type": "treemap", "data": {"datasets": [{"tree": {"a": {"b": 1}}, "key": "v"}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": []}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": [
+            {"from": "a", "to": "b", "flow": 1}, {"from": "b", "to": "a", "flow": 1},
+            {"from": "c", "to": "c", "flow": 2}, {"from": "d", "flow": 3}, 5
+        ]}]}}),
+        json!({"type": "sankey", "data": {"datasets": [{"data": [
+            {"from": "a", "to": "b", "flow": 0}, {"from": "b", "to": "c", "flow": "x"}
+        ], "nodePadding": {"a": {"before": 3}}, "nodeMinSize": 5, "nodePaddingMode": "even"}]}}),
+        json!({"type": "matrix", "data": {"datasets": [{"data": [{"x": "a", "y": null}, 3]}]}}),
+        json!({"type": "venn", "data": {"datasets": [{"data": []}]}}),
+        json!({"type": "venn", "data": {"datasets": [{"data": [{"sets": ["a"]}]}]}}),
+    ];
+    for cfg in cases {
+        let settings = Settings {
+            width: 200.0,
+            height: 100.0,
+            device_pixel_ratio: 1.0,
+            background: Rgba::WHITE,
+        };
+        let out = Engine::new().render_chart(cfg.as_object().expect("object"), &settings);
+        assert!(out.is_ok(), "{cfg}");
+    }
+}
+
+#[test]
+fn tree_puts_the_root_left_and_the_leaves_right() {
+    let cfg = json!({
+        "type": "tree",
+        "data": {"labels": ["r", "a", "b", "c"], "datasets": [{
+            "data": [{}, {"parent": 0}, {"parent": "r"}, {"parent": 1}],
+            "pointBackgroundColor": "rgb(21, 22, 23)", "pointRadius": 5
+        }]},
+        "options": {"plugins": {"legend": {"display": false}}}
+    });
+    let s = scene(cfg, 400.0, 300.0);
+    let pts = fills_of(&s, Rgba::rgb(21, 22, 23));
+    assert_eq!(pts.len(), 4, "{pts:?}");
+    let cx = |r: &(f32, f32, f32, f32)| (r.0 + r.2) / 2.0;
+    // Depth runs left to right over the chart area (10px layout padding, 3 levels).
+    assert!(cx(&pts[0]) < cx(&pts[1]) && cx(&pts[1]) < cx(&pts[3]));
+    assert!((cx(&pts[1]) - cx(&pts[2])).abs() < 1e-3);
+    // Edges are strokes: one per parent link.
+    let strokes = s
+        .items
+        .iter()
+        .filter(|it| matches!(it, Item::Stroke { stroke, .. } if (stroke.width - 3.0).abs() < 1e-6))
+        .count();
+    assert_eq!(strokes, 3);
+}
