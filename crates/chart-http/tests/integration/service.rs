@@ -54,9 +54,13 @@ async fn concurrency_limit_queues_the_rest() {
             tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await })
         })
         .collect();
+    // The permit is taken before the blocking task starts: wait for both, or a loaded machine
+    // sees the render counted as active but not yet started.
     s.wait_until(|s| {
         let h = s.service.health();
-        h.renderer.concurrency.active == 1 && h.renderer.concurrency.pending == 2
+        h.renderer.concurrency.active == 1
+            && h.renderer.concurrency.pending == 2
+            && s.renderer.started.load(Ordering::SeqCst) == 1
     })
     .await;
     let v = s.get("/health").await.json();
