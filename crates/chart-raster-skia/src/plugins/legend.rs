@@ -5,6 +5,7 @@ use crate::elements::bar::add_rounded_rect_path;
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{is_sprite, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
 use crate::layout::{BoxPos, LayoutBox};
+use crate::plugins::{align_se, edge_box_pos, text_align};
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
 use chart_spec::model::{Align, BarRadius, LegendOptions, PointStyle, Position};
@@ -36,14 +37,6 @@ pub struct LegendBox {
     max_height: f64,
     line_widths: Vec<f64>,
     column_sizes: Vec<(f64, f64)>,
-}
-
-fn align_se(a: Align, s: f64, e: f64) -> f64 {
-    match a {
-        Align::Start => s,
-        Align::End => e,
-        _ => (s + e) / 2.0,
-    }
 }
 
 impl LegendBox {
@@ -412,11 +405,7 @@ impl LegendBox {
         }
         let x = align_se(t.position, left, left + max_width);
         let mut o = TextOpts::new(t.color);
-        o.align = match t.position {
-            Align::Start => TextAlign::Left,
-            Align::End => TextAlign::Right,
-            _ => TextAlign::Center,
-        };
+        o.align = text_align(t.position);
         o.baseline = TextBaseline::Middle;
         render_text(ctx, std::slice::from_ref(&t.text), x, y, &t.font, &o);
     }
@@ -424,13 +413,7 @@ impl LegendBox {
 
 impl LayoutBox for LegendBox {
     fn pos(&self) -> BoxPos {
-        match self.opts.position {
-            Position::Left => BoxPos::Left,
-            Position::Right => BoxPos::Right,
-            Position::Bottom => BoxPos::Bottom,
-            Position::ChartArea => BoxPos::ChartArea,
-            _ => BoxPos::Top,
-        }
+        edge_box_pos(&self.opts.position)
     }
     fn weight(&self) -> f64 {
         self.opts.weight

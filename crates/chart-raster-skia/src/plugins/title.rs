@@ -2,9 +2,10 @@
 
 use crate::elements::{render_text, Ctx, TextOpts};
 use crate::layout::{BoxPos, LayoutBox};
-use crate::scene::{TextAlign, TextBaseline};
+use crate::plugins::{align_se, edge_box_pos, text_align};
+use crate::scene::TextBaseline;
 use crate::text::TextEngine;
-use chart_spec::model::{Align, Position, TitleOptions};
+use chart_spec::model::{Position, TitleOptions};
 use std::f64::consts::PI;
 
 /// A `Title` element: a layout box drawing one or more centred lines.
@@ -41,11 +42,6 @@ impl TitleBox {
         }
         let lh = o.font.line_height;
         let offset = lh / 2.0 + o.padding.top;
-        let align_se = |a: Align, s: f64, e: f64| match a {
-            Align::Start => s,
-            Align::End => e,
-            _ => (s + e) / 2.0,
-        };
         let (x, y, rot) = if self.is_horizontal() {
             (
                 align_se(o.align, self.left, self.right),
@@ -74,11 +70,7 @@ impl TitleBox {
             self.bottom - self.top
         });
         t.rotation = rot;
-        t.align = match o.align {
-            Align::Start => TextAlign::Left,
-            Align::End => TextAlign::Right,
-            _ => TextAlign::Center,
-        };
+        t.align = text_align(o.align);
         t.baseline = TextBaseline::Middle;
         render_text(ctx, &o.text, 0.0, 0.0, &o.font, &t);
     }
@@ -86,13 +78,7 @@ impl TitleBox {
 
 impl LayoutBox for TitleBox {
     fn pos(&self) -> BoxPos {
-        match self.opts.position {
-            Position::Left => BoxPos::Left,
-            Position::Right => BoxPos::Right,
-            Position::Bottom => BoxPos::Bottom,
-            Position::ChartArea => BoxPos::ChartArea,
-            _ => BoxPos::Top,
-        }
+        edge_box_pos(&self.opts.position)
     }
     fn weight(&self) -> f64 {
         self.opts.weight
