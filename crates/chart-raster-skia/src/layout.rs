@@ -302,42 +302,23 @@ pub fn update(
         }
     }
 
-    fit_boxes(
-        &full,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    );
-    fit_boxes(
-        &vertical,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    );
-    if fit_boxes(
-        &horizontal,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    ) {
+    // The order of `layouts.update`: full-size boxes, then vertical, then horizontal, and the
+    // vertical ones again when the horizontal fit changed the chart area.
+    let mut fit = |group: &[usize]| {
         fit_boxes(
-            &vertical,
+            group,
             boxes,
             &mut wraps,
             &mut ca,
             &params,
             &mut stacks,
             text,
-        );
+        )
+    };
+    fit(&full);
+    fit(&vertical);
+    if fit(&horizontal) {
+        fit(&vertical);
     }
     // handleMaxPadding
     {
