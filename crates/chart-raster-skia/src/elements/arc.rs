@@ -588,29 +588,23 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     let radius_offset = offset * fix;
     let pp = PathParams { g, o, pixel_margin };
 
+    let arc_path = |end: f64| P::from(finite_only(path_arc(&pp, radius_offset, spacing, end)));
+    // Both drawArc and drawBorder paint the whole circles first, then the rest of the arc,
+    // which ends at `start + circumference % TAU || TAU` when there were whole circles.
+    let end_angle = if full_circles > 0 && !circumference.is_nan() {
+        g.start_angle + nonzero_rem(circumference)
+    } else {
+        g.end_angle
+    };
+
     // drawArc
-    let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
+        let path = arc_path(g.end_angle);
         for _ in 0..full_circles {
             ctx.fill_paint(&path, o.background.clone());
         }
-        if !circumference.is_nan() {
-            end_angle = g.start_angle + nonzero_rem(circumference);
-        }
     }
-    let path = P::from(finite_only(path_arc(
-        &pp,
-        radius_offset,
-        spacing,
-        end_angle,
-    )));
-    ctx.fill_paint(&path, o.background.clone());
+    ctx.fill_paint(&arc_path(end_angle), o.background.clone());
 
     // drawBorder
     if o.border_width == 0.0 || o.border_width.is_nan() {
@@ -634,19 +628,10 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         dash: o.border_dash.clone(),
         dash_offset: o.border_dash_offset,
     };
-    let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
+        let path = arc_path(g.end_angle);
         for _ in 0..full_circles {
             ctx.stroke(&path, &style);
-        }
-        if !circumference.is_nan() {
-            end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
     if inner {
@@ -664,13 +649,7 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         ctx.clip(P::from(finite_only(clip_self(g, o, end_angle))));
     }
     if full_circles == 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
-        ctx.stroke(&path, &style);
+        ctx.stroke(&arc_path(end_angle), &style);
     }
     ctx.restore();
 }
