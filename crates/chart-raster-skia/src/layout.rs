@@ -58,6 +58,36 @@ pub trait LayoutBox {
     fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64);
 }
 
+/// The geometry every Chart.js layout box element keeps (`left`, `top`, `right`, `bottom`,
+/// `width`, `height`), for the boxes that own it (title, legend).
+#[derive(Debug, Clone, Copy, Default)]
+pub struct BoxRect {
+    /// `left`.
+    pub left: f64,
+    /// `top`.
+    pub top: f64,
+    /// `right`.
+    pub right: f64,
+    /// `bottom`.
+    pub bottom: f64,
+    /// `width`.
+    pub width: f64,
+    /// `height`.
+    pub height: f64,
+}
+
+impl BoxRect {
+    /// `setBoxDims`: places the box and derives `right` and `bottom`.
+    pub fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64) {
+        self.left = left;
+        self.top = top;
+        self.right = left + width;
+        self.bottom = top + height;
+        self.width = width;
+        self.height = height;
+    }
+}
+
 struct Wrap {
     index: usize,
     pos: BoxPos,
@@ -302,42 +332,23 @@ pub fn update(
         }
     }
 
-    fit_boxes(
-        &full,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    );
-    fit_boxes(
-        &vertical,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    );
-    if fit_boxes(
-        &horizontal,
-        boxes,
-        &mut wraps,
-        &mut ca,
-        &params,
-        &mut stacks,
-        text,
-    ) {
+    // The order of `layouts.update`: full-size boxes, then vertical, then horizontal, and the
+    // vertical ones again when the horizontal fit changed the chart area.
+    let mut fit = |group: &[usize]| {
         fit_boxes(
-            &vertical,
+            group,
             boxes,
             &mut wraps,
             &mut ca,
             &params,
             &mut stacks,
             text,
-        );
+        )
+    };
+    fit(&full);
+    fit(&vertical);
+    if fit(&horizontal) {
+        fit(&vertical);
     }
     // handleMaxPadding
     {

@@ -7,8 +7,14 @@ use std::process::{Command, Output, Stdio};
 const BIN: &str = env!("CARGO_BIN_EXE_chart-raster");
 
 fn run(args: &[&str], stdin: &[u8]) -> Output {
+    run_with_env(args, stdin, &[])
+}
+
+/// Runs the binary with extra environment variables, feeding `stdin` and collecting the output.
+fn run_with_env(args: &[&str], stdin: &[u8], env: &[(&str, &str)]) -> Output {
     let mut child = Command::new(BIN)
         .args(args)
+        .envs(env.iter().copied())
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .stderr(Stdio::piped())
@@ -187,19 +193,14 @@ fn io_errors_fail_and_leave_no_partial_file() {
 
 #[test]
 fn browser_engine_unavailable_is_a_clean_error() {
-    let o = Command::new(BIN)
-        .args(["render", "-e", "browser", "-w", "50", "--height", "50"])
-        .env("CHROMEDRIVER", "/nonexistent/chromedriver")
-        .env("CHROMIUM_PATH", "/nonexistent/chromium")
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .and_then(|mut c| {
-            let _ = c.stdin.take().unwrap().write_all(BAR.as_bytes());
-            c.wait_with_output()
-        })
-        .unwrap();
+    let o = run_with_env(
+        &["render", "-e", "browser", "-w", "50", "--height", "50"],
+        BAR.as_bytes(),
+        &[
+            ("CHROMEDRIVER", "/nonexistent/chromedriver"),
+            ("CHROMIUM_PATH", "/nonexistent/chromium"),
+        ],
+    );
     assert_failed(&o, "browser engine unavailable: ");
 }
 

@@ -78,6 +78,22 @@ pub fn arc_legend_style(ds: &Dataset, i: usize) -> LegendStyle {
     }
 }
 
+/// The datalabels anchors of arc elements: an arc the layout skipped (NaN radius) has none.
+pub fn arc_label_elements(arcs: &[ArcGeometry]) -> Vec<Option<LabelElement>> {
+    arcs.iter()
+        .map(|g| {
+            (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
+                x: g.x,
+                y: g.y,
+                start_angle: g.start_angle,
+                end_angle: g.end_angle,
+                inner_radius: g.inner_radius,
+                outer_radius: g.outer_radius,
+            })
+        })
+        .collect()
+}
+
 fn layout_dim(d: Dim) -> LayoutDim {
     match d {
         Dim::Px(v) => LayoutDim::Px(v),
@@ -198,18 +214,7 @@ impl Controller for DoughnutController {
     }
 
     fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
-        (self.arcs.iter())
-            .map(|g| {
-                (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
-                    x: g.x,
-                    y: g.y,
-                    start_angle: g.start_angle,
-                    end_angle: g.end_angle,
-                    inner_radius: g.inner_radius,
-                    outer_radius: g.outer_radius,
-                })
-            })
-            .collect()
+        arc_label_elements(&self.arcs)
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

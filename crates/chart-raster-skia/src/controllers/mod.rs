@@ -471,6 +471,26 @@ pub struct LegendStyle {
     pub border_radius: Option<chart_spec::model::BarRadius>,
 }
 
+impl LegendStyle {
+    /// A plain legend box: butt caps, miter joins, no dash, no point style, no rotation and
+    /// square corners, which is what `getStyle()` yields for the plugin controllers whose
+    /// elements set only colours and a border width.
+    pub fn plain_box(fill: chart_spec::Rgba, stroke: chart_spec::Rgba, line_width: f64) -> Self {
+        Self {
+            fill,
+            stroke,
+            line_width,
+            cap: crate::scene::LineCap::Butt,
+            dash: Vec::new(),
+            dash_offset: 0.0,
+            join: crate::scene::LineJoin::Miter,
+            point_style: None,
+            rotation: 0.0,
+            border_radius: None,
+        }
+    }
+}
+
 /// A dataset controller.
 pub trait Controller {
     /// Parses the dataset's data into `meta.parsed` with the scales' `parse`.

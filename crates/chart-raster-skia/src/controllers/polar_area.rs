@@ -2,7 +2,7 @@
 //! (or the `angle` option), radius from the radial scale.
 
 use super::arc_layout::{layout_polar, PolarInput};
-use super::doughnut::{arc_element_options, arc_legend_style, arc_opts};
+use super::doughnut::{arc_element_options, arc_label_elements, arc_legend_style, arc_opts};
 use super::{parse_on, Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::{draw_arc, ArcGeometry};
 use crate::elements::{Area, Ctx};
@@ -84,18 +84,7 @@ impl Controller for PolarAreaController {
     }
 
     fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
-        (self.arcs.iter())
-            .map(|g| {
-                (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
-                    x: g.x,
-                    y: g.y,
-                    start_angle: g.start_angle,
-                    end_angle: g.end_angle,
-                    inner_radius: g.inner_radius,
-                    outer_radius: g.outer_radius,
-                })
-            })
-            .collect()
+        arc_label_elements(&self.arcs)
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

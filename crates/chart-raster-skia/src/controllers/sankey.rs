@@ -1123,18 +1123,7 @@ impl Controller for SankeyController {
             .and_then(|o| o.flows.first())
             .map(|f| f.color_from)
             .unwrap_or(Rgba::rgb(0, 0, 0));
-        LegendStyle {
-            fill: c,
-            stroke: c,
-            line_width: 0.0,
-            cap: crate::scene::LineCap::Butt,
-            dash: Vec::new(),
-            dash_offset: 0.0,
-            join: crate::scene::LineJoin::Miter,
-            point_style: None,
-            rotation: 0.0,
-            border_radius: None,
-        }
+        LegendStyle::plain_box(c, c, 0.0)
     }
 }
 

@@ -866,21 +866,13 @@ impl Controller for TreemapController {
             b: 0,
             a: 26,
         };
-        LegendStyle {
-            fill: o.map(|o| o.background_color).unwrap_or(default),
-            stroke: o.map(|o| o.border_color).unwrap_or(default),
+        LegendStyle::plain_box(
+            o.map(|o| o.background_color).unwrap_or(default),
+            o.map(|o| o.border_color).unwrap_or(default),
             // The legend's `(toPadding(borderWidth).width + height) / 4`.
-            line_width: o
-                .map(|o| o.border_width.iter().sum::<f64>() / 4.0)
+            o.map(|o| o.border_width.iter().sum::<f64>() / 4.0)
                 .unwrap_or(0.0),
-            cap: crate::scene::LineCap::Butt,
-            dash: Vec::new(),
-            dash_offset: 0.0,
-            join: crate::scene::LineJoin::Miter,
-            point_style: None,
-            rotation: 0.0,
-            border_radius: None,
-        }
+        )
     }
 }
 

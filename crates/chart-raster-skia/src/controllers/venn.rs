@@ -287,18 +287,11 @@ impl Controller for VennController {
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
         let s = options(ds).and_then(|o| o.slices.first());
         let grey = Rgba::rgb(0xef, 0xef, 0xef);
-        LegendStyle {
-            fill: s.and_then(|s| s.background_color).unwrap_or(grey),
-            stroke: s.and_then(|s| s.border_color).unwrap_or(grey),
-            line_width: s.map(|s| s.border_width).unwrap_or(0.0),
-            cap: crate::scene::LineCap::Butt,
-            dash: Vec::new(),
-            dash_offset: 0.0,
-            join: crate::scene::LineJoin::Miter,
-            point_style: None,
-            rotation: 0.0,
-            border_radius: None,
-        }
+        LegendStyle::plain_box(
+            s.and_then(|s| s.background_color).unwrap_or(grey),
+            s.and_then(|s| s.border_color).unwrap_or(grey),
+            s.map(|s| s.border_width).unwrap_or(0.0),
+        )
     }
 }
 

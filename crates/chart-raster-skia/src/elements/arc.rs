@@ -179,6 +179,15 @@ fn arc(p: &mut Path, x: f64, y: f64, r: f64, a0: f64, a1: f64, ccw: bool) {
     p.arc(x as f32, y as f32, r as f32, a0 as f32, a1 as f32, ccw);
 }
 
+/// A rounded corner of `pathArc`: when `radius > 0`, the arc of that radius from `a0` to `a1`
+/// around the point at `(r, theta)` from the centre; a zero radius draws nothing.
+fn corner(p: &mut Path, centre: (f64, f64), at: (f64, f64), radius: f64, a0: f64, a1: f64) {
+    if radius > 0.0 {
+        let (cx, cy) = xy(at.0, at.1, centre.0, centre.1);
+        arc(p, cx, cy, radius, a0, a1, false);
+    }
+}
+
 /// `pathFullCircle`: a whole ring (or disc) as two separate circles, so a self-joined full
 /// circle has no seam.
 fn path_full_circle(pp: &PathParams<'_>, offset: f64, spacing: f64) -> Path {
@@ -328,32 +337,24 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
         let outer_mid = (outer_start_a + outer_end_a) / 2.0;
         arc(&mut p, x, y, outer_radius, outer_start_a, outer_mid, false);
         arc(&mut p, x, y, outer_radius, outer_mid, outer_end_a, false);
-        if c.outer_end > 0.0 {
-            let (cx, cy) = xy(outer_end_r, outer_end_a, x, y);
-            arc(
-                &mut p,
-                cx,
-                cy,
-                c.outer_end,
-                outer_end_a,
-                outer_end_angle + FRAC_PI_2,
-                false,
-            );
-        }
+        corner(
+            &mut p,
+            (x, y),
+            (outer_end_r, outer_end_a),
+            c.outer_end,
+            outer_end_a,
+            outer_end_angle + FRAC_PI_2,
+        );
         let (p4x, p4y) = xy(inner_end_r, inner_end_angle, x, y);
         p.line_to(p4x as f32, p4y as f32);
-        if c.inner_end > 0.0 {
-            let (cx, cy) = xy(inner_end_r, inner_end_a, x, y);
-            arc(
-                &mut p,
-                cx,
-                cy,
-                c.inner_end,
-                inner_end_angle + FRAC_PI_2,
-                inner_end_a + PI,
-                false,
-            );
-        }
+        corner(
+            &mut p,
+            (x, y),
+            (inner_end_r, inner_end_a),
+            c.inner_end,
+            inner_end_angle + FRAC_PI_2,
+            inner_end_a + PI,
+        );
         // With no inner radius the angles below are NaN (0 / 0) and the canvas ignores the
         // arcs: the outline just passes through the centre (point 4 above is the centre).
         if inner_radius > 0.0 {
@@ -363,32 +364,24 @@ fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
             arc(&mut p, x, y, inner_radius, a_end, inner_mid, true);
             arc(&mut p, x, y, inner_radius, inner_mid, a_start, true);
         }
-        if c.inner_start > 0.0 {
-            let (cx, cy) = xy(inner_start_r, inner_start_a, x, y);
-            arc(
-                &mut p,
-                cx,
-                cy,
-                c.inner_start,
-                inner_start_a + PI,
-                inner_start_angle - FRAC_PI_2,
-                false,
-            );
-        }
+        corner(
+            &mut p,
+            (x, y),
+            (inner_start_r, inner_start_a),
+            c.inner_start,
+            inner_start_a + PI,
+            inner_start_angle - FRAC_PI_2,
+        );
         let (p8x, p8y) = xy(outer_start_r, outer_start_angle, x, y);
         p.line_to(p8x as f32, p8y as f32);
-        if c.outer_start > 0.0 {
-            let (cx, cy) = xy(outer_start_r, outer_start_a, x, y);
-            arc(
-                &mut p,
-                cx,
-                cy,
-                c.outer_start,
-                outer_start_angle - FRAC_PI_2,
-                outer_start_a,
-                false,
-            );
-        }
+        corner(
+            &mut p,
+            (x, y),
+            (outer_start_r, outer_start_a),
+            c.outer_start,
+            outer_start_angle - FRAC_PI_2,
+            outer_start_a,
+        );
     } else {
         p.move_to(x as f32, y as f32);
         let (sx, sy) = xy(outer_radius, outer_start_a, x, y);
@@ -595,29 +588,23 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     let radius_offset = offset * fix;
     let pp = PathParams { g, o, pixel_margin };
 
+    let arc_path = |end: f64| P::from(finite_only(path_arc(&pp, radius_offset, spacing, end)));
+    // Both drawArc and drawBorder paint the whole circles first, then the rest of the arc,
+    // which ends at `start + circumference % TAU || TAU` when there were whole circles.
+    let end_angle = if full_circles > 0 && !circumference.is_nan() {
+        g.start_angle + nonzero_rem(circumference)
+    } else {
+        g.end_angle
+    };
+
     // drawArc
-    let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
+        let path = arc_path(g.end_angle);
         for _ in 0..full_circles {
             ctx.fill_paint(&path, o.background.clone());
         }
-        if !circumference.is_nan() {
-            end_angle = g.start_angle + nonzero_rem(circumference);
-        }
     }
-    let path = P::from(finite_only(path_arc(
-        &pp,
-        radius_offset,
-        spacing,
-        end_angle,
-    )));
-    ctx.fill_paint(&path, o.background.clone());
+    ctx.fill_paint(&arc_path(end_angle), o.background.clone());
 
     // drawBorder
     if o.border_width == 0.0 || o.border_width.is_nan() {
@@ -641,19 +628,10 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         dash: o.border_dash.clone(),
         dash_offset: o.border_dash_offset,
     };
-    let mut end_angle = g.end_angle;
     if full_circles > 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
+        let path = arc_path(g.end_angle);
         for _ in 0..full_circles {
             ctx.stroke(&path, &style);
-        }
-        if !circumference.is_nan() {
-            end_angle = g.start_angle + nonzero_rem(circumference);
         }
     }
     if inner {
@@ -671,13 +649,7 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         ctx.clip(P::from(finite_only(clip_self(g, o, end_angle))));
     }
     if full_circles == 0 {
-        let path = P::from(finite_only(path_arc(
-            &pp,
-            radius_offset,
-            spacing,
-            end_angle,
-        )));
-        ctx.stroke(&path, &style);
+        ctx.stroke(&arc_path(end_angle), &style);
     }
     ctx.restore();
 }

@@ -406,35 +406,19 @@ fn do_fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, area: &Area) {
     ctx.restore();
 }
 
+/// `_clipVertical`: clips to the area between the line and the horizontal line at `clip_y`.
 fn clip_vertical(ctx: &mut Ctx<'_>, target: &LineEl, clip_y: f64) {
-    let mut p = P::new();
-    let mut first = true;
-    let mut line_loop = false;
-    for seg in target.segments() {
-        let fp = target.points[seg.start];
-        let lp = target.points[find_segment_end(seg.start, seg.end, &target.points)];
-        if first {
-            p.move_to(fp.x, fp.y);
-            first = false;
-        } else {
-            p.line_to(fp.x, clip_y);
-            p.line_to(fp.x, fp.y);
-        }
-        line_loop = target.path_segment(&mut p, &seg, None, line_loop, false);
-        if line_loop {
-            p.close();
-        } else {
-            p.line_to(lp.x, clip_y);
-        }
-    }
-    if let Some(f) = target.first_point() {
-        p.line_to(f.x, clip_y);
-    }
-    p.close();
-    ctx.clip(p);
+    clip_to_edge(ctx, target, |x, _| (x, clip_y));
 }
 
+/// `_clipHorizontal`: clips to the area between the line and the vertical line at `clip_x`.
 fn clip_horizontal(ctx: &mut Ctx<'_>, target: &LineEl, clip_x: f64) {
+    clip_to_edge(ctx, target, |_, y| (clip_x, y));
+}
+
+/// The path both Chart.js clip helpers build: each segment of the line, joined to the next
+/// and closed through `edge(x, y)`, the point's projection on the clipping edge.
+fn clip_to_edge(ctx: &mut Ctx<'_>, target: &LineEl, edge: impl Fn(f64, f64) -> (f64, f64)) {
     let mut p = P::new();
     let mut first = true;
     let mut line_loop = false;
@@ -445,18 +429,21 @@ fn clip_horizontal(ctx: &mut Ctx<'_>, target: &LineEl, clip_x: f64) {
             p.move_to(fp.x, fp.y);
             first = false;
         } else {
-            p.line_to(clip_x, fp.y);
+            let (ex, ey) = edge(fp.x, fp.y);
+            p.line_to(ex, ey);
             p.line_to(fp.x, fp.y);
         }
         line_loop = target.path_segment(&mut p, &seg, None, line_loop, false);
         if line_loop {
             p.close();
         } else {
-            p.line_to(clip_x, lp.y);
+            let (ex, ey) = edge(lp.x, lp.y);
+            p.line_to(ex, ey);
         }
     }
     if let Some(f) = target.first_point() {
-        p.line_to(clip_x, f.y);
+        let (ex, ey) = edge(f.x, f.y);
+        p.line_to(ex, ey);
     }
     p.close();
     ctx.clip(p);

@@ -4,7 +4,8 @@ use crate::controllers::LegendStyle;
 use crate::elements::bar::add_rounded_rect_path;
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{is_sprite, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
-use crate::layout::{BoxPos, LayoutBox};
+use crate::layout::{BoxPos, BoxRect, LayoutBox};
+use crate::plugins::{align_se, edge_box_pos, text_align};
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
 use chart_spec::model::{Align, BarRadius, LegendOptions, PointStyle, Position};
@@ -26,24 +27,11 @@ pub struct LegendBox {
     pub opts: LegendOptions,
     /// Items (already reversed when `reverse`).
     pub items: Vec<LegendItem>,
-    left: f64,
-    top: f64,
-    right: f64,
-    bottom: f64,
-    width: f64,
-    height: f64,
+    rect: BoxRect,
     max_width: f64,
     max_height: f64,
     line_widths: Vec<f64>,
     column_sizes: Vec<(f64, f64)>,
-}
-
-fn align_se(a: Align, s: f64, e: f64) -> f64 {
-    match a {
-        Align::Start => s,
-        Align::End => e,
-        _ => (s + e) / 2.0,
-    }
 }
 
 impl LegendBox {
@@ -55,12 +43,7 @@ impl LegendBox {
         Self {
             opts,
             items,
-            left: 0.0,
-            top: 0.0,
-            right: 0.0,
-            bottom: 0.0,
-            width: 0.0,
-            height: 0.0,
+            rect: BoxRect::default(),
             max_width: 0.0,
             max_height: 0.0,
             line_widths: vec![0.0],
@@ -106,8 +89,8 @@ impl LegendBox {
 
     fn fit(&mut self, text: &TextEngine) {
         if !self.opts.display {
-            self.width = 0.0;
-            self.height = 0.0;
+            self.rect.width = 0.0;
+            self.rect.height = 0.0;
             return;
         }
         let font = self.opts.labels.font.clone();
@@ -165,13 +148,13 @@ impl LegendBox {
             self.column_sizes.push((cw, ch));
             w = total_w + 10.0;
         }
-        self.width = w.min(
+        self.rect.width = w.min(
             self.opts
                 .max_width
                 .filter(|m| *m != 0.0)
                 .unwrap_or(self.max_width),
         );
-        self.height = h.min(
+        self.rect.height = h.min(
             self.opts
                 .max_height
                 .filter(|m| *m != 0.0)
@@ -185,10 +168,10 @@ impl LegendBox {
             return;
         }
         ctx.clip_area(Area {
-            left: self.left,
-            top: self.top,
-            right: self.right,
-            bottom: self.bottom,
+            left: self.rect.left,
+            top: self.rect.top,
+            right: self.rect.right,
+            bottom: self.rect.bottom,
         });
         self.draw_inner(ctx);
         ctx.unclip_area();
@@ -207,16 +190,20 @@ impl LegendBox {
         let align = self.opts.align;
         let (mut cx, mut cy) = if horizontal {
             (
-                align_se(align, self.left + pad, self.right - self.line_widths[0]),
-                self.top + pad + th,
+                align_se(
+                    align,
+                    self.rect.left + pad,
+                    self.rect.right - self.line_widths[0],
+                ),
+                self.rect.top + pad + th,
             )
         } else {
             (
-                self.left + pad,
+                self.rect.left + pad,
                 align_se(
                     align,
-                    self.top + th + pad,
-                    self.bottom - self.column_sizes.first().map(|c| c.1).unwrap_or(0.0),
+                    self.rect.top + th + pad,
+                    self.rect.bottom - self.column_sizes.first().map(|c| c.1).unwrap_or(0.0),
                 ),
             )
         };
@@ -229,25 +216,25 @@ impl LegendBox {
             let mut x = cx;
             let mut y = cy;
             if horizontal {
-                if i > 0 && x + width + pad > self.right {
+                if i > 0 && x + width + pad > self.rect.right {
                     cy += lh;
                     y = cy;
                     line += 1;
                     cx = align_se(
                         align,
-                        self.left + pad,
-                        self.right - self.line_widths.get(line).copied().unwrap_or(0.0),
+                        self.rect.left + pad,
+                        self.rect.right - self.line_widths.get(line).copied().unwrap_or(0.0),
                     );
                     x = cx;
                 }
-            } else if i > 0 && y + lh > self.bottom {
+            } else if i > 0 && y + lh > self.rect.bottom {
                 cx = x + self.column_sizes.get(line).map(|c| c.0).unwrap_or(0.0) + pad;
                 x = cx;
                 line += 1;
                 cy = align_se(
                     align,
-                    self.top + th + pad,
-                    self.bottom - self.column_sizes.get(line).map(|c| c.1).unwrap_or(0.0),
+                    self.rect.top + th + pad,
+                    self.rect.bottom - self.column_sizes.get(line).map(|c| c.1).unwrap_or(0.0),
                 );
                 y = cy;
             }
@@ -255,7 +242,7 @@ impl LegendBox {
             let rtl = self.opts.rtl;
             let rx = |v: f64| {
                 if rtl {
-                    self.left + self.left + self.width - v
+                    self.rect.left + self.rect.left + self.rect.width - v
                 } else {
                     v
                 }
@@ -273,7 +260,11 @@ impl LegendBox {
             };
             let (l, r) = (
                 x + bw + half,
-                if horizontal { x + width } else { self.right },
+                if horizontal {
+                    x + width
+                } else {
+                    self.rect.right
+                },
             );
             let check = if rtl {
                 TextAlign::Left
@@ -390,8 +381,8 @@ impl LegendBox {
         }
         let half = t.font.size / 2.0;
         let tp = t.padding.top + half;
-        let mut left = self.left;
-        let mut max_width = self.width;
+        let mut left = self.rect.left;
+        let mut max_width = self.rect.width;
         let y;
         if self.is_horizontal() {
             max_width = self
@@ -399,24 +390,20 @@ impl LegendBox {
                 .iter()
                 .copied()
                 .fold(f64::NEG_INFINITY, f64::max);
-            y = self.top + tp;
-            left = align_se(self.opts.align, left, self.right - max_width);
+            y = self.rect.top + tp;
+            left = align_se(self.opts.align, left, self.rect.right - max_width);
         } else {
             let mh = self.column_sizes.iter().map(|c| c.1).fold(0.0, f64::max);
             y = tp
                 + align_se(
                     self.opts.align,
-                    self.top,
-                    self.bottom - mh - self.opts.labels.padding - self.title_height(),
+                    self.rect.top,
+                    self.rect.bottom - mh - self.opts.labels.padding - self.title_height(),
                 );
         }
         let x = align_se(t.position, left, left + max_width);
         let mut o = TextOpts::new(t.color);
-        o.align = match t.position {
-            Align::Start => TextAlign::Left,
-            Align::End => TextAlign::Right,
-            _ => TextAlign::Center,
-        };
+        o.align = text_align(t.position);
         o.baseline = TextBaseline::Middle;
         render_text(ctx, std::slice::from_ref(&t.text), x, y, &t.font, &o);
     }
@@ -424,13 +411,7 @@ impl LegendBox {
 
 impl LayoutBox for LegendBox {
     fn pos(&self) -> BoxPos {
-        match self.opts.position {
-            Position::Left => BoxPos::Left,
-            Position::Right => BoxPos::Right,
-            Position::Bottom => BoxPos::Bottom,
-            Position::ChartArea => BoxPos::ChartArea,
-            _ => BoxPos::Top,
-        }
+        edge_box_pos(&self.opts.position)
     }
     fn weight(&self) -> f64 {
         self.opts.weight
@@ -448,28 +429,23 @@ impl LayoutBox for LegendBox {
         self.max_width = max_width;
         self.max_height = max_height;
         if self.is_horizontal() {
-            self.width = max_width;
-            self.left = margins[0];
-            self.right = self.width;
+            self.rect.width = max_width;
+            self.rect.left = margins[0];
+            self.rect.right = self.rect.width;
         } else {
-            self.height = max_height;
-            self.top = margins[1];
-            self.bottom = self.height;
+            self.rect.height = max_height;
+            self.rect.top = margins[1];
+            self.rect.bottom = self.rect.height;
         }
         self.fit(text);
     }
     fn width(&self) -> f64 {
-        self.width
+        self.rect.width
     }
     fn height(&self) -> f64 {
-        self.height
+        self.rect.height
     }
     fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64) {
-        self.left = left;
-        self.top = top;
-        self.right = left + width;
-        self.bottom = top + height;
-        self.width = width;
-        self.height = height;
+        self.rect.set_dims(left, top, width, height);
     }
 }

@@ -11,3 +11,37 @@ pub mod filler;
 pub mod gradient;
 pub mod legend;
 pub mod title;
+
+use crate::layout::BoxPos;
+use crate::scene::TextAlign;
+use chart_spec::model::{Align, Position};
+
+/// The point `align` picks between `start` and `end` (Chart.js `_alignStartEnd` in helpers).
+pub(crate) fn align_se(align: Align, start: f64, end: f64) -> f64 {
+    match align {
+        Align::Start => start,
+        Align::End => end,
+        _ => (start + end) / 2.0,
+    }
+}
+
+/// The canvas text alignment for an `align` option (Chart.js `_toLeftRightCenter`).
+pub(crate) fn text_align(align: Align) -> TextAlign {
+    match align {
+        Align::Start => TextAlign::Left,
+        Align::End => TextAlign::Right,
+        _ => TextAlign::Center,
+    }
+}
+
+/// The layout edge of a title or legend box: any position that is not an edge or
+/// `'chartArea'` falls back to `'top'`, as `layouts.configure` does for these plugins.
+pub(crate) fn edge_box_pos(position: &Position) -> BoxPos {
+    match position {
+        Position::Left => BoxPos::Left,
+        Position::Right => BoxPos::Right,
+        Position::Bottom => BoxPos::Bottom,
+        Position::ChartArea => BoxPos::ChartArea,
+        _ => BoxPos::Top,
+    }
+}

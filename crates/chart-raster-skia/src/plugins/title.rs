@@ -1,22 +1,18 @@
 //! Title and subtitle plugins (plugin.title, plugin.subtitle): the `Title` box.
 
 use crate::elements::{render_text, Ctx, TextOpts};
-use crate::layout::{BoxPos, LayoutBox};
-use crate::scene::{TextAlign, TextBaseline};
+use crate::layout::{BoxPos, BoxRect, LayoutBox};
+use crate::plugins::{align_se, edge_box_pos, text_align};
+use crate::scene::TextBaseline;
 use crate::text::TextEngine;
-use chart_spec::model::{Align, Position, TitleOptions};
+use chart_spec::model::{Position, TitleOptions};
 use std::f64::consts::PI;
 
 /// A `Title` element: a layout box drawing one or more centred lines.
 pub struct TitleBox {
     /// Options.
     pub opts: TitleOptions,
-    left: f64,
-    top: f64,
-    right: f64,
-    bottom: f64,
-    width: f64,
-    height: f64,
+    rect: BoxRect,
 }
 
 impl TitleBox {
@@ -24,12 +20,7 @@ impl TitleBox {
     pub fn new(opts: TitleOptions) -> Self {
         Self {
             opts,
-            left: 0.0,
-            top: 0.0,
-            right: 0.0,
-            bottom: 0.0,
-            width: 0.0,
-            height: 0.0,
+            rect: BoxRect::default(),
         }
     }
 
@@ -41,27 +32,22 @@ impl TitleBox {
         }
         let lh = o.font.line_height;
         let offset = lh / 2.0 + o.padding.top;
-        let align_se = |a: Align, s: f64, e: f64| match a {
-            Align::Start => s,
-            Align::End => e,
-            _ => (s + e) / 2.0,
-        };
         let (x, y, rot) = if self.is_horizontal() {
             (
-                align_se(o.align, self.left, self.right),
-                self.top + offset,
+                align_se(o.align, self.rect.left, self.rect.right),
+                self.rect.top + offset,
                 0.0,
             )
         } else if o.position == Position::Left {
             (
-                self.left + offset,
-                align_se(o.align, self.bottom, self.top),
+                self.rect.left + offset,
+                align_se(o.align, self.rect.bottom, self.rect.top),
                 -0.5 * PI,
             )
         } else {
             (
-                self.right - offset,
-                align_se(o.align, self.top, self.bottom),
+                self.rect.right - offset,
+                align_se(o.align, self.rect.top, self.rect.bottom),
                 0.5 * PI,
             )
         };
@@ -69,16 +55,12 @@ impl TitleBox {
         t.translation = Some((x, y));
         // _drawArgs: maxWidth is the box's length along the text.
         t.max_width = Some(if self.is_horizontal() {
-            self.right - self.left
+            self.rect.right - self.rect.left
         } else {
-            self.bottom - self.top
+            self.rect.bottom - self.rect.top
         });
         t.rotation = rot;
-        t.align = match o.align {
-            Align::Start => TextAlign::Left,
-            Align::End => TextAlign::Right,
-            _ => TextAlign::Center,
-        };
+        t.align = text_align(o.align);
         t.baseline = TextBaseline::Middle;
         render_text(ctx, &o.text, 0.0, 0.0, &o.font, &t);
     }
@@ -86,13 +68,7 @@ impl TitleBox {
 
 impl LayoutBox for TitleBox {
     fn pos(&self) -> BoxPos {
-        match self.opts.position {
-            Position::Left => BoxPos::Left,
-            Position::Right => BoxPos::Right,
-            Position::Bottom => BoxPos::Bottom,
-            Position::ChartArea => BoxPos::ChartArea,
-            _ => BoxPos::Top,
-        }
+        edge_box_pos(&self.opts.position)
     }
     fn weight(&self) -> f64 {
         self.opts.weight
@@ -107,39 +83,34 @@ impl LayoutBox for TitleBox {
         self.opts.display
     }
     fn update(&mut self, max_width: f64, max_height: f64, _m: [f64; 4], _t: &TextEngine) {
-        self.left = 0.0;
-        self.top = 0.0;
+        self.rect.left = 0.0;
+        self.rect.top = 0.0;
         if !self.opts.display {
-            self.width = 0.0;
-            self.height = 0.0;
-            self.right = 0.0;
-            self.bottom = 0.0;
+            self.rect.width = 0.0;
+            self.rect.height = 0.0;
+            self.rect.right = 0.0;
+            self.rect.bottom = 0.0;
             return;
         }
-        self.width = max_width;
-        self.right = max_width;
-        self.height = max_height;
-        self.bottom = max_height;
+        self.rect.width = max_width;
+        self.rect.right = max_width;
+        self.rect.height = max_height;
+        self.rect.bottom = max_height;
         let size =
             self.opts.text.len() as f64 * self.opts.font.line_height + self.opts.padding.height();
         if self.is_horizontal() {
-            self.height = size;
+            self.rect.height = size;
         } else {
-            self.width = size;
+            self.rect.width = size;
         }
     }
     fn width(&self) -> f64 {
-        self.width
+        self.rect.width
     }
     fn height(&self) -> f64 {
-        self.height
+        self.rect.height
     }
     fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64) {
-        self.left = left;
-        self.top = top;
-        self.right = left + width;
-        self.bottom = top + height;
-        self.width = width;
-        self.height = height;
+        self.rect.set_dims(left, top, width, height);
     }
 }

@@ -139,6 +139,20 @@ fn stops(stops: &[(f32, Rgba)]) -> Vec<tiny_skia::GradientStop> {
         .collect()
 }
 
+/// The shader of a gradient with stops `s`, made by `make` from the tiny-skia stops: `None`
+/// without stops, the colour of a single stop, and for a degenerate gradient (`make` gives
+/// `None`) the last stop's colour, as canvas does.
+fn gradient_shader(
+    s: &[(f32, Rgba)],
+    make: impl FnOnce(Vec<tiny_skia::GradientStop>) -> Option<tiny_skia::Shader<'static>>,
+) -> Option<tiny_skia::Shader<'static>> {
+    let last = s.last()?;
+    if s.len() == 1 {
+        return Some(tiny_skia::Shader::SolidColor(color(last.1)));
+    }
+    Some(make(stops(s)).unwrap_or(tiny_skia::Shader::SolidColor(color(last.1))))
+}
+
 /// A tiny-skia paint for a scene paint; `None` when nothing would be drawn.
 fn paint(p: &Paint) -> Option<tiny_skia::Paint<'static>> {
     if p.is_invisible() {
@@ -152,19 +166,15 @@ fn paint(p: &Paint) -> Option<tiny_skia::Paint<'static>> {
             x1,
             y1,
             stops: s,
-        } => match s.len() {
-            0 => return None,
-            1 => tiny_skia::Shader::SolidColor(color(s[0].1)),
-            _ => tiny_skia::LinearGradient::new(
+        } => gradient_shader(s, |stops| {
+            tiny_skia::LinearGradient::new(
                 tiny_skia::Point::from_xy(*x0, *y0),
                 tiny_skia::Point::from_xy(*x1, *y1),
-                stops(s),
+                stops,
                 tiny_skia::SpreadMode::Pad,
                 tiny_skia::Transform::identity(),
             )
-            // Degenerate gradients paint the last stop's colour, as canvas does.
-            .unwrap_or(tiny_skia::Shader::SolidColor(color(s[s.len() - 1].1))),
-        },
+        })?,
         Paint::RadialGradient {
             x0,
             y0,
@@ -173,21 +183,18 @@ fn paint(p: &Paint) -> Option<tiny_skia::Paint<'static>> {
             r1,
             stops: s,
             ..
-        } => match s.len() {
-            0 => return None,
-            1 => tiny_skia::Shader::SolidColor(color(s[0].1)),
+        } => gradient_shader(s, |stops| {
             // tiny-skia's two-point conical gradient has a zero start radius; Chart.js's
             // charts use radial gradients only from user configs, rarely with r0 > 0.
-            _ => tiny_skia::RadialGradient::new(
+            tiny_skia::RadialGradient::new(
                 tiny_skia::Point::from_xy(*x0, *y0),
                 tiny_skia::Point::from_xy(*x1, *y1),
                 *r1,
-                stops(s),
+                stops,
                 tiny_skia::SpreadMode::Pad,
                 tiny_skia::Transform::identity(),
             )
-            .unwrap_or(tiny_skia::Shader::SolidColor(color(s[s.len() - 1].1))),
-        },
+        })?,
     };
     Some(tiny_skia::Paint {
         shader,
