@@ -525,22 +525,30 @@ impl Painter<'_> {
         } else {
             strips.push(r);
         }
+        // One path for all the strips: they never overlap, so each pixel's coverage is the
+        // same as with separate fills, and the path filler's per-call set-up (zeroed run
+        // buffers as wide as the bitmap) is paid once.
+        let mut pb = tiny_skia::PathBuilder::new();
         for [l, t, rr, b] in strips {
-            let Some(rect) = tiny_skia::Rect::from_ltrb(l, t, rr, b) else {
-                continue; // empty strip: the edge was on a pixel boundary
-            };
-            let Ok(mask) = mask_for(&self.clips, Some([l, t, rr, b])) else {
-                continue;
-            };
-            let strip = tiny_skia::PathBuilder::from_rect(rect);
-            self.pixmap.fill_path(
-                &strip,
-                sp,
-                tiny_skia::FillRule::Winding,
-                tiny_skia::Transform::identity(),
-                mask,
-            );
+            if l < rr && t < b {
+                if let Some(rect) = tiny_skia::Rect::from_ltrb(l, t, rr, b) {
+                    pb.push_rect(rect);
+                }
+            }
         }
+        let Some(border) = pb.finish() else {
+            return; // every edge was on a pixel boundary
+        };
+        let Ok(mask) = mask_for(&self.clips, Some(r)) else {
+            return;
+        };
+        self.pixmap.fill_path(
+            &border,
+            sp,
+            tiny_skia::FillRule::Winding,
+            tiny_skia::Transform::identity(),
+            mask,
+        );
     }
 
     /// Fills a device-space path with a solid colour at exact-area coverage, clipped.
