@@ -284,6 +284,59 @@ impl LinearScale {
 }
 
 /// `LinearScale.computeTickLimit`.
+/// The rest of `LinearScaleBase.buildTicks` once the tick limit is known, shared by the
+/// linear and radialLinear scales: generate the ticks, let `bounds: 'ticks'` grow the scale to
+/// them, and set the start and end (swapped when `reverse`).
+pub fn build_linear_ticks(
+    core: &mut ScaleCore,
+    max_ticks: f64,
+    max_digits: f64,
+    horizontal: bool,
+) -> Vec<Tick> {
+    let t = &core.opts.ticks;
+    let g = TickGen {
+        max_ticks,
+        bounds_ticks: core.opts.bounds_ticks,
+        min: parse_linear(&core.opts.min).filter(|v| !v.is_nan()),
+        max: parse_linear(&core.opts.max).filter(|v| !v.is_nan()),
+        precision: t.precision,
+        step: t.step_size,
+        count: t.count,
+        max_digits,
+        horizontal,
+        min_rotation: t.min_rotation,
+        include_bounds: t.include_bounds,
+    };
+    let (rmin, rmax) = core.range;
+    let values = generate_ticks(&g, rmin, rmax);
+    if core.opts.bounds_ticks {
+        // _setMinAndMaxByKey over the ticks: the scale grows to the nice bounds.
+        for v in values.iter().filter(|v| !v.is_nan()) {
+            core.min = core.min.min(*v);
+            core.max = core.max.max(*v);
+        }
+    }
+    let mut ticks: Vec<Tick> = values.into_iter().map(Tick::new).collect();
+    if core.opts.reverse {
+        ticks.reverse();
+        core.start = core.max;
+        core.end = core.min;
+    } else {
+        core.start = core.min;
+        core.end = core.max;
+    }
+    ticks
+}
+
+/// `LinearScaleBase.getLabelForValue` through `Ticks.formatters.numeric`.
+pub fn numeric_tick_label(core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
+    Some(vec![ticks::numeric(
+        ticks[index].value,
+        ticks,
+        &core.opts.ticks.format,
+    )])
+}
+
 fn compute_tick_limit(core: &ScaleCore) -> f64 {
     let horizontal = core.is_horizontal();
     let length = if horizontal { core.width } else { core.height };
@@ -312,7 +365,6 @@ impl ScaleType for LinearScale {
 
     fn build_ticks(&mut self, core: &mut ScaleCore, _text: &TextEngine) -> Vec<Tick> {
         let max_ticks = self.tick_limit(core).max(2.0);
-        let t = &core.opts.ticks;
         let max_digits = {
             let lh = core.tick_font(0).line_height;
             (if core.is_horizontal() {
@@ -321,48 +373,12 @@ impl ScaleType for LinearScale {
                 core.height
             }) / lh
         };
-        let g = TickGen {
-            max_ticks,
-            bounds_ticks: core.opts.bounds_ticks,
-            min: parse_linear(&core.opts.min).filter(|v| !v.is_nan()),
-            max: parse_linear(&core.opts.max).filter(|v| !v.is_nan()),
-            precision: t.precision,
-            step: t.step_size,
-            count: t.count,
-            max_digits,
-            horizontal: core.is_horizontal(),
-            min_rotation: t.min_rotation,
-            include_bounds: t.include_bounds,
-        };
-        let (rmin, rmax) = core.range;
-        let values = generate_ticks(&g, rmin, rmax);
-        if core.opts.bounds_ticks {
-            // _setMinAndMaxByKey over the ticks: the scale grows to the nice bounds.
-            for v in &values {
-                if !v.is_nan() {
-                    core.min = core.min.min(*v);
-                    core.max = core.max.max(*v);
-                }
-            }
-        }
-        let mut ticks: Vec<Tick> = values.into_iter().map(Tick::new).collect();
-        if core.opts.reverse {
-            ticks.reverse();
-            core.start = core.max;
-            core.end = core.min;
-        } else {
-            core.start = core.min;
-            core.end = core.max;
-        }
-        ticks
+        let horizontal = core.is_horizontal();
+        build_linear_ticks(core, max_ticks, max_digits, horizontal)
     }
 
     fn tick_label(&self, core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
-        Some(vec![ticks::numeric(
-            ticks[index].value,
-            ticks,
-            &core.opts.ticks.format,
-        )])
+        numeric_tick_label(core, index, ticks)
     }
 
     fn configure(&mut self, core: &mut ScaleCore) {

@@ -4,7 +4,7 @@
 //! update and drawing of [`super::Scale`] ([`ScaleType::update_custom`],
 //! [`ScaleType::draw_custom`]).
 
-use super::linear::{generate_ticks, handle_tick_range, parse_linear, TickGen};
+use super::linear::{build_linear_ticks, handle_tick_range, numeric_tick_label, parse_linear};
 use super::radial_draw::{
     draw_background, draw_grid_lines, draw_point_labels, draw_tick_labels, Corners, LineStyle,
     PointLabelStyle, RadialTick, Sides, TickLabelStyle,
@@ -111,44 +111,12 @@ impl ScaleType for RadialLinearScale {
         if let Some(m) = max_ticks_limit {
             max_ticks = m.min(max_ticks);
         }
-        let g = TickGen {
-            max_ticks: max_ticks.max(2.0),
-            bounds_ticks: core.opts.bounds_ticks,
-            min: parse_linear(&core.opts.min).filter(|v| !v.is_nan()),
-            max: parse_linear(&core.opts.max).filter(|v| !v.is_nan()),
-            precision: t.precision,
-            step: t.step_size,
-            count: t.count,
-            max_digits: core.height / t.font.first().line_height,
-            horizontal: false,
-            min_rotation: t.min_rotation,
-            include_bounds: t.include_bounds,
-        };
-        let values = generate_ticks(&g, core.range.0, core.range.1);
-        if core.opts.bounds_ticks {
-            for v in values.iter().filter(|v| !v.is_nan()) {
-                core.min = core.min.min(*v);
-                core.max = core.max.max(*v);
-            }
-        }
-        let mut ticks: Vec<Tick> = values.into_iter().map(Tick::new).collect();
-        if core.opts.reverse {
-            ticks.reverse();
-            core.start = core.max;
-            core.end = core.min;
-        } else {
-            core.start = core.min;
-            core.end = core.max;
-        }
-        ticks
+        let max_digits = core.height / t.font.first().line_height;
+        build_linear_ticks(core, max_ticks.max(2.0), max_digits, false)
     }
 
     fn tick_label(&self, core: &ScaleCore, index: usize, ticks: &[Tick]) -> Option<Vec<String>> {
-        Some(vec![ticks::numeric(
-            ticks[index].value,
-            ticks,
-            &core.opts.ticks.format,
-        )])
+        numeric_tick_label(core, index, ticks)
     }
 
     fn configure(&mut self, _core: &mut ScaleCore) {}
