@@ -489,6 +489,24 @@ impl LegendStyle {
             border_radius: None,
         }
     }
+
+    /// The plain box of a rectangle element with per-side border widths (matrix, treemap),
+    /// or of a dataset without such options: Chart.js's default `rgba(0,0,0,0.1)` colours
+    /// and no border. The legend's line width is `(toPadding(borderWidth).width + height) / 4`.
+    pub fn rect_element_box(element: Option<(chart_spec::Rgba, chart_spec::Rgba, &[f64])>) -> Self {
+        let default = chart_spec::Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 26,
+        };
+        match element {
+            Some((fill, stroke, sides)) => {
+                Self::plain_box(fill, stroke, sides.iter().sum::<f64>() / 4.0)
+            }
+            None => Self::plain_box(default, default, 0.0),
+        }
+    }
 }
 
 /// A dataset controller.

@@ -859,19 +859,8 @@ impl Controller for TreemapController {
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
-        let o = options(ds);
-        let default = chart_spec::Rgba {
-            r: 0,
-            g: 0,
-            b: 0,
-            a: 26,
-        };
-        LegendStyle::plain_box(
-            o.map(|o| o.background_color).unwrap_or(default),
-            o.map(|o| o.border_color).unwrap_or(default),
-            // The legend's `(toPadding(borderWidth).width + height) / 4`.
-            o.map(|o| o.border_width.iter().sum::<f64>() / 4.0)
-                .unwrap_or(0.0),
+        LegendStyle::rect_element_box(
+            options(ds).map(|o| (o.background_color, o.border_color, &o.border_width[..])),
         )
     }
 }
