@@ -337,9 +337,9 @@ pub fn render_text(ctx: &mut Ctx<'_>, lines: &[String], x: f64, y: f64, font: &F
         let saved = ctx.transform;
         if let Some(mw) = o.max_width {
             // fillText(text, x, y, maxWidth): a canvas scales wider text horizontally about
-            // the anchor. The fixtures' sprite fillText takes no maxWidth, so it never does.
+            // the anchor.
             let w = ctx.measure(font, line);
-            if w > mw && mw > 0.0 && !is_sprite(ctx.text) {
+            if w > mw && mw > 0.0 && ctx.text.honours_max_width() {
                 let s = mw / w;
                 ctx.transform = ctx
                     .transform
@@ -408,17 +408,4 @@ pub fn align_pixel(dpr: f64, pixel: f64, width: f64) -> f64 {
 /// JavaScript `Math.round`: halves round towards +∞.
 pub fn js_round(v: f64) -> f64 {
     (v + 0.5).floor()
-}
-
-/// True for the fixtures' sprite text backend, whose `measureText`/`fillText` replacements
-/// differ from a canvas in a few documented ways.
-#[cfg(feature = "sprite-text")]
-pub fn is_sprite(text: &TextEngine) -> bool {
-    matches!(text, TextEngine::Sprite(_))
-}
-
-/// True for the fixtures' sprite text backend (never without the `sprite-text` feature).
-#[cfg(not(feature = "sprite-text"))]
-pub fn is_sprite(_text: &TextEngine) -> bool {
-    false
 }

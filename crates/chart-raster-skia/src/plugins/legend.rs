@@ -3,7 +3,7 @@
 use crate::controllers::LegendStyle;
 use crate::elements::bar::add_rounded_rect_path;
 use crate::elements::point::{draw_point, PointDraw};
-use crate::elements::{is_sprite, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
+use crate::elements::{render_text, Area, Ctx, StrokeStyle, TextOpts, P};
 use crate::layout::{BoxPos, BoxRect, LayoutBox};
 use crate::plugins::{align_se, edge_box_pos, text_align};
 use crate::scene::{TextAlign, TextBaseline};
@@ -76,14 +76,11 @@ impl LegendBox {
         }
     }
 
-    /// The label as a canvas receives it: a dataset without `label` passes `undefined`, which
-    /// a real canvas prints as "undefined"; the fixtures' sprite `measureText`/`fillText`
-    /// iterate over `undefined.length` and draw nothing.
+    /// The label as a canvas receives it: a dataset without `label` passes `undefined`.
     fn text_of(item: &LegendItem, text: &TextEngine) -> String {
         match &item.text {
             Some(t) => t.clone(),
-            None if is_sprite(text) => String::new(),
-            None => "undefined".to_string(),
+            None => text.undefined_text().to_string(),
         }
     }
 

@@ -78,6 +78,27 @@ impl TextEngine {
         }
     }
 
+    /// Whether `fillText(text, x, y, maxWidth)` condenses wider text, as a canvas does. The
+    /// fixtures' sprite `fillText` takes no `maxWidth`, so it never condenses.
+    pub fn honours_max_width(&self) -> bool {
+        match self {
+            TextEngine::System(_) => true,
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(_) => false,
+        }
+    }
+
+    /// What `fillText(undefined)` prints: a canvas converts the value to "undefined"; the
+    /// fixtures' sprite `measureText`/`fillText` iterate over `undefined.length` and draw
+    /// nothing.
+    pub fn undefined_text(&self) -> &'static str {
+        match self {
+            TextEngine::System(_) => "undefined",
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(_) => "",
+        }
+    }
+
     /// The outlines of one line of text (system fonts only; `None` for the sprite backend).
     ///
     /// With `device_scale` (device pixels per CSS px of unrotated text), outlines are
