@@ -46,22 +46,25 @@ pub struct Settings {
     pub background: Rgba,
 }
 
-/// The skia engine. Fonts are discovered once, in [`Engine::new`]; renders share them.
+/// The skia engine. Fonts are discovered once, in [`Engine::new`]; renders share them, and
+/// the pixel buffers that [`Engine::recycle`] hands back.
 pub struct Engine {
     text: text::TextEngine,
+    reuse: raster::Reuse,
 }
 
 impl Engine {
     /// An engine using the fonts installed on this machine (and the bundled fallback).
     pub fn new() -> Self {
-        Self {
-            text: text::TextEngine::system(),
-        }
+        Self::with_text(text::TextEngine::system())
     }
 
     /// An engine with a given text backend (tests use the fixtures' sprite font).
     pub fn with_text(text: text::TextEngine) -> Self {
-        Self { text }
+        Self {
+            text,
+            reuse: raster::Reuse::default(),
+        }
     }
 
     /// Renders a validated request.
@@ -107,8 +110,14 @@ impl Engine {
         settings: &Settings,
     ) -> Result<Rendered, Error> {
         let (scene, messages) = self.scene(config, settings);
-        let bitmap: Bitmap = raster::rasterize(&scene, &self.text)?;
+        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse)?;
         Ok(Rendered { bitmap, messages })
+    }
+
+    /// Takes back a bitmap this engine rendered, once it is encoded, so that its memory
+    /// serves the next render (see [`raster::pool`]: fresh pages cost more than drawing).
+    pub fn recycle(&self, bitmap: Bitmap) {
+        self.reuse.buffers.give(bitmap.data);
     }
 }
 

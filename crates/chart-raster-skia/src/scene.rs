@@ -278,6 +278,34 @@ pub enum PathCmd {
     Close,
 }
 
+impl PathCmd {
+    /// The command with every point mapped by `f`.
+    pub fn map(self, f: impl Fn(f32, f32) -> (f32, f32)) -> PathCmd {
+        match self {
+            PathCmd::MoveTo(x, y) => {
+                let (x, y) = f(x, y);
+                PathCmd::MoveTo(x, y)
+            }
+            PathCmd::LineTo(x, y) => {
+                let (x, y) = f(x, y);
+                PathCmd::LineTo(x, y)
+            }
+            PathCmd::QuadTo(x1, y1, x, y) => {
+                let (x1, y1) = f(x1, y1);
+                let (x, y) = f(x, y);
+                PathCmd::QuadTo(x1, y1, x, y)
+            }
+            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
+                let (x1, y1) = f(x1, y1);
+                let (x2, y2) = f(x2, y2);
+                let (x, y) = f(x, y);
+                PathCmd::CubicTo(x1, y1, x2, y2, x, y)
+            }
+            PathCmd::Close => PathCmd::Close,
+        }
+    }
+}
+
 /// A canvas-like path builder. Arcs are turned into cubic Béziers here, so the scene only
 /// holds lines and curves.
 #[derive(Debug, Clone, PartialEq, Default)]

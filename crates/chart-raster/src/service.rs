@@ -6,7 +6,7 @@
 use crate::encode::{encode, EncodeError};
 use bytes::Bytes;
 use chart_cache::{Cache, CacheConfig, Clock, SystemClock};
-use chart_spec::{EngineKind, ImageFormat, Message, RenderOptions, Rendered, RequestError};
+use chart_spec::{Bitmap, EngineKind, ImageFormat, Message, RenderOptions, Rendered, RequestError};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
@@ -58,11 +58,20 @@ pub enum ServiceError {
 pub trait BlockingRenderer: Send + Sync + 'static {
     /// Draws one validated request.
     fn render(&self, opts: &RenderOptions) -> Result<Rendered, String>;
+
+    /// Takes back a bitmap from [`BlockingRenderer::render`] once it is encoded, for reuse.
+    fn recycle(&self, bitmap: Bitmap) {
+        drop(bitmap);
+    }
 }
 
 impl BlockingRenderer for chart_raster_skia::Engine {
     fn render(&self, opts: &RenderOptions) -> Result<Rendered, String> {
         chart_raster_skia::Engine::render(self, opts).map_err(|e| e.to_string())
+    }
+
+    fn recycle(&self, bitmap: Bitmap) {
+        chart_raster_skia::Engine::recycle(self, bitmap);
     }
 }
 
@@ -415,7 +424,9 @@ impl Service {
                     run_blocking(move || {
                         let _slot = slot;
                         let rendered = renderer.render(&opts).map_err(ServiceError::Render)?;
-                        encoded(rendered, &opts)
+                        let (img, bitmap) = encoded(rendered, &opts);
+                        renderer.recycle(bitmap);
+                        img
                     })
                     .await
                 }
@@ -424,7 +435,7 @@ impl Service {
                     let opts = opts.clone();
                     run_blocking(move || {
                         let _slot = slot;
-                        encoded(rendered, &opts)
+                        encoded(rendered, &opts).0
                     })
                     .await
                 }
@@ -458,13 +469,17 @@ async fn run_blocking(
     })?
 }
 
-fn encoded(rendered: Rendered, opts: &RenderOptions) -> Result<CachedImage, ServiceError> {
-    let bytes = encode(&rendered.bitmap, opts.format, opts.quality)?;
-    Ok(CachedImage {
+/// The encoded image, and the bitmap it came from (for [`BlockingRenderer::recycle`]).
+fn encoded(
+    rendered: Rendered,
+    opts: &RenderOptions,
+) -> (Result<CachedImage, ServiceError>, Bitmap) {
+    let img = encode(&rendered.bitmap, opts.format, opts.quality).map(|bytes| CachedImage {
         bytes: Bytes::from(bytes),
         format: opts.format,
         messages: rendered.messages.into(),
-    })
+    });
+    (img.map_err(ServiceError::from), rendered.bitmap)
 }
 
 fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {

@@ -20,12 +20,31 @@ use crate::scene::{
 use crate::text::TextEngine;
 use crate::Error;
 use chart_spec::{Bitmap, Rgba};
-use std::rc::Rc;
 
+mod clip;
 mod coverage;
+pub mod glyphs;
+pub mod pool;
+mod rect;
 
-/// Rasterises a scene.
-pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
+use clip::ClipStack;
+use glyphs::GlyphCache;
+use pool::Pool;
+
+/// What renders keep for the renders after them: pixel buffers and glyph masks. One per
+/// engine, shared by its renders.
+#[derive(Default)]
+pub struct Reuse {
+    /// Bitmap and clip-mask buffers.
+    pub buffers: Pool,
+    /// Coverage masks of unrotated glyphs.
+    pub glyphs: GlyphCache,
+}
+
+/// Rasterises a scene, with buffers and glyph masks from `reuse` (give the bitmap's data
+/// back to `reuse.buffers` when done with it).
+pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitmap, Error> {
+    let pool = &reuse.buffers;
     let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
         scene.device_pixel_ratio
     } else {
@@ -34,12 +53,30 @@ pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
     // Mirrors `retinaScale` in Chart.js helpers.dom: the device size is floored.
     let width = (scene.width * dpr).floor().max(0.0) as u32;
     let height = (scene.height * dpr).floor().max(0.0) as u32;
-    let mut pixmap =
-        tiny_skia::Pixmap::new(width, height).ok_or(Error::BitmapSize { width, height })?;
+    let size_error = Error::BitmapSize { width, height };
+    let size = tiny_skia::IntSize::from_wh(width, height).ok_or(size_error)?;
+    let len = (width as usize)
+        .checked_mul(height as usize)
+        .and_then(|n| n.checked_mul(4))
+        .ok_or(Error::BitmapSize { width, height })?;
+    // The background is written with the buffer, in one pass (what `Pixmap::fill` would
+    // store: the colour premultiplied).
     let bg = scene.background;
-    if bg.a > 0 {
-        pixmap.fill(tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a));
-    }
+    let fill = tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a)
+        .premultiply()
+        .to_color_u8();
+    let fill = [fill.red(), fill.green(), fill.blue(), fill.alpha()];
+    let data = if fill.iter().all(|&v| v == fill[0]) {
+        pool.take_filled(len, fill[0])
+    } else {
+        let mut data = pool.take_filled(len, 0);
+        for px in data.chunks_exact_mut(4) {
+            px.copy_from_slice(&fill);
+        }
+        data
+    };
+    let mut pixmap =
+        tiny_skia::Pixmap::from_vec(data, size).ok_or(Error::BitmapSize { width, height })?;
     let base = Transform {
         a: dpr,
         b: 0.0,
@@ -50,8 +87,9 @@ pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
     };
     let mut painter = Painter {
         pixmap: &mut pixmap,
-        clips: Vec::new(),
-        clip_cache: Vec::new(),
+        clips: ClipStack::new(width, height),
+        pool,
+        glyphs: &reuse.glyphs,
         base,
         text,
         sprite: None,
@@ -59,6 +97,7 @@ pub fn rasterize(scene: &Scene, text: &TextEngine) -> Result<Bitmap, Error> {
     for item in &scene.items {
         painter.item(item);
     }
+    painter.clips.recycle(pool);
     // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
     Ok(to_bitmap(pixmap, bg.a == 255))
 }
@@ -91,18 +130,9 @@ fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
 
 struct Painter<'a> {
     pixmap: &'a mut tiny_skia::Pixmap,
-    /// The clip stack.
-    clips: Vec<Clip>,
-    /// Masks built for earlier clips, reused when the same clip is pushed again on the same
-    /// parent (Chart.js clips every dataset to the chart area).
-    clip_cache: Vec<(
-        Path,
-        Transform,
-        Option<usize>,
-        Rc<tiny_skia::Mask>,
-        Option<[f32; 4]>,
-        Option<[f32; 4]>,
-    )>,
+    clips: ClipStack,
+    pool: &'a Pool,
+    glyphs: &'a GlyphCache,
     base: Transform,
     text: &'a TextEngine,
     /// The sprite image as a pixmap, made on first use.
@@ -281,47 +311,6 @@ fn device_paint(p: &Paint, t: Transform) -> Paint {
     }
 }
 
-/// The current clip mask; `Err` when the clip is empty and nothing is visible.
-fn top_mask(clips: &[Clip]) -> Result<Option<&tiny_skia::Mask>, ()> {
-    match clips.last() {
-        None | Some(Clip::All) => Ok(None),
-        Some(Clip::Mask(m, ..)) => Ok(Some(m)),
-        // An empty clip: nothing is visible.
-        Some(Clip::Nothing) => Err(()),
-    }
-}
-
-/// One level of the clip stack.
-#[derive(Clone)]
-enum Clip {
-    /// Everything visible (a clip that covers the whole bitmap).
-    All,
-    /// Coverage mask (shared: the same clip is often pushed many times), and for rectangular
-    /// clips the device rectangle (x0, y0, x1, y1) where the mask is fully opaque: items
-    /// inside it are drawn without the mask, which is the same result for less work.
-    /// The last field is the clip's device rectangle when it is one (Skia intersects
-    /// anti-aliased rectangular clips geometrically, `SkClipStack`).
-    Mask(Rc<tiny_skia::Mask>, Option<[f32; 4]>, Option<[f32; 4]>),
-    /// Nothing visible (an empty path).
-    Nothing,
-}
-
-/// The mask of the current clip for drawing inside device `bounds`; `Err` when nothing
-/// is visible.
-fn mask_for(clips: &[Clip], bounds: Option<[f32; 4]>) -> Result<Option<&tiny_skia::Mask>, ()> {
-    if let (Some(Clip::Mask(_, Some(inner), _)), Some(b)) = (clips.last(), bounds) {
-        // Anti-aliased edges reach half a pixel further: compare whole pixels.
-        if b[0].floor() >= inner[0]
-            && b[1].floor() >= inner[1]
-            && b[2].ceil() <= inner[2]
-            && b[3].ceil() <= inner[3]
-        {
-            return Ok(None);
-        }
-    }
-    top_mask(clips)
-}
-
 /// Device bounds of a path under a transform, grown by `pad` device pixels.
 fn device_bounds(p: &tiny_skia::Path, t: Transform, pad: f32) -> Option<[f32; 4]> {
     let b = p.bounds();
@@ -416,32 +405,6 @@ fn device_space(mut sp: tiny_skia::Paint<'static>, t: Transform) -> tiny_skia::P
     sp
 }
 
-/// Where a rectangular clip (within its parent) leaves the mask fully opaque: the whole
-/// device pixels inside the rectangle.
-fn inner_rect(path: &Path, t: Transform, parent: &Clip) -> Option<[f32; 4]> {
-    let r = device_rect(path, t)?;
-    let mut inner = [r[0].ceil(), r[1].ceil(), r[2].floor(), r[3].floor()];
-    match parent {
-        Clip::All => {}
-        Clip::Mask(_, Some(p), _) => {
-            inner = [
-                inner[0].max(p[0]),
-                inner[1].max(p[1]),
-                inner[2].min(p[2]),
-                inner[3].min(p[3]),
-            ];
-        }
-        _ => return None,
-    }
-    (inner[0] < inner[2] && inner[1] < inner[3]).then_some(inner)
-}
-
-/// Whether a clip path is an axis-aligned rectangle containing the whole bitmap.
-fn covers_bitmap(path: &Path, t: Transform, w: u32, h: u32) -> bool {
-    device_rect(path, t)
-        .is_some_and(|r| r[0] <= 0.0 && r[1] <= 0.0 && r[2] >= w as f32 && r[3] >= h as f32)
-}
-
 impl Painter<'_> {
     fn item(&mut self, item: &Item) {
         match item {
@@ -471,19 +434,17 @@ impl Painter<'_> {
     }
 
     fn fill(&mut self, path: &Path, p: &Paint, t: Transform) {
+        if let Some(r) = device_rect(path, t) {
+            self.fill_device_rect(r, p, t);
+            return;
+        }
         let Some(tp) = build_path(path) else {
             return;
         };
         let Some(sp) = paint(p) else {
             return;
         };
-        // Gradients are defined in the user space of the path: `fill_path` maps the shader
-        // with the path's transform (mapping it here too would apply it twice).
-        if let Some(r) = device_rect(path, t) {
-            self.fill_device_rect(r, &device_space(sp, t));
-            return;
-        }
-        let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, 0.0)) else {
+        let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, 0.0), self.pool) else {
             return;
         };
         self.pixmap
@@ -491,16 +452,34 @@ impl Painter<'_> {
     }
 
     /// Fills a device-space rectangle exactly as the supersampling path filler would, for a
-    /// fraction of the work: the whole pixels inside it are one plain blit, and only the
-    /// fractional border strips go through the path filler. A pixel's coverage depends only on
-    /// the part of the rectangle inside that pixel, so cutting along whole-pixel lines changes
-    /// no pixel. Grid lines, ticks, bars and legend boxes are such rectangles, and before this
-    /// they made up most of a render's time.
-    fn fill_device_rect(&mut self, r: [f32; 4], sp: &tiny_skia::Paint<'_>) {
+    /// fraction of the work. Grid lines, ticks, bars and legend boxes are such rectangles,
+    /// and they made up most of a render's time. A solid colour is drawn by [`rect::fill`].
+    /// Other paints draw the whole pixels inside as one plain blit and send only the
+    /// fractional border strips through the path filler: a pixel's coverage depends only on
+    /// the part of the rectangle inside that pixel, so cutting along whole-pixel lines
+    /// changes no pixel. `p` is in the user space that `t` maps to device space.
+    fn fill_device_rect(&mut self, r: [f32; 4], p: &Paint, t: Transform) {
         let [x0, y0, x1, y1] = r;
         if !(x0 < x1 && y0 < y1) {
             return;
         }
+        let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
+        if let Paint::Solid(c) = p {
+            if c.a == 0 {
+                return;
+            }
+            if rect::supported(r, pw, ph) {
+                if let Ok(clip) = self.clips.rect_clip_for(r, self.pool) {
+                    let color = rect::SolidColor::new(*c);
+                    rect::fill(self.pixmap.data_mut(), pw, ph, r, color, clip);
+                }
+                return;
+            }
+        }
+        let Some(sp) = paint(p) else {
+            return;
+        };
+        let sp = &device_space(sp, t);
         // The blit takes whole pixels on the bitmap only (tiny-skia shifts a rectangle that
         // starts above or left of the bitmap instead of cutting it).
         let (w, h) = (self.pixmap.width() as f32, self.pixmap.height() as f32);
@@ -508,7 +487,7 @@ impl Painter<'_> {
         let (ix1, iy1) = (x1.floor().min(w), y1.floor().min(h));
         let mut strips = Vec::with_capacity(4);
         if ix0 < ix1 && iy0 < iy1 {
-            if let Ok(mask) = mask_for(&self.clips, Some([ix0, iy0, ix1, iy1])) {
+            if let Ok(mask) = self.clips.mask_for(Some([ix0, iy0, ix1, iy1]), self.pool) {
                 let mut solid = sp.clone();
                 solid.anti_alias = false;
                 if let Some(inner) = tiny_skia::Rect::from_ltrb(ix0, iy0, ix1, iy1) {
@@ -539,7 +518,7 @@ impl Painter<'_> {
         let Some(border) = pb.finish() else {
             return; // every edge was on a pixel boundary
         };
-        let Ok(mask) = mask_for(&self.clips, Some(r)) else {
+        let Ok(mask) = self.clips.mask_for(Some(r), self.pool) else {
             return;
         };
         self.pixmap.fill_path(
@@ -556,40 +535,9 @@ impl Painter<'_> {
         if c.a == 0 {
             return;
         }
-        let b = path.bounds();
-        let bounds = Some([b.left(), b.top(), b.right(), b.bottom()]);
-        let Ok(mask) = mask_for(&self.clips, bounds) else {
-            return;
-        };
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
-        let Some(cov) = coverage::Coverage::of_path(path, pw, ph) else {
-            return;
-        };
-        let a = c.a as f32 / 255.0;
-        let src = [c.r as f32 * a, c.g as f32 * a, c.b as f32 * a, c.a as f32];
-        let data = self.pixmap.data_mut();
-        for y in 0..cov.height {
-            let py = cov.y0 as usize + y;
-            for x in 0..cov.width {
-                // Coverage is kept to 8 bits like a glyph mask.
-                let mut k = (cov.at(x, y) * 255.0).round() / 255.0;
-                if k <= 0.0 {
-                    continue;
-                }
-                let i = py * pw as usize + cov.x0 as usize + x;
-                if let Some(m) = mask {
-                    k *= m.data()[i] as f32 / 255.0;
-                    if k <= 0.0 {
-                        continue;
-                    }
-                }
-                // Source-over with coverage on premultiplied pixels.
-                let keep = 1.0 - a * k;
-                let d = &mut data[i * 4..i * 4 + 4];
-                for (ch, s) in d.iter_mut().zip(src) {
-                    *ch = (s * k + *ch as f32 * keep).round().clamp(0.0, 255.0) as u8;
-                }
-            }
+        if let Some(mask) = glyphs::GlyphMask::cover_within(path, pw, ph) {
+            self.blit_mask(&mask, (0, 0), c);
         }
     }
 
@@ -605,7 +553,7 @@ impl Painter<'_> {
             return;
         };
         if let Some(r) = stroked_segment_rect(path, stroke, t) {
-            self.fill_device_rect(r, &device_space(sp, t));
+            self.fill_device_rect(r, p, t);
             return;
         }
         let st = stroke_style(stroke);
@@ -614,7 +562,7 @@ impl Painter<'_> {
             .sqrt()
             .max((t.c * t.c + t.d * t.d).sqrt());
         let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
-        let Ok(mask) = mask_for(&self.clips, device_bounds(&tp, t, pad)) else {
+        let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
             return;
         };
         self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
@@ -622,100 +570,7 @@ impl Painter<'_> {
 
     fn push_clip(&mut self, path: &Path, transform: Transform) {
         let t = self.base.then(transform);
-        let (w, h) = (self.pixmap.width(), self.pixmap.height());
-        let parent = self.clips.last().cloned().unwrap_or(Clip::All);
-        let next = match parent {
-            Clip::Nothing => Clip::Nothing,
-            // A clip around the whole bitmap changes nothing: no mask to build.
-            _ if covers_bitmap(path, t, w, h) => parent,
-            _ => {
-                let parent_key = match &parent {
-                    Clip::Mask(m, ..) => Some(Rc::as_ptr(m) as usize),
-                    _ => None,
-                };
-                let cached = self
-                    .clip_cache
-                    .iter()
-                    .find(|(p, ct, pk, ..)| *pk == parent_key && *ct == t && p == path);
-                match cached {
-                    Some((.., m, inner, rect)) => Clip::Mask(m.clone(), *inner, *rect),
-                    None => match build_path(path) {
-                        None => Clip::Nothing,
-                        Some(p) => {
-                            // A rectangle within a rectangle: intersect the rectangles and
-                            // cover the result once, as Skia's clip stack does.
-                            let rect = match (device_rect(path, t), &parent) {
-                                (Some(r), Clip::All) => Some(r),
-                                (Some(r), Clip::Mask(_, _, Some(q))) => Some([
-                                    r[0].max(q[0]),
-                                    r[1].max(q[1]),
-                                    r[2].min(q[2]),
-                                    r[3].min(q[3]),
-                                ]),
-                                _ => None,
-                            };
-                            let rect_path = rect.map(|r| {
-                                tiny_skia::Rect::from_ltrb(r[0], r[1], r[2], r[3])
-                                    .map(tiny_skia::PathBuilder::from_rect)
-                            });
-                            let mask = match (&rect_path, &parent) {
-                                // An empty intersection leaves nothing visible.
-                                (Some(None), _) => None,
-                                (Some(Some(rp)), _) => tiny_skia::Mask::new(w, h).map(|mut m| {
-                                    m.fill_path(
-                                        rp,
-                                        tiny_skia::FillRule::Winding,
-                                        true,
-                                        tiny_skia::Transform::identity(),
-                                    );
-                                    m
-                                }),
-                                (None, Clip::Mask(prev, ..)) => {
-                                    let mut m = (**prev).clone();
-                                    m.intersect_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
-                                    Some(m)
-                                }
-                                (None, _) => tiny_skia::Mask::new(w, h).map(|mut m| {
-                                    m.fill_path(&p, tiny_skia::FillRule::Winding, true, ts(t));
-                                    m
-                                }),
-                            };
-                            let rect = rect.filter(|_| !matches!(rect_path, Some(None)));
-                            match mask {
-                                Some(m) => {
-                                    let m = Rc::new(m);
-                                    let inner = match rect {
-                                        Some(r) => {
-                                            let i = [
-                                                r[0].ceil(),
-                                                r[1].ceil(),
-                                                r[2].floor(),
-                                                r[3].floor(),
-                                            ];
-                                            (i[0] < i[2] && i[1] < i[3]).then_some(i)
-                                        }
-                                        None => inner_rect(path, t, &parent),
-                                    };
-                                    // Every mask on the stack comes from this cache, which
-                                    // keeps it alive: a parent's address is never reused.
-                                    self.clip_cache.push((
-                                        path.clone(),
-                                        t,
-                                        parent_key,
-                                        m.clone(),
-                                        inner,
-                                        rect,
-                                    ));
-                                    Clip::Mask(m, inner, rect)
-                                }
-                                None => Clip::Nothing,
-                            }
-                        }
-                    },
-                }
-            }
-        };
-        self.clips.push(next);
+        self.clips.push(path, t, self.pool);
     }
 
     fn text(&mut self, item: &TextItem) {
@@ -754,41 +609,29 @@ impl Painter<'_> {
         // Skia's glyph placement for unrotated text: the baseline snaps to whole device
         // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
         // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
+        let snap = |glyph_x: f32| {
+            let (x, y) = t.apply(ox + glyph_x, oy);
+            (((x + 0.125) * 4.0).floor() / 4.0, (y + 0.5).floor())
+        };
+        if axis_aligned && item.stroke.is_none() && line.embolden == 0.0 {
+            if let Paint::Solid(c) = item.paint {
+                if line.glyphs.iter().all(|g| g.id.is_some()) {
+                    self.glyph_masks(&line, snap, t, c);
+                    return;
+                }
+            }
+        }
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (gt, scale_x, scale_y) = if axis_aligned {
-                let (x, y) = t.apply(ox + glyph.x, oy);
-                let x = ((x + 0.125) * 4.0).floor() / 4.0;
-                let y = (y + 0.5).floor();
+                let (x, y) = snap(glyph.x);
                 (Transform::translate(x, y), t.a, t.d)
             } else {
                 (t.then(Transform::translate(ox + glyph.x, oy)), 1.0, 1.0)
             };
-            for cmd in &glyph.path.cmds {
-                let m = |x: f32, y: f32| gt.apply(x * scale_x, y * scale_y);
-                path.cmds.push(match *cmd {
-                    PathCmd::MoveTo(x, y) => {
-                        let (x, y) = m(x, y);
-                        PathCmd::MoveTo(x, y)
-                    }
-                    PathCmd::LineTo(x, y) => {
-                        let (x, y) = m(x, y);
-                        PathCmd::LineTo(x, y)
-                    }
-                    PathCmd::QuadTo(x1, y1, x, y) => {
-                        let (x1, y1) = m(x1, y1);
-                        let (x, y) = m(x, y);
-                        PathCmd::QuadTo(x1, y1, x, y)
-                    }
-                    PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
-                        let (x1, y1) = m(x1, y1);
-                        let (x2, y2) = m(x2, y2);
-                        let (x, y) = m(x, y);
-                        PathCmd::CubicTo(x1, y1, x2, y2, x, y)
-                    }
-                    PathCmd::Close => PathCmd::Close,
-                });
-            }
+            let m = |x: f32, y: f32| gt.apply(x * scale_x, y * scale_y);
+            path.cmds
+                .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
         }
         // The path is in device space now.
         let device = Transform::IDENTITY;
@@ -807,9 +650,7 @@ impl Painter<'_> {
             // Glyphs are covered by exact area, as FreeType's smooth rasteriser makes
             // Chrome's glyph masks (shapes keep Skia's supersampling, see the module docs).
             // Against Chromium's Chart.js renders this cut text mismatches by 10–25%.
-            (Paint::Solid(c), Some(dp)) if std::env::var("NOEXACT").is_err() => {
-                self.fill_exact(&dp, *c)
-            }
+            (Paint::Solid(c), Some(dp)) => self.fill_exact(&dp, *c),
             _ => self.fill(&path, &fill, device),
         }
         if line.embolden > 0.0 {
@@ -819,6 +660,64 @@ impl Painter<'_> {
             };
             self.stroke(&path, &fill, &s, device);
         }
+    }
+
+    /// Draws unrotated glyphs from their cached masks (see [`glyphs`]), each origin placed
+    /// by `snap` (whole-pixel baseline, quarter-pixel origin).
+    fn glyph_masks(
+        &mut self,
+        line: &crate::text::ShapedLine,
+        snap: impl Fn(f32) -> (f32, f32),
+        t: Transform,
+        c: Rgba,
+    ) {
+        if c.a == 0 {
+            return;
+        }
+        for glyph in &line.glyphs {
+            let Some(id) = glyph.id else {
+                continue;
+            };
+            let (x, y) = snap(glyph.x);
+            let (ix, iy) = (x.floor(), y);
+            if !(ix.abs() < 1.0e7 && iy.abs() < 1.0e7) {
+                continue;
+            }
+            let phase = ((x - ix) * 4.0) as u8;
+            let key = glyphs::MaskKey {
+                glyph: id,
+                scale: (t.a.to_bits(), t.d.to_bits()),
+                phase,
+            };
+            let mask = self.glyphs.get(key, || {
+                // The outline in device pixels, its origin at the phase within pixel (0, 0).
+                let dx = f32::from(phase) / 4.0;
+                let mut path = Path::new();
+                let m = |x: f32, y: f32| (x * t.a + dx, y * t.d);
+                path.cmds
+                    .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
+                build_path(&path)
+                    .map_or_else(glyphs::GlyphMask::empty, |p| glyphs::GlyphMask::cover(&p))
+            });
+            self.blit_mask(&mask, (ix as i32, iy as i32), c);
+        }
+    }
+
+    /// Blends `color` through a coverage mask placed at `origin`, clipped.
+    fn blit_mask(&mut self, mask: &glyphs::GlyphMask, origin: (i32, i32), color: Rgba) {
+        let (gx, gy) = (origin.0 + mask.left, origin.1 + mask.top);
+        let bounds = [
+            gx as f32,
+            gy as f32,
+            (gx + mask.width as i32) as f32,
+            (gy + mask.height as i32) as f32,
+        ];
+        let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
+            return;
+        };
+        let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
+        let clip = clip.map(|m| m.data());
+        glyphs::blit(self.pixmap.data_mut(), pw, ph, mask, (gx, gy), color, clip);
     }
 
     /// The harness's `fillText` (fixtures README, "Sprite text"): cells of the sprite image
@@ -942,7 +841,7 @@ impl Painter<'_> {
                 anti_alias: aa,
                 ..tiny_skia::Paint::default()
             };
-            let Ok(mask) = top_mask(&self.clips) else {
+            let Ok(mask) = self.clips.mask_for(None, self.pool) else {
                 break;
             };
             self.pixmap.fill_rect(dest, &p, draw_ts, mask);
@@ -982,7 +881,7 @@ mod tests {
             }],
             2.0,
         );
-        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
         assert_eq!((b.width, b.height), (40, 20));
         assert_eq!(px(&b, 9, 9), [255, 0, 0, 255]);
         assert_eq!(px(&b, 10, 10), [0, 0, 0, 0]);
@@ -1010,7 +909,7 @@ mod tests {
             ],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
         assert_eq!(px(&b, 5, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 15, 5)[3], 0);
     }
@@ -1049,7 +948,7 @@ mod tests {
             ],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
         assert_eq!(px(&b, 2, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 7, 5), [0, 0, 255, 255]);
         assert_eq!(px(&b, 12, 5)[3], 0);
@@ -1086,7 +985,7 @@ mod tests {
         let mut s = scene(vec![item(10.5, TextBaseline::Bottom)], 1.0);
         s.width = 40.0;
         s.height = 40.0;
-        let b = rasterize(&s, &TextEngine::Sprite(sprite.clone())).unwrap();
+        let b = rasterize(&s, &TextEngine::Sprite(sprite.clone()), &Reuse::default()).unwrap();
         // x 10.5..14.5 fills pixels 11..15 (SkScan::FillRect rounds half up), y 20..36.
         assert_eq!(px(&b, 10, 25)[3], 0);
         assert_eq!(px(&b, 11, 25), [255, 0, 0, 255]);
@@ -1096,7 +995,7 @@ mod tests {
         assert_eq!(px(&b, 12, 35)[3], 255);
         // `middle` lifts the cell by 8: y 12..28.
         s.items = vec![item(10.0, TextBaseline::Middle)];
-        let b = rasterize(&s, &TextEngine::Sprite(sprite)).unwrap();
+        let b = rasterize(&s, &TextEngine::Sprite(sprite), &Reuse::default()).unwrap();
         assert_eq!(px(&b, 12, 12)[3], 255);
         assert_eq!(px(&b, 12, 11)[3], 0);
         assert_eq!(px(&b, 12, 28)[3], 0);
@@ -1119,7 +1018,7 @@ mod tests {
             }],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system()).unwrap();
+        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
         let p = px(&b, 3, 3);
         assert_eq!(p[3], 128);
         assert!((p[0] as i32 - 54).abs() <= 1 && (p[2] as i32 - 235).abs() <= 1);
@@ -1138,7 +1037,7 @@ mod tests {
             transform: Transform::IDENTITY,
             stroke: None,
         });
-        let b = rasterize(&scene(vec![item], 1.0), &TextEngine::system()).unwrap();
+        let b = rasterize(&scene(vec![item], 1.0), &TextEngine::system(), &Reuse::default()).unwrap();
         let ink = b.data.chunks_exact(4).filter(|p| p[3] > 128).count();
         assert!(ink > 10, "only {ink} inked pixels");
     }

@@ -9,7 +9,7 @@
 //! the same font folders fontconfig scans, with no C library: only the `name`, `OS/2` and
 //! `head` tables of each file are read at start-up, whole files when first used.
 
-use super::{Baselines, ShapedGlyph, ShapedLine};
+use super::{Baselines, GlyphId, ShapedGlyph, ShapedLine};
 use crate::scene::{Path, PathCmd};
 use chart_spec::font::{FontSpec, FontStyle};
 use std::collections::HashMap;
@@ -718,32 +718,20 @@ impl FontDb {
                 let outline = face.outline(g);
                 let mut path = Path::new();
                 let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
-                for cmd in outline.iter() {
-                    path.cmds.push(match *cmd {
-                        PathCmd::MoveTo(x, y) => {
-                            let (x, y) = map(x, y);
-                            PathCmd::MoveTo(x, y)
-                        }
-                        PathCmd::LineTo(x, y) => {
-                            let (x, y) = map(x, y);
-                            PathCmd::LineTo(x, y)
-                        }
-                        PathCmd::QuadTo(x1, y1, x, y) => {
-                            let (x1, y1) = map(x1, y1);
-                            let (x, y) = map(x, y);
-                            PathCmd::QuadTo(x1, y1, x, y)
-                        }
-                        PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
-                            let (x1, y1) = map(x1, y1);
-                            let (x2, y2) = map(x2, y2);
-                            let (x, y) = map(x, y);
-                            PathCmd::CubicTo(x1, y1, x2, y2, x, y)
-                        }
-                        PathCmd::Close => PathCmd::Close,
-                    });
-                }
+                path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
                 if !path.is_empty() {
-                    placed.push(ShapedGlyph { x: pen, path });
+                    placed.push(ShapedGlyph {
+                        x: pen,
+                        path,
+                        id: Some(GlyphId {
+                            face: cf.id,
+                            glyph: g,
+                            size: font.size.to_bits(),
+                            device_scale: device_scale.filter(|d| *d > 0.0).map(f32::to_bits),
+                            italic: cf.synthetic_italic,
+                            latin,
+                        }),
+                    });
                 }
                 let mut units = adv as f32;
                 if let Some(&(next, _)) = glyphs.get(i + 1) {

@@ -40,6 +40,26 @@ pub struct ShapedGlyph {
     pub x: f32,
     /// The outline, filled with the non-zero rule.
     pub path: Path,
+    /// Everything the outline depends on: equal ids, equal outlines (the rasteriser keeps
+    /// glyph masks by it).
+    pub id: Option<GlyphId>,
+}
+
+/// A glyph outline's identity: the face and glyph, and how it was scaled and grid-fitted.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
+pub struct GlyphId {
+    /// The face, as numbered by the process-wide font catalogue.
+    pub face: usize,
+    /// The glyph in the face.
+    pub glyph: u16,
+    /// The font size, CSS px (its bits).
+    pub size: u32,
+    /// The device scale the outline was grid-fitted for (its bits), if any.
+    pub device_scale: Option<u32>,
+    /// Synthetic italic skew.
+    pub italic: bool,
+    /// Whether the Latin blue zones fitted it.
+    pub latin: bool,
 }
 
 /// Where each `textBaseline` lies relative to the alphabetic baseline, px, y down.

@@ -1,0 +1,432 @@
+//! Axis-aligned rectangles filled with a solid colour, bit for bit as tiny-skia's anti-aliased
+//! path filler and its low-precision pipeline would fill them, for a fraction of the work.
+//!
+//! Grid lines, ticks, borders, bars and legend boxes are such rectangles and make up most of a
+//! cartesian chart's pixels. tiny-skia runs each one through the 4× supersampler
+//! (`SkScan_AntiPath`) and a chain of pipeline stages per 16 pixels; here the supersampler's
+//! coverage is worked out per row and per column (for a rectangle it is separable) and the
+//! blend is a plain loop the compiler vectorises.
+//!
+//! What the supersampler does with a rectangle (tiny-skia `scan/path_aa.rs`, `edge.rs`):
+//! - An edge coordinate `v` becomes the supersampled integer `(trunc(v·256) + 32) >> 6`
+//!   (the FDot6 conversion, then `fdot6::round`); sub-row `sy` is inside when
+//!   `Y0 <= sy < Y1`, sub-column `sx` when `X0 <= sx < X1`.
+//! - Each covered sub-row adds to a pixel `16` per covered sub-column when the pixel's
+//!   columns are partly covered, and `64` (`63` on the pixel's last sub-row, so four rows
+//!   make 255) when they are all covered.
+//!
+//! And what the pipeline then does with a coverage `c` (tiny-skia `pipeline/lowp.rs`,
+//! `pipeline/blitter.rs`), on premultiplied 8-bit channels with `div255(v) = (v + 255) >> 8`:
+//! - an opaque colour without a clip mask is drawn in `Source` mode: stored as is where
+//!   `c = 255`, else `div255(d·(255 − c) + s·c)`;
+//! - otherwise in `SourceOver` mode: the colour is scaled by the clip mask (`div255(s·m)`),
+//!   then by the coverage when `c < 255`, then `s + div255(d·(255 − sa))`.
+//!
+//! The unit tests compare this with tiny-skia itself on random rectangles, colours and masks.
+
+/// A solid colour as tiny-skia's uniform-colour stage holds it: premultiplied in floating
+/// point, then each channel `(v·255 + 0.5)` truncated to an integer.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) struct SolidColor {
+    rgba: [u16; 4],
+}
+
+impl SolidColor {
+    pub(super) fn new(c: chart_spec::Rgba) -> Self {
+        let p = tiny_skia::Color::from_rgba8(c.r, c.g, c.b, c.a).premultiply();
+        let q = |v: f32| (v * 255.0 + 0.5) as u16;
+        Self {
+            rgba: [q(p.red()), q(p.green()), q(p.blue()), q(p.alpha())],
+        }
+    }
+
+    fn is_opaque(&self) -> bool {
+        self.rgba[3] == 255
+    }
+}
+
+/// Skia's `div255` of the low-precision pipeline (an approximation, kept for identical bits).
+#[inline(always)]
+fn div255(v: u16) -> u16 {
+    (v + 255) >> 8
+}
+
+/// The edges of the supersampled rectangle; `None` when the supersampler would not draw it.
+fn super_edges(r: [f32; 4], width: u32, height: u32) -> Option<[i32; 4]> {
+    let [x0, y0, x1, y1] = r;
+    // tiny-skia refuses paths whose bounds are nearly zero wide or high (1/4096 px).
+    const NEARLY_ZERO: f32 = 1.0 / 4096.0;
+    if !(x1 - x0 > NEARLY_ZERO && y1 - y0 > NEARLY_ZERO) {
+        return None;
+    }
+    // The edge clipper moves parts outside the bitmap onto its border; clamping the
+    // coordinates first gives the same edges.
+    let sup = |v: f32, max: u32| ((v.clamp(0.0, max as f32) * 256.0) as i32 + 32) >> 6;
+    let e = [
+        sup(x0, width),
+        sup(y0, height),
+        sup(x1, width),
+        sup(y1, height),
+    ];
+    (e[0] < e[2] && e[1] < e[3]).then_some(e)
+}
+
+/// Whether [`fill`] can draw `r` on a `width × height` bitmap; otherwise the caller uses
+/// tiny-skia's own filler (huge bitmaps are tiled there, huge coordinates refused).
+pub(super) fn supported(r: [f32; 4], width: u32, height: u32) -> bool {
+    const LIMIT: f32 = 1.0e7;
+    width < 8192 && height < 8192 && r.iter().all(|v| v.abs() < LIMIT)
+}
+
+/// Coverage of one pixel row: how many sub-rows are inside, and whether the last one is.
+#[derive(Clone, Copy)]
+struct RowCover {
+    rows: u16,
+    last: bool,
+}
+
+impl RowCover {
+    /// The cover of pixel row `py` by the sub-rows `[lo, hi)`.
+    fn of(lo: i32, hi: i32, py: i32) -> Self {
+        let rows = cover(lo, hi, py as usize);
+        Self {
+            rows,
+            last: rows > 0 && hi >= py * 4 + 4,
+        }
+    }
+
+    /// The coverage of a pixel whose columns are covered `cols` of 4.
+    #[inline(always)]
+    fn alpha(self, cols: u16) -> u16 {
+        if cols == 4 {
+            64 * self.rows - u16::from(self.last)
+        } else {
+            16 * cols * self.rows
+        }
+    }
+}
+
+/// The clip a rectangle is filled through.
+#[derive(Debug, Clone, Copy)]
+pub(super) enum Clip<'a> {
+    /// Nothing clipped.
+    None,
+    /// A coverage mask, one byte per pixel of the bitmap.
+    Mask(&'a [u8]),
+    /// A rectangle clip whose mask was never built: its values are the ones
+    /// [`cover_mask`] would write, worked out row by row.
+    Rect([f32; 4]),
+}
+
+/// Fills the device rectangle `r` (x0, y0, x1, y1) on premultiplied RGBA8 `pixels` through
+/// `clip`. Call only when [`supported`].
+pub(super) fn fill(
+    pixels: &mut [u8],
+    width: u32,
+    height: u32,
+    r: [f32; 4],
+    color: SolidColor,
+    clip: Clip<'_>,
+) {
+    let Some(e) = super_edges(r, width, height) else {
+        return;
+    };
+    let clip_edges = match clip {
+        Clip::Rect(c) => match super_edges(c, width, height) {
+            Some(ce) => Some(ce),
+            None => return, // an empty clip shows nothing
+        },
+        _ => None,
+    };
+    let [sx0, sy0, sx1, sy1] = e;
+    let (px0, px1) = ((sx0 >> 2) as usize, ((sx1 - 1) >> 2) as usize);
+    let first_cols = cover(sx0, sx1, px0);
+    let last_cols = cover(sx0, sx1, px1);
+    let stride = width as usize;
+    // The rectangle clip's mask over columns px0..=px1, for the last clip row cover seen.
+    let mut clip_row: Vec<u8> = Vec::new();
+    let mut clip_row_cover = None;
+    for py in (sy0 >> 2)..=((sy1 - 1) >> 2) {
+        let row_cover = RowCover::of(sy0, sy1, py);
+        let row = py as usize * stride;
+        let mask_row: Option<&[u8]> = match (clip, clip_edges) {
+            (Clip::Mask(m), _) => Some(&m[row + px0..=row + px1]),
+            (_, Some([cx0, cy0, cx1, cy1])) => {
+                let cc = RowCover::of(cy0, cy1, py);
+                if cc.rows == 0 {
+                    continue;
+                }
+                if clip_row_cover != Some((cc.rows, cc.last)) {
+                    clip_row.clear();
+                    clip_row.extend((px0..=px1).map(|px| cc.alpha(cover(cx0, cx1, px)) as u8));
+                    clip_row_cover = Some((cc.rows, cc.last));
+                }
+                Some(&clip_row)
+            }
+            _ => None,
+        };
+        let mut blend = |a: usize, b: usize, alpha: u16| {
+            let px = &mut pixels[(row + a) * 4..(row + b + 1) * 4];
+            match mask_row {
+                Some(m) => blend_masked(px, &m[a - px0..=b - px0], color, alpha),
+                None => blend_span(px, color, alpha),
+            }
+        };
+        blend(px0, px0, row_cover.alpha(first_cols));
+        if px1 > px0 {
+            if px1 > px0 + 1 {
+                blend(px0 + 1, px1 - 1, row_cover.alpha(4));
+            }
+            blend(px1, px1, row_cover.alpha(last_cols));
+        }
+    }
+}
+
+/// How many of pixel column (or row) `p`'s four sub-samples lie in `[lo, hi)`.
+#[inline(always)]
+fn cover(lo: i32, hi: i32, p: usize) -> u16 {
+    let p = p as i32 * 4;
+    (hi.min(p + 4) - lo.max(p)).max(0) as u16
+}
+
+/// Blends `color` at coverage `alpha` over a span of pixels without a clip mask.
+fn blend_span(px: &mut [u8], color: SolidColor, alpha: u16) {
+    if alpha == 0 {
+        return;
+    }
+    let s = color.rgba;
+    if !color.is_opaque() {
+        source_over(px, scale(s, alpha));
+    } else if alpha == 255 {
+        // `Source` mode at full coverage: a memset.
+        let bytes = s.map(|v| v as u8);
+        for p in px.chunks_exact_mut(4) {
+            p.copy_from_slice(&bytes);
+        }
+    } else {
+        // `Source` mode at partial coverage: `div255(d·(255 − c) + s·c)`.
+        let keep = 255 - alpha;
+        let add = s.map(|v| v * alpha + 255);
+        per_channel(px, add, |d, add| ((d * keep + add) >> 8) as u8);
+    }
+}
+
+/// The colour at coverage `alpha` (tiny-skia's `scale_1_float`; full coverage keeps it).
+#[inline(always)]
+fn scale(s: [u16; 4], alpha: u16) -> [u16; 4] {
+    if alpha == 255 {
+        s
+    } else {
+        s.map(|v| div255(v * alpha))
+    }
+}
+
+/// `SourceOver` of the premultiplied colour `s` over every pixel of `px`.
+fn source_over(px: &mut [u8], s: [u16; 4]) {
+    let keep = 255 - s[3];
+    per_channel(px, s, |d, s| (s + div255(d * keep)) as u8);
+}
+
+/// Applies `f(channel, k[channel])` to every channel of every pixel, four pixels at a time so
+/// the compiler turns it into vector code.
+#[inline(always)]
+fn per_channel(px: &mut [u8], k: [u16; 4], f: impl Fn(u16, u16) -> u8) {
+    let k16: [u16; 16] = std::array::from_fn(|i| k[i % 4]);
+    let mut quads = px.chunks_exact_mut(16);
+    for q in &mut quads {
+        for (d, k) in q.iter_mut().zip(k16) {
+            *d = f(*d as u16, k);
+        }
+    }
+    for (i, d) in quads.into_remainder().iter_mut().enumerate() {
+        *d = f(*d as u16, k[i % 4]);
+    }
+}
+
+/// Blends `color` at coverage `alpha` over a span of pixels through the clip mask `mask`
+/// (always `SourceOver`: tiny-skia keeps that mode whenever a mask is given). Runs of fully
+/// opaque mask, the inside of a clip, blend as one span (`div255(s·255) = s`).
+fn blend_masked(px: &mut [u8], mask: &[u8], color: SolidColor, alpha: u16) {
+    if alpha == 0 {
+        return;
+    }
+    let mut i = 0;
+    while i < mask.len() {
+        let m = mask[i];
+        let run = mask[i..].iter().take_while(|&&v| v == m).count();
+        if m == 255 {
+            source_over(&mut px[i * 4..(i + run) * 4], scale(color.rgba, alpha));
+        } else if m != 0 {
+            let s = scale(color.rgba.map(|v| div255(v * m as u16)), alpha);
+            source_over(&mut px[i * 4..(i + run) * 4], s);
+        }
+        i += run;
+    }
+}
+
+/// Covers the device rectangle `r` on a clip mask (one byte per pixel) that is all zero, as
+/// tiny-skia's `Mask::fill_path` with anti-aliasing would: each pixel gets its coverage.
+pub(super) fn cover_mask(mask: &mut [u8], width: u32, height: u32, r: [f32; 4]) {
+    let Some([sx0, sy0, sx1, sy1]) = super_edges(r, width, height) else {
+        return;
+    };
+    let (px0, px1) = ((sx0 >> 2) as usize, ((sx1 - 1) >> 2) as usize);
+    let stride = width as usize;
+    for py in (sy0 >> 2)..=((sy1 - 1) >> 2) {
+        let cover_row = RowCover::of(sy0, sy1, py);
+        let row = &mut mask[py as usize * stride..][..stride];
+        row[px0] = cover_row.alpha(cover(sx0, sx1, px0)) as u8;
+        row[px1] = cover_row.alpha(cover(sx0, sx1, px1)) as u8;
+        if px1 > px0 + 1 {
+            row[px0 + 1..px1].fill(cover_row.alpha(4) as u8);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// xorshift64*: deterministic test data without a dependency.
+    struct Rng(u64);
+
+    impl Rng {
+        fn next(&mut self) -> u64 {
+            self.0 ^= self.0 >> 12;
+            self.0 ^= self.0 << 25;
+            self.0 ^= self.0 >> 27;
+            self.0.wrapping_mul(0x2545_f491_4f6c_dd1d)
+        }
+        fn below(&mut self, n: u64) -> u64 {
+            self.next() % n
+        }
+        fn coord(&mut self, max: f32) -> f32 {
+            // Whole, quarter and arbitrary positions, some outside the bitmap.
+            let v = self.below(10_000) as f32 / 10_000.0 * (max + 8.0) - 4.0;
+            match self.below(4) {
+                0 => v.round(),
+                1 => (v * 4.0).round() / 4.0,
+                _ => v,
+            }
+        }
+    }
+
+    fn random_pixmap(rng: &mut Rng, w: u32, h: u32) -> tiny_skia::Pixmap {
+        let mut p = tiny_skia::Pixmap::new(w, h).unwrap();
+        for px in p.data_mut().chunks_exact_mut(4) {
+            let a = rng.below(256) as u8;
+            for c in &mut px[..3] {
+                *c = (rng.below(a as u64 + 1)) as u8;
+            }
+            px[3] = a;
+        }
+        p
+    }
+
+    fn random_color(rng: &mut Rng) -> chart_spec::Rgba {
+        let a = match rng.below(3) {
+            0 => 255,
+            _ => 1 + rng.below(255) as u8,
+        };
+        chart_spec::Rgba {
+            r: rng.below(256) as u8,
+            g: rng.below(256) as u8,
+            b: rng.below(256) as u8,
+            a,
+        }
+    }
+
+    #[test]
+    fn matches_tiny_skia_fill_path() {
+        let (w, h) = (23u32, 17u32);
+        let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+        for case in 0..4000 {
+            let mut a = random_pixmap(&mut rng, w, h);
+            let (x0, x1) = (rng.coord(w as f32), rng.coord(w as f32));
+            let (y0, y1) = (rng.coord(h as f32), rng.coord(h as f32));
+            let r = [x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1)];
+            let c = random_color(&mut rng);
+            let mask = (rng.below(2) == 0).then(|| {
+                let mut m = tiny_skia::Mask::new(w, h).unwrap();
+                for v in m.data_mut() {
+                    *v = match rng.below(4) {
+                        0 => 0,
+                        1 => 255,
+                        _ => rng.below(256) as u8,
+                    };
+                }
+                m
+            });
+            let mut b = a.clone();
+            let paint = tiny_skia::Paint {
+                shader: tiny_skia::Shader::SolidColor(tiny_skia::Color::from_rgba8(
+                    c.r, c.g, c.b, c.a,
+                )),
+                anti_alias: true,
+                ..tiny_skia::Paint::default()
+            };
+            if let Some(rect) = tiny_skia::Rect::from_ltrb(r[0], r[1], r[2], r[3]) {
+                a.fill_path(
+                    &tiny_skia::PathBuilder::from_rect(rect),
+                    &paint,
+                    tiny_skia::FillRule::Winding,
+                    tiny_skia::Transform::identity(),
+                    mask.as_ref(),
+                );
+            }
+            assert!(supported(r, w, h));
+            let clip = mask.as_ref().map_or(Clip::None, |m| Clip::Mask(m.data()));
+            fill(b.data_mut(), w, h, r, SolidColor::new(c), clip);
+            assert!(
+                a.data() == b.data(),
+                "case {case}: rect {r:?} colour {c:?} mask {}",
+                mask.is_some()
+            );
+        }
+    }
+
+    #[test]
+    fn mask_cover_matches_tiny_skia() {
+        let (w, h) = (19u32, 13u32);
+        let mut rng = Rng(42);
+        for case in 0..2000 {
+            let (x0, x1) = (rng.coord(w as f32), rng.coord(w as f32));
+            let (y0, y1) = (rng.coord(h as f32), rng.coord(h as f32));
+            let r = [x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1)];
+            let mut a = tiny_skia::Mask::new(w, h).unwrap();
+            if let Some(rect) = tiny_skia::Rect::from_ltrb(r[0], r[1], r[2], r[3]) {
+                a.fill_path(
+                    &tiny_skia::PathBuilder::from_rect(rect),
+                    tiny_skia::FillRule::Winding,
+                    true,
+                    tiny_skia::Transform::identity(),
+                );
+            }
+            let mut b = tiny_skia::Mask::new(w, h).unwrap();
+            cover_mask(b.data_mut(), w, h, r);
+            assert!(a.data() == b.data(), "case {case}: rect {r:?}");
+        }
+    }
+
+    #[test]
+    fn rectangle_clips_match_their_mask() {
+        let (w, h) = (21u32, 15u32);
+        let mut rng = Rng(7);
+        let rect = |rng: &mut Rng| {
+            let (x0, x1) = (rng.coord(w as f32), rng.coord(w as f32));
+            let (y0, y1) = (rng.coord(h as f32), rng.coord(h as f32));
+            [x0.min(x1), y0.min(y1), x0.max(x1), y0.max(y1)]
+        };
+        for case in 0..3000 {
+            let (r, c) = (rect(&mut rng), rect(&mut rng));
+            let color = SolidColor::new(random_color(&mut rng));
+            let mut a = random_pixmap(&mut rng, w, h);
+            let mut b = a.clone();
+            let mut mask = vec![0u8; (w * h) as usize];
+            cover_mask(&mut mask, w, h, c);
+            fill(a.data_mut(), w, h, r, color, Clip::Mask(&mask));
+            fill(b.data_mut(), w, h, r, color, Clip::Rect(c));
+            assert!(a.data() == b.data(), "case {case}: rect {r:?} clip {c:?}");
+        }
+    }
+}
