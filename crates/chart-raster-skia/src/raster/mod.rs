@@ -1037,7 +1037,12 @@ mod tests {
             transform: Transform::IDENTITY,
             stroke: None,
         });
-        let b = rasterize(&scene(vec![item], 1.0), &TextEngine::system(), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &scene(vec![item], 1.0),
+            &TextEngine::system(),
+            &Reuse::default(),
+        )
+        .unwrap();
         let ink = b.data.chunks_exact(4).filter(|p| p[3] > 128).count();
         assert!(ink > 10, "only {ink} inked pixels");
     }

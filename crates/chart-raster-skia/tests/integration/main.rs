@@ -50,6 +50,7 @@ mod geometry;
 mod plugin_charts;
 mod plugins;
 mod radial_time;
+mod reuse;
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;
