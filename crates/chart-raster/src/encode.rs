@@ -1,6 +1,7 @@
 //! Bitmap → PNG, JPEG or WebP bytes.
 
 use chart_spec::{Bitmap, ImageFormat};
+use std::io::Write;
 
 /// Why an image could not be encoded.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -43,26 +44,57 @@ pub fn encode(bitmap: &Bitmap, format: ImageFormat, quality: u8) -> Result<Vec<u
 }
 
 fn png(bitmap: &Bitmap) -> Result<Vec<u8>, EncodeError> {
-    let err = |e: png::EncodingError| EncodeError::Encoder {
+    let err = |reason: String| EncodeError::Encoder {
         format: "png",
-        reason: e.to_string(),
+        reason,
     };
-    let mut out = Vec::with_capacity(bitmap.data.len() / 8);
+    let png_err = |e: png::EncodingError| err(e.to_string());
+    let io_err = |e: std::io::Error| err(e.to_string());
+    // The image data: every row filtered with `Up` (rows of a chart mostly repeat the row
+    // above: backgrounds, bars, gaps between grid lines), then zlib at level 1.
+    //
+    // The level is chosen on the 800x600 bar chart at dpr 2 (a 1600x1200 bitmap) of the
+    // render benchmark, against the rest of a render (about 2 ms of drawing):
+    // - png's own fast mode (fdeflate): ~1 ms, 234 KB;
+    // - level 1: ~2.5 ms, 85 KB;
+    // - level 2 and up: 13–16 ms, 47–48 KB (Chromium's PNG of the same chart is 43 KB).
+    // Level 1 costs about one more render's time for a third of the bytes, which is what a
+    // service sending images over networks and keeping them in a byte-bounded cache wants;
+    // the higher levels would make encoding seven times the drawing for a last 45%.
+    let stride = bitmap.width as usize * 4;
+    let mut z = flate2::write::ZlibEncoder::new(
+        Vec::with_capacity(bitmap.data.len() / 16),
+        flate2::Compression::new(1),
+    );
+    // Filtered rows one at a time: a whole filtered copy would be as large as the bitmap.
+    let mut row = vec![0u8; stride + 1];
+    row[0] = 2; // filter type Up
+    let mut prev: &[u8] = &[];
+    for line in bitmap.data.chunks_exact(stride.max(1)) {
+        if prev.is_empty() {
+            row[1..].copy_from_slice(line);
+        } else {
+            for ((out, cur), up) in row[1..].iter_mut().zip(line).zip(prev) {
+                *out = cur.wrapping_sub(*up);
+            }
+        }
+        z.write_all(&row).map_err(io_err)?;
+        prev = line;
+    }
+    let idat = z.finish().map_err(io_err)?;
+
+    let mut out = Vec::with_capacity(idat.len() + 64);
     let mut enc = png::Encoder::new(&mut out, bitmap.width, bitmap.height);
     enc.set_color(png::ColorType::Rgba);
     enc.set_depth(png::BitDepth::Eight);
-    // `Fast` is png's fdeflate-backed compressor. Measured on a synthetic 1600x1200 chart (the
-    // default 800x600 at dpr 2: flat background, grid, bars, an anti-aliased curve; release
-    // build): Fast 1.3 ms / 244 KB, Default (zlib level 6) 15 ms / 26 KB. Encoding happens on
-    // every cache miss and a real render costs tens of milliseconds, so the encoder must not
-    // double it; the price is bigger files (and fewer of them in CACHE_MAX_BYTES). Revisit if
-    // bandwidth matters more than latency.
-    enc.set_compression(png::Compression::Fast);
-    // `Up` suits charts: rows mostly repeat the row above (backgrounds, bars, grid gaps).
-    enc.set_filter(png::FilterType::Up);
-    let mut writer = enc.write_header().map_err(err)?;
-    writer.write_image_data(&bitmap.data).map_err(err)?;
-    writer.finish().map_err(err)?;
+    let mut writer = enc.write_header().map_err(png_err)?;
+    // IDAT chunks hold at most 2^31 - 1 bytes.
+    for part in idat.chunks(1 << 30) {
+        writer
+            .write_chunk(png::chunk::IDAT, part)
+            .map_err(png_err)?;
+    }
+    writer.finish().map_err(png_err)?;
     Ok(out)
 }
 
@@ -134,16 +166,36 @@ mod tests {
         }
     }
 
-    #[test]
-    fn png_round_trips() {
-        let bmp = solid(7, 5, [10, 20, 30, 128]);
-        let bytes = encode(&bmp, ImageFormat::Png, 90).unwrap();
+    fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
         let dec = png::Decoder::new(std::io::Cursor::new(bytes));
         let mut reader = dec.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut buf).unwrap();
-        assert_eq!((info.width, info.height), (7, 5));
-        assert_eq!(&buf[..info.buffer_size()], &bmp.data[..]);
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, buf)
+    }
+
+    #[test]
+    fn png_round_trips() {
+        let bmp = solid(7, 5, [10, 20, 30, 128]);
+        let (w, h, data) = decode_png(encode(&bmp, ImageFormat::Png, 90).unwrap());
+        assert_eq!((w, h), (7, 5));
+        assert_eq!(data, bmp.data);
+        // Rows that differ from the row above in every byte, wrapping around 0 and 255 (the
+        // `Up` filter's subtraction), and a single-row image.
+        for (w, h) in [(13u32, 11u32), (9, 1)] {
+            let data = (0..w * h * 4)
+                .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+                .collect();
+            let bmp = Bitmap {
+                width: w,
+                height: h,
+                data,
+            };
+            let (dw, dh, decoded) = decode_png(encode(&bmp, ImageFormat::Png, 90).unwrap());
+            assert_eq!((dw, dh), (w, h));
+            assert_eq!(decoded, bmp.data);
+        }
     }
 
     #[test]

@@ -398,6 +398,18 @@ fn stroked_segment_rect(path: &Path, stroke: &Stroke, t: Transform) -> Option<[f
     r.iter().all(|v| v.is_finite()).then_some(r)
 }
 
+/// Whether tiny-skia draws a stroke of `width` under `t` as a modulated hairline (its
+/// `treat_as_hairline`: both unit axes of the stroke map to at most one device pixel,
+/// measured as `max + min / 2` of the mapped vector's components).
+fn is_hairline(width: f32, t: Transform) -> bool {
+    let fast_len = |x: f32, y: f32| {
+        let (x, y) = (x.abs(), y.abs());
+        x.max(y) + x.min(y) * 0.5
+    };
+    width == 0.0
+        || (fast_len(t.a * width, t.b * width) <= 1.0 && fast_len(t.c * width, t.d * width) <= 1.0)
+}
+
 /// A paint whose shader is mapped by `t`, for drawing in device space with the identity
 /// transform (what `fill_path` does itself when given `t`).
 fn device_space(mut sp: tiny_skia::Paint<'static>, t: Transform) -> tiny_skia::Paint<'static> {
@@ -557,15 +569,44 @@ impl Painter<'_> {
             return;
         }
         let st = stroke_style(stroke);
-        // Joins reach at most miter-limit half-widths out (square caps √2).
-        let scale = (t.a * t.a + t.b * t.b)
-            .sqrt()
-            .max((t.c * t.c + t.d * t.d).sqrt());
-        let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
-        let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
+        if is_hairline(stroke.width, t) {
+            // Joins reach at most miter-limit half-widths out (square caps √2).
+            let scale = (t.a * t.a + t.b * t.b)
+                .sqrt()
+                .max((t.c * t.c + t.d * t.d).sqrt());
+            let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
+            let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
+                return;
+            };
+            self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
+            return;
+        }
+        // A thick stroke, as `stroke_path` draws it (dash, outline, fill), by hand: the
+        // outline's own bounds tell whether the clip can be left out, where the miter-limit
+        // bound above would reach far past a dataset's line and always need the clip mask.
+        let res_scale = tiny_skia::PathStroker::compute_resolution_scale(&ts(t));
+        let dashed;
+        let src = match &st.dash {
+            Some(d) => match tp.dash(d, res_scale) {
+                Some(p) => {
+                    dashed = p;
+                    &dashed
+                }
+                None => return,
+            },
+            None => &tp,
+        };
+        let Some(outline) = src.stroke(&st, res_scale) else {
             return;
         };
-        self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
+        let Ok(mask) = self
+            .clips
+            .mask_for(device_bounds(&outline, t, 0.0), self.pool)
+        else {
+            return;
+        };
+        self.pixmap
+            .fill_path(&outline, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
     }
 
     fn push_clip(&mut self, path: &Path, transform: Transform) {

@@ -172,12 +172,39 @@ pub(super) fn fill(
                 None => blend_span(px, color, alpha),
             }
         };
-        blend(px0, px0, row_cover.alpha(first_cols));
-        if px1 > px0 {
-            if px1 > px0 + 1 {
-                blend(px0 + 1, px1 - 1, row_cover.alpha(4));
+        // The row is its first column, the inner ones and its last; neighbours of equal
+        // coverage blend as one span (a pixel-aligned grid line is one span per row).
+        let (first, inner, last) = (
+            row_cover.alpha(first_cols),
+            row_cover.alpha(4),
+            row_cover.alpha(last_cols),
+        );
+        if px1 == px0 {
+            blend(px0, px0, first);
+        } else if px1 == px0 + 1 {
+            if first == last {
+                blend(px0, px1, first);
+            } else {
+                blend(px0, px0, first);
+                blend(px1, px1, last);
             }
-            blend(px1, px1, row_cover.alpha(last_cols));
+        } else {
+            match (first == inner, last == inner) {
+                (true, true) => blend(px0, px1, inner),
+                (true, false) => {
+                    blend(px0, px1 - 1, inner);
+                    blend(px1, px1, last);
+                }
+                (false, true) => {
+                    blend(px0, px0, first);
+                    blend(px0 + 1, px1, inner);
+                }
+                (false, false) => {
+                    blend(px0, px0, first);
+                    blend(px0 + 1, px1 - 1, inner);
+                    blend(px1, px1, last);
+                }
+            }
         }
     }
 }
