@@ -12,6 +12,15 @@
 //! even-odd border multiplying to 0.5625). An exact-area rasteriser for shapes lost three dev
 //! fixtures while gaining none; it is kept for glyphs (`coverage.rs`), whose masks FreeType
 //! covers by exact area.
+//!
+//! Where the time goes, and what is done about it:
+//! - axis-aligned rectangles in a solid colour (grid lines, ticks, bars, legend boxes) are
+//!   filled by `rect.rs`, which computes the supersampler's coverage and the pipeline's blend
+//!   bit for bit without running either;
+//! - rectangle clips stay rectangles and build their mask only for other shapes (`clip.rs`);
+//! - bitmap and mask buffers are reused between renders (`pool.rs`): fresh pages cost more
+//!   kernel time than the drawing;
+//! - unrotated glyphs are covered once and kept as masks (`glyphs.rs`).
 
 use crate::scene::{
     Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextAlign, TextBaseline,
