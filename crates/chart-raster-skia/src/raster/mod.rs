@@ -97,6 +97,7 @@ pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitm
     let mut painter = Painter {
         pixmap: &mut pixmap,
         clips: ClipStack::new(width, height),
+        scratch: None,
         pool,
         glyphs: &reuse.glyphs,
         base,
@@ -107,6 +108,9 @@ pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitm
         painter.item(item);
     }
     painter.clips.recycle(pool);
+    if let Some(m) = painter.scratch.take() {
+        pool.give_mask(m);
+    }
     // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
     Ok(to_bitmap(pixmap, bg.a == 255))
 }
@@ -140,6 +144,8 @@ fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
 struct Painter<'a> {
     pixmap: &'a mut tiny_skia::Pixmap,
     clips: ClipStack,
+    /// A bitmap-sized coverage mask for solid path fills, all zero between uses.
+    scratch: Option<tiny_skia::Mask>,
     pool: &'a Pool,
     glyphs: &'a GlyphCache,
     base: Transform,
@@ -462,6 +468,11 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
+        if let Paint::Solid(c) = p {
+            if self.fill_solid_path(&tp, *c, t) {
+                return;
+            }
+        }
         let Some(sp) = paint(p) else {
             return;
         };
@@ -470,6 +481,64 @@ impl Painter<'_> {
         };
         self.pixmap
             .fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
+    }
+
+    /// Fills a large path (user space, mapped by `t`) in a solid colour exactly as
+    /// `fill_path` does, minus its pipeline: the supersampler covers the path into the
+    /// scratch mask, and [`rect::blend_coverage`] blends it row by row. tiny-skia runs its
+    /// chain of stages for every run of every scanline, which made a filled radar area cost
+    /// more than all of a bar chart's bars. Small shapes (a point) are left to tiny-skia:
+    /// for them the extra pass over the mask costs more than the stages. `false` when
+    /// tiny-skia is to draw it.
+    fn fill_solid_path(&mut self, tp: &tiny_skia::Path, c: Rgba, t: Transform) -> bool {
+        /// Bounds smaller than this many pixels stay with tiny-skia.
+        const MIN_AREA: usize = 64 * 64;
+        let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
+        if pw >= 8192 || ph >= 8192 {
+            return false; // tiny-skia tiles such bitmaps
+        }
+        // The pixels the supersampler may cover (it covers the rounded-out bounds).
+        let Some(b) = device_bounds(tp, t, 1.0) else {
+            return false;
+        };
+        let x0 = b[0].floor().clamp(0.0, pw as f32) as usize;
+        let x1 = b[2].ceil().clamp(0.0, pw as f32) as usize;
+        let y0 = b[1].floor().clamp(0.0, ph as f32) as usize;
+        let y1 = b[3].ceil().clamp(0.0, ph as f32) as usize;
+        if x0 >= x1 || y0 >= y1 || c.a == 0 {
+            return true; // nothing visible
+        }
+        if (x1 - x0) * (y1 - y0) < MIN_AREA {
+            return false;
+        }
+        let Ok(clip) = self.clips.mask_for(device_bounds(tp, t, 0.0), self.pool) else {
+            return true;
+        };
+        if self.scratch.is_none() {
+            self.scratch = self.pool.take_mask(pw, ph);
+        }
+        let Some(scratch) = self.scratch.as_mut() else {
+            return false;
+        };
+        // The scratch mask is all zero between uses, so the coverage lands as it is.
+        scratch.fill_path(tp, tiny_skia::FillRule::Winding, true, ts(t));
+        let color = rect::SolidColor::new(c);
+        let (stride, pixels) = (pw as usize, self.pixmap.data_mut());
+        for y in y0..y1 {
+            let (a, z) = (y * stride + x0, y * stride + x1);
+            let cov = &mut scratch.data_mut()[a..z];
+            // A curve's bounds are mostly empty: only its covered stretch of each row is
+            // blended and cleared.
+            let Some((first, last)) = rect::covered(cov) else {
+                continue;
+            };
+            let (a, z) = (a + first, a + last + 1);
+            let cov = &mut cov[first..=last];
+            let clip_row = clip.map(|m| &m.data()[a..z]);
+            rect::blend_coverage(&mut pixels[a * 4..z * 4], cov, clip_row, color);
+            cov.fill(0);
+        }
+        true
     }
 
     /// Fills a device-space rectangle exactly as the supersampling path filler would, for a
@@ -935,6 +1004,123 @@ mod tests {
         assert_eq!((b.width, b.height), (40, 20));
         assert_eq!(px(&b, 9, 9), [255, 0, 0, 255]);
         assert_eq!(px(&b, 10, 10), [0, 0, 0, 0]);
+    }
+
+    /// Solid path fills (large ones go through the scratch mask) and strokes against
+    /// tiny-skia's own `fill_path` and `stroke_path`, with and without a clip.
+    #[test]
+    fn solid_paths_match_tiny_skia() {
+        let (w, h) = (160u32, 120u32);
+        let mut seed = 0x2545_f491_4f6c_dd1du64;
+        let mut next = move |n: u64| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        };
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        for case in 0..400 {
+            let mut coord = |max: u32| next(1000) as f32 / 1000.0 * (max as f32 + 10.0) - 5.0;
+            let mut path = Path::new();
+            path.cmds.push(PathCmd::MoveTo(coord(w), coord(h)));
+            for _ in 0..2 + case % 4 {
+                path.cmds.push(match case % 3 {
+                    0 => PathCmd::LineTo(coord(w), coord(h)),
+                    1 => PathCmd::QuadTo(coord(w), coord(h), coord(w), coord(h)),
+                    _ => {
+                        PathCmd::CubicTo(coord(w), coord(h), coord(w), coord(h), coord(w), coord(h))
+                    }
+                });
+            }
+            path.cmds.push(PathCmd::Close);
+            let mut clip = Path::new();
+            clip.move_to(8.0, 4.0);
+            clip.line_to(154.5, 25.25);
+            clip.line_to(39.75, 112.0);
+            clip.close();
+            let alpha = if case % 2 == 0 {
+                255
+            } else {
+                40 + next(200) as u8
+            };
+            let c = Rgba {
+                r: next(256) as u8,
+                g: next(256) as u8,
+                b: next(256) as u8,
+                a: alpha,
+            };
+            let clipped = case % 4 >= 2;
+            let t = if case % 5 == 0 {
+                Transform {
+                    a: 1.5,
+                    b: 0.0,
+                    c: 0.0,
+                    d: 1.25,
+                    e: -3.0,
+                    f: 2.5,
+                }
+            } else {
+                Transform::IDENTITY
+            };
+            let stroke = (case % 7 == 3).then(|| Stroke {
+                width: 1.0 + next(50) as f32 / 10.0,
+                ..Stroke::default()
+            });
+
+            let mut background = tiny_skia::Pixmap::new(w, h).unwrap();
+            for px in background.data_mut().chunks_exact_mut(4) {
+                let a = next(256) as u8;
+                for v in &mut px[..3] {
+                    *v = next(u64::from(a) + 1) as u8;
+                }
+                px[3] = a;
+            }
+            let mut expected = background.clone();
+            let mask = clipped.then(|| {
+                let mut m = tiny_skia::Mask::new(w, h).unwrap();
+                let cp = build_path(&clip).unwrap();
+                m.fill_path(
+                    &cp,
+                    tiny_skia::FillRule::Winding,
+                    true,
+                    tiny_skia::Transform::identity(),
+                );
+                m
+            });
+            let sp = paint(&Paint::Solid(c)).unwrap();
+            let tp = build_path(&path).unwrap();
+            match &stroke {
+                Some(s) => expected.stroke_path(&tp, &sp, &stroke_style(s), ts(t), mask.as_ref()),
+                None => {
+                    expected.fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask.as_ref())
+                }
+            }
+
+            let mut actual = background.clone();
+            let mut painter = Painter {
+                pixmap: &mut actual,
+                clips: ClipStack::new(w, h),
+                scratch: None,
+                pool: &reuse.buffers,
+                glyphs: &reuse.glyphs,
+                base: Transform::IDENTITY,
+                text: &text,
+                sprite: None,
+            };
+            if clipped {
+                painter.push_clip(&clip, Transform::IDENTITY);
+            }
+            match &stroke {
+                Some(s) => painter.stroke(&path, &Paint::Solid(c), s, t),
+                None => painter.fill(&path, &Paint::Solid(c), t),
+            }
+            assert!(
+                actual.data() == expected.data(),
+                "case {case}: colour {c:?}, clipped {clipped}, stroke {stroke:?}, {:?}",
+                path.cmds
+            );
+        }
     }
 
     #[test]

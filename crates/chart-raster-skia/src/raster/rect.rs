@@ -238,6 +238,48 @@ fn blend_span(px: &mut [u8], color: SolidColor, alpha: u16) {
     }
 }
 
+/// Blends `color` over a row of pixels at the per-pixel coverage `cov` (a row of the
+/// supersampler's mask), through the clip mask row `clip`: what the pipeline does with each
+/// run of a scanline (`blit_anti_h`), whole-coverage runs as one span.
+pub(super) fn blend_coverage(px: &mut [u8], cov: &[u8], clip: Option<&[u8]>, color: SolidColor) {
+    let mut i = 0;
+    while i < cov.len() {
+        let Some(skip) = cov[i..].iter().position(|&v| v != 0) else {
+            return;
+        };
+        i += skip;
+        let c = cov[i];
+        let run = if c == 255 {
+            cov[i..].iter().take_while(|&&v| v == 255).count()
+        } else {
+            1
+        };
+        let span = &mut px[i * 4..(i + run) * 4];
+        match clip {
+            Some(m) => blend_masked(span, &m[i..i + run], color, u16::from(c)),
+            None => blend_span(span, color, u16::from(c)),
+        }
+        i += run;
+    }
+}
+
+/// The first and last non-zero bytes of a coverage row, if any (eight bytes at a time).
+pub(super) fn covered(cov: &[u8]) -> Option<(usize, usize)> {
+    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().unwrap_or([0; 8]));
+    let head = cov
+        .chunks_exact(8)
+        .position(|c| word(c) != 0)
+        .map_or(cov.len() / 8 * 8, |i| i * 8);
+    let first = head + cov[head..].iter().position(|&v| v != 0)?;
+    let tail = cov.len()
+        - cov
+            .rchunks_exact(8)
+            .position(|c| word(c) != 0)
+            .map_or(cov.len() / 8 * 8, |i| i * 8);
+    let last = cov[..tail].iter().rposition(|&v| v != 0)?;
+    Some((first, last))
+}
+
 /// The colour at coverage `alpha` (tiny-skia's `scale_1_float`; full coverage keeps it).
 #[inline(always)]
 fn scale(s: [u16; 4], alpha: u16) -> [u16; 4] {
@@ -454,6 +496,22 @@ mod tests {
             fill(a.data_mut(), w, h, r, color, Clip::Mask(&mask));
             fill(b.data_mut(), w, h, r, color, Clip::Rect(c));
             assert!(a.data() == b.data(), "case {case}: rect {r:?} clip {c:?}");
+        }
+    }
+
+    #[test]
+    fn covered_finds_the_first_and_last_ink() {
+        assert_eq!(covered(&[0; 19]), None);
+        assert_eq!(covered(&[]), None);
+        for len in 1..40 {
+            for i in 0..len {
+                for j in i..len {
+                    let mut row = vec![0u8; len];
+                    row[i] = 3;
+                    row[j] = 255;
+                    assert_eq!(covered(&row), Some((i, j)), "len {len}, ink at {i} and {j}");
+                }
+            }
         }
     }
 }
