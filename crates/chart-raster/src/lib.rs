@@ -4,7 +4,7 @@
 //! - [`spec`]: the request ([`RenderOptions`]) and what engines return.
 //! - [`skia`] and, with the `browser` feature (default), `browser`: the engines.
 //! - [`cache`]: the LRU of encoded images.
-//! - [`encode`]: bitmap → PNG / JPEG / WebP.
+//! - [`encode`](mod@encode): bitmap → PNG / JPEG / WebP.
 //! - [`service`]: the [`Service`] that runs one request through all of the above.
 //! - [`examples`]: the built-in example charts.
 

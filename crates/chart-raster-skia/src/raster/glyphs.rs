@@ -12,8 +12,10 @@ use chart_spec::Rgba;
 use std::collections::HashMap;
 use std::sync::{Arc, Mutex};
 
-/// Masks kept at most; past it the cache starts again (charts use a few hundred glyphs).
+/// Masks kept at most, and their bytes at most; past either the cache starts again (charts
+/// use a few hundred glyphs, and only text up to 96 device px per em is cached).
 const MAX_MASKS: usize = 4096;
+const MAX_BYTES: usize = 16 << 20;
 
 /// What a glyph mask depends on.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
@@ -95,34 +97,52 @@ impl GlyphMask {
 /// Glyph masks shared by the renders of one engine.
 #[derive(Default)]
 pub struct GlyphCache {
-    masks: Mutex<HashMap<MaskKey, Arc<GlyphMask>>>,
+    masks: Mutex<Masks>,
+}
+
+/// The masks, and their bytes.
+#[derive(Default)]
+struct Masks {
+    map: HashMap<MaskKey, Arc<GlyphMask>>,
+    bytes: usize,
 }
 
 impl GlyphCache {
     /// The mask for `key`, covered by `make` the first time.
     pub(super) fn get(&self, key: MaskKey, make: impl FnOnce() -> GlyphMask) -> Arc<GlyphMask> {
-        if let Some(m) = self.lock().get(&key) {
+        if let Some(m) = self.lock().map.get(&key) {
             return m.clone();
         }
         // Covered outside the lock: another render may cover the same glyph meanwhile,
         // which costs a little work and changes nothing.
         let mask = Arc::new(make());
+        let size = mask.alpha.len() + std::mem::size_of::<GlyphMask>();
         let mut masks = self.lock();
-        if masks.len() >= MAX_MASKS {
-            masks.clear();
+        if masks.map.len() >= MAX_MASKS || masks.bytes + size > MAX_BYTES {
+            masks.map.clear();
+            masks.bytes = 0;
         }
-        masks.insert(key, mask.clone());
+        if let Some(old) = masks.map.insert(key, mask.clone()) {
+            masks.bytes -= old.alpha.len() + std::mem::size_of::<GlyphMask>();
+        }
+        masks.bytes += size;
         mask
     }
 
-    fn lock(&self) -> std::sync::MutexGuard<'_, HashMap<MaskKey, Arc<GlyphMask>>> {
-        // Every change is one insert or a clear: a panicked render leaves a sound map.
+    fn lock(&self) -> std::sync::MutexGuard<'_, Masks> {
+        // A panicked render cannot leave the map and its byte count apart: both change
+        // after the mask is made, with nothing in between that can panic.
         self.masks.lock().unwrap_or_else(|e| e.into_inner())
     }
 
     /// Masks kept now.
     pub fn len(&self) -> usize {
-        self.lock().len()
+        self.lock().map.len()
+    }
+
+    /// Bytes of the masks kept now.
+    pub fn bytes(&self) -> usize {
+        self.lock().bytes
     }
 
     /// Whether no mask is kept.
@@ -177,5 +197,58 @@ pub(super) fn blit(
                 *d = ((c * cover + u32::from(*d) * (Q - cover) + Q / 2) / Q) as u8;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn key(glyph: u16) -> MaskKey {
+        MaskKey {
+            glyph: GlyphId {
+                face: 0,
+                glyph,
+                size: 12f32.to_bits(),
+                device_scale: None,
+                italic: false,
+                latin: true,
+            },
+            scale: (1f32.to_bits(), 1f32.to_bits()),
+            phase: 0,
+        }
+    }
+
+    fn mask(bytes: usize) -> GlyphMask {
+        GlyphMask {
+            left: 0,
+            top: 0,
+            width: bytes,
+            height: 1,
+            alpha: vec![1; bytes],
+        }
+    }
+
+    #[test]
+    fn covers_once_and_stays_within_its_bytes() {
+        let cache = GlyphCache::default();
+        let mut made = 0;
+        for _ in 0..3 {
+            cache.get(key(1), || {
+                made += 1;
+                mask(10)
+            });
+        }
+        assert_eq!(
+            (made, cache.len()),
+            (1, 1),
+            "a kept mask is not covered again"
+        );
+        // Masks of 1 MiB each: the byte budget starts the cache again before it is passed.
+        for g in 2..40 {
+            cache.get(key(g), || mask(1 << 20));
+            assert!(cache.bytes() <= MAX_BYTES, "{} bytes", cache.bytes());
+        }
+        assert!(cache.len() < 20);
     }
 }

@@ -732,7 +732,11 @@ impl Painter<'_> {
             let (x, y) = t.apply(ox + glyph_x, oy);
             (((x + 0.125) * 4.0).floor() / 4.0, (y + 0.5).floor())
         };
-        if axis_aligned && item.stroke.is_none() && line.embolden == 0.0 {
+        // Glyphs over this many device pixels per em are covered afresh each time: large
+        // text is rare, and its masks would crowd the cache.
+        const MAX_CACHED_EM: f32 = 96.0;
+        let cacheable = item.font.size * t.d <= MAX_CACHED_EM;
+        if axis_aligned && cacheable && item.stroke.is_none() && line.embolden == 0.0 {
             if let Paint::Solid(c) = item.paint {
                 if line.glyphs.iter().all(|g| g.id.is_some()) {
                     self.glyph_masks(&line, snap, t, c);

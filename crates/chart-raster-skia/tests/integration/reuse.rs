@@ -75,3 +75,39 @@ fn renders_of_other_sizes_do_not_share_a_too_small_buffer() {
     let fresh = Engine::new().render_chart(&line_and_bar(), &big).unwrap();
     assert!(out.bitmap.data == fresh.bitmap.data);
 }
+
+/// Text too large for the glyph cache is still drawn, the same on every render.
+#[test]
+fn large_titles_draw_without_the_glyph_cache() {
+    let cfg = |size: u32| {
+        object(json!({
+            "type": "bar",
+            "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+            "options": {"plugins": {"legend": {"display": false},
+                "title": {"display": true, "text": "Wg", "font": {"size": size}}}}
+        }))
+    };
+    let engine = Engine::new();
+    let ink = |size: u32| {
+        let out = engine
+            .render_chart(&cfg(size), &settings(Rgba::WHITE))
+            .unwrap();
+        // Dark pixels in the title's band at the top.
+        let w = out.bitmap.width as usize;
+        let rows = (size as usize * 3 + 40).min(out.bitmap.height as usize);
+        let dark = out.bitmap.data[..rows * w * 4]
+            .chunks_exact(4)
+            .filter(|p| p[0] < 160)
+            .count();
+        (dark, out.bitmap.data)
+    };
+    let (small, _) = ink(12);
+    let (large, first) = ink(60); // 120 device px per em: past the cache's limit
+    let (_, second) = ink(60);
+    assert!(small > 20, "{small} dark pixels in a 12 px title");
+    assert!(large > 4 * small, "{large} dark pixels in a 60 px title");
+    assert!(
+        first == second,
+        "the same large title twice gives the same pixels"
+    );
+}
