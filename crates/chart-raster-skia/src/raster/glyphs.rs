@@ -1,10 +1,10 @@
 //! Glyph masks kept between renders, and their blit.
 //!
-//! Unrotated text is drawn glyph by glyph from 8-bit coverage masks, as Skia draws text from
-//! its glyph cache: a glyph's mask depends only on its outline, the device scale and where
-//! its origin falls within a pixel (the baseline is on whole pixels and the origin on
-//! quarter pixels, see `outline_text`), so each mask is covered once and reused by every
-//! label, tick and render after it. Covering outlines was a third of a bar chart's time.
+//! Text is drawn glyph by glyph from 8-bit coverage masks, as Skia draws text from its glyph
+//! cache: a glyph's mask depends only on its outline, the device transform and where its
+//! origin falls within a pixel (origins are on quarter pixels, see `outline_text`), so each
+//! mask is covered once and reused by every label, tick and render after it. Covering
+//! outlines was a third of a bar chart's time.
 
 use super::coverage::Coverage;
 use crate::text::GlyphId;
@@ -21,10 +21,10 @@ const MAX_BYTES: usize = 16 << 20;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash)]
 pub(super) struct MaskKey {
     pub glyph: GlyphId,
-    /// Device pixels per outline unit, x and y (their bits).
-    pub scale: (u32, u32),
-    /// The origin's position within its pixel, in quarter pixels (0..4).
-    pub phase: u8,
+    /// The linear part of the device transform, `[a, b, c, d]` (their bits).
+    pub matrix: [u32; 4],
+    /// The origin's position within its pixel, in quarter pixels (0..4), x and y.
+    pub phase: (u8, u8),
 }
 
 /// A glyph's coverage, 0..=255 per pixel, placed relative to its origin's pixel.
@@ -214,8 +214,8 @@ mod tests {
                 italic: false,
                 latin: true,
             },
-            scale: (1f32.to_bits(), 1f32.to_bits()),
-            phase: 0,
+            matrix: [1f32, 0.0, 0.0, 1.0].map(f32::to_bits),
+            phase: (0, 0),
         }
     }
 

@@ -725,18 +725,25 @@ impl Painter<'_> {
             TextBaseline::Bottom => b.bottom,
         };
         let (ox, oy) = (item.x + dx, item.y + dy);
-        // Skia's glyph placement for unrotated text: the baseline snaps to whole device
-        // pixels and each glyph origin to a quarter pixel (subpixel positioning rounds
-        // `x + 1/8` down to a multiple of 1/4). Rotated text is placed exactly.
+        // Skia's glyph placement (subpixel positioning rounds `v + 1/8` down to a multiple
+        // of 1/4): unrotated text has its baseline on whole device pixels and each glyph
+        // origin on a quarter pixel; under a rotation both coordinates take quarter pixels
+        // (`SkGlyphPositionRoundingSpec` for no axis alignment).
+        let quarter = |v: f32| ((v + 0.125) * 4.0).floor() / 4.0;
         let snap = |glyph_x: f32| {
             let (x, y) = t.apply(ox + glyph_x, oy);
-            (((x + 0.125) * 4.0).floor() / 4.0, (y + 0.5).floor())
+            if axis_aligned {
+                (quarter(x), (y + 0.5).floor())
+            } else {
+                (quarter(x), quarter(y))
+            }
         };
         // Glyphs over this many device pixels per em are covered afresh each time: large
         // text is rare, and its masks would crowd the cache.
         const MAX_CACHED_EM: f32 = 96.0;
-        let cacheable = item.font.size * t.d <= MAX_CACHED_EM;
-        if axis_aligned && cacheable && item.stroke.is_none() && line.embolden == 0.0 {
+        let em = item.font.size * (t.a * t.d - t.b * t.c).abs().sqrt();
+        let cacheable = em.is_finite() && em <= MAX_CACHED_EM;
+        if cacheable && item.stroke.is_none() && line.embolden == 0.0 {
             if let Paint::Solid(c) = item.paint {
                 if line.glyphs.iter().all(|g| g.id.is_some()) {
                     self.glyph_masks(&line, snap, t, c);
@@ -746,13 +753,8 @@ impl Painter<'_> {
         }
         let mut path = Path::new();
         for glyph in &line.glyphs {
-            let (gt, scale_x, scale_y) = if axis_aligned {
-                let (x, y) = snap(glyph.x);
-                (Transform::translate(x, y), t.a, t.d)
-            } else {
-                (t.then(Transform::translate(ox + glyph.x, oy)), 1.0, 1.0)
-            };
-            let m = |x: f32, y: f32| gt.apply(x * scale_x, y * scale_y);
+            let (x, y) = snap(glyph.x);
+            let m = |px: f32, py: f32| (t.a * px + t.c * py + x, t.b * px + t.d * py + y);
             path.cmds
                 .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
         }
@@ -785,8 +787,8 @@ impl Painter<'_> {
         }
     }
 
-    /// Draws unrotated glyphs from their cached masks (see [`glyphs`]), each origin placed
-    /// by `snap` (whole-pixel baseline, quarter-pixel origin).
+    /// Draws glyphs from their cached masks (see [`glyphs`]), each origin placed by `snap`
+    /// on quarter pixels, the outline mapped by the linear part of `t`.
     fn glyph_masks(
         &mut self,
         line: &crate::text::ShapedLine,
@@ -802,21 +804,21 @@ impl Painter<'_> {
                 continue;
             };
             let (x, y) = snap(glyph.x);
-            let (ix, iy) = (x.floor(), y);
+            let (ix, iy) = (x.floor(), y.floor());
             if !(ix.abs() < 1.0e7 && iy.abs() < 1.0e7) {
                 continue;
             }
-            let phase = ((x - ix) * 4.0) as u8;
+            let phase = (((x - ix) * 4.0) as u8, ((y - iy) * 4.0) as u8);
             let key = glyphs::MaskKey {
                 glyph: id,
-                scale: (t.a.to_bits(), t.d.to_bits()),
+                matrix: [t.a, t.b, t.c, t.d].map(f32::to_bits),
                 phase,
             };
             let mask = self.glyphs.get(key, || {
                 // The outline in device pixels, its origin at the phase within pixel (0, 0).
-                let dx = f32::from(phase) / 4.0;
+                let (dx, dy) = (f32::from(phase.0) / 4.0, f32::from(phase.1) / 4.0);
                 let mut path = Path::new();
-                let m = |x: f32, y: f32| (x * t.a + dx, y * t.d);
+                let m = |x: f32, y: f32| (t.a * x + t.c * y + dx, t.b * x + t.d * y + dy);
                 path.cmds
                     .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
                 build_path(&path)
