@@ -20,7 +20,8 @@ fn object(v: Value) -> Map<String, Value> {
     }
 }
 
-/// A chart with a clipped line (mask built lazily), bars, text in two sizes and a title.
+/// A chart with a clipped line (mask built lazily), bars, a title, unrotated and rotated
+/// text (glyph masks cached on the first render, reused on the next).
 fn line_and_bar() -> Map<String, Value> {
     object(json!({
         "type": "bar",
@@ -29,7 +30,8 @@ fn line_and_bar() -> Map<String, Value> {
             {"type": "line", "label": "line", "data": [1, 4, 0], "borderColor": "#123456",
              "tension": 0.4}
         ]},
-        "options": {"plugins": {"title": {"display": true, "text": "Reuse"}}}
+        "options": {"plugins": {"title": {"display": true, "text": "Reuse"}},
+                    "scales": {"x": {"ticks": {"minRotation": 40}}}}
     }))
 }
 
