@@ -424,9 +424,7 @@ impl Service {
                     run_blocking(move || {
                         let _slot = slot;
                         let rendered = renderer.render(&opts).map_err(ServiceError::Render)?;
-                        let (img, bitmap) = encoded(rendered, &opts);
-                        renderer.recycle(bitmap);
-                        img
+                        encoded(rendered, &opts, |bitmap| renderer.recycle(bitmap))
                     })
                     .await
                 }
@@ -435,7 +433,7 @@ impl Service {
                     let opts = opts.clone();
                     run_blocking(move || {
                         let _slot = slot;
-                        encoded(rendered, &opts).0
+                        encoded(rendered, &opts, drop)
                     })
                     .await
                 }
@@ -469,17 +467,20 @@ async fn run_blocking(
     })?
 }
 
-/// The encoded image, and the bitmap it came from (for [`BlockingRenderer::recycle`]).
+/// The encoded image; the bitmap goes to `done` once encoded (see
+/// [`BlockingRenderer::recycle`]).
 fn encoded(
     rendered: Rendered,
     opts: &RenderOptions,
-) -> (Result<CachedImage, ServiceError>, Bitmap) {
-    let img = encode(&rendered.bitmap, opts.format, opts.quality).map(|bytes| CachedImage {
-        bytes: Bytes::from(bytes),
+    done: impl FnOnce(Bitmap),
+) -> Result<CachedImage, ServiceError> {
+    let bytes = encode(&rendered.bitmap, opts.format, opts.quality);
+    done(rendered.bitmap);
+    Ok(CachedImage {
+        bytes: Bytes::from(bytes?),
         format: opts.format,
         messages: rendered.messages.into(),
-    });
-    (img.map_err(ServiceError::from), rendered.bitmap)
+    })
 }
 
 fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {

@@ -20,7 +20,8 @@
 //! - rectangle clips stay rectangles and build their mask only for other shapes (`clip.rs`);
 //! - bitmap and mask buffers are reused between renders (`pool.rs`): fresh pages cost more
 //!   kernel time than the drawing;
-//! - unrotated glyphs are covered once and kept as masks (`glyphs.rs`).
+//! - glyphs are covered once per outline, transform and quarter-pixel phase, and kept as
+//!   masks (`glyphs.rs`).
 
 use crate::scene::{
     Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextAlign, TextBaseline,
@@ -46,7 +47,7 @@ use pool::Pool;
 pub struct Reuse {
     /// Bitmap and clip-mask buffers.
     pub buffers: Pool,
-    /// Coverage masks of unrotated glyphs.
+    /// Coverage masks of glyphs.
     pub glyphs: GlyphCache,
 }
 
@@ -62,12 +63,12 @@ pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitm
     // Mirrors `retinaScale` in Chart.js helpers.dom: the device size is floored.
     let width = (scene.width * dpr).floor().max(0.0) as u32;
     let height = (scene.height * dpr).floor().max(0.0) as u32;
-    let size_error = Error::BitmapSize { width, height };
-    let size = tiny_skia::IntSize::from_wh(width, height).ok_or(size_error)?;
+    let size_error = || Error::BitmapSize { width, height };
+    let size = tiny_skia::IntSize::from_wh(width, height).ok_or_else(size_error)?;
     let len = (width as usize)
         .checked_mul(height as usize)
         .and_then(|n| n.checked_mul(4))
-        .ok_or(Error::BitmapSize { width, height })?;
+        .ok_or_else(size_error)?;
     // The background is written with the buffer, in one pass (what `Pixmap::fill` would
     // store: the colour premultiplied).
     let bg = scene.background;
@@ -84,8 +85,7 @@ pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitm
         }
         data
     };
-    let mut pixmap =
-        tiny_skia::Pixmap::from_vec(data, size).ok_or(Error::BitmapSize { width, height })?;
+    let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
     let base = Transform {
         a: dpr,
         b: 0.0,
@@ -425,6 +425,17 @@ fn is_hairline(width: f32, t: Transform) -> bool {
         || (fast_len(t.a * width, t.b * width) <= 1.0 && fast_len(t.c * width, t.d * width) <= 1.0)
 }
 
+/// Appends a glyph's outline to `path`, mapped by `t` (its origin lands on `(t.e, t.f)`).
+fn glyph_outline(path: &mut Path, glyph: &crate::text::ShapedGlyph, t: Transform) {
+    path.cmds.extend(
+        glyph
+            .path
+            .cmds
+            .iter()
+            .map(|cmd| cmd.map(|x, y| t.apply(x, y))),
+    );
+}
+
 /// A paint whose shader is mapped by `t`, for drawing in device space with the identity
 /// transform (what `fill_path` does itself when given `t`).
 fn device_space(mut sp: tiny_skia::Paint<'static>, t: Transform) -> tiny_skia::Paint<'static> {
@@ -497,10 +508,16 @@ impl Painter<'_> {
         if pw >= 8192 || ph >= 8192 {
             return false; // tiny-skia tiles such bitmaps
         }
-        // The pixels the supersampler may cover (it covers the rounded-out bounds).
-        let Some(b) = device_bounds(tp, t, 1.0) else {
+        let Some(bounds) = device_bounds(tp, t, 0.0) else {
             return false;
         };
+        // The pixels the supersampler may cover (it covers the rounded-out bounds).
+        let b = [
+            bounds[0] - 1.0,
+            bounds[1] - 1.0,
+            bounds[2] + 1.0,
+            bounds[3] + 1.0,
+        ];
         let x0 = b[0].floor().clamp(0.0, pw as f32) as usize;
         let x1 = b[2].ceil().clamp(0.0, pw as f32) as usize;
         let y0 = b[1].floor().clamp(0.0, ph as f32) as usize;
@@ -511,7 +528,7 @@ impl Painter<'_> {
         if (x1 - x0) * (y1 - y0) < MIN_AREA {
             return false;
         }
-        let Ok(clip) = self.clips.mask_for(device_bounds(tp, t, 0.0), self.pool) else {
+        let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
             return true;
         };
         if self.scratch.is_none() {
@@ -754,9 +771,7 @@ impl Painter<'_> {
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (x, y) = snap(glyph.x);
-            let m = |px: f32, py: f32| (t.a * px + t.c * py + x, t.b * px + t.d * py + y);
-            path.cmds
-                .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
+            glyph_outline(&mut path, glyph, Transform { e: x, f: y, ..t });
         }
         // The path is in device space now.
         let device = Transform::IDENTITY;
@@ -818,9 +833,7 @@ impl Painter<'_> {
                 // The outline in device pixels, its origin at the phase within pixel (0, 0).
                 let (dx, dy) = (f32::from(phase.0) / 4.0, f32::from(phase.1) / 4.0);
                 let mut path = Path::new();
-                let m = |x: f32, y: f32| (t.a * x + t.c * y + dx, t.b * x + t.d * y + dy);
-                path.cmds
-                    .extend(glyph.path.cmds.iter().map(|cmd| cmd.map(m)));
+                glyph_outline(&mut path, glyph, Transform { e: dx, f: dy, ..t });
                 build_path(&path)
                     .map_or_else(glyphs::GlyphMask::empty, |p| glyphs::GlyphMask::cover(&p))
             });

@@ -174,37 +174,22 @@ pub(super) fn fill(
         };
         // The row is its first column, the inner ones and its last; neighbours of equal
         // coverage blend as one span (a pixel-aligned grid line is one span per row).
-        let (first, inner, last) = (
-            row_cover.alpha(first_cols),
-            row_cover.alpha(4),
-            row_cover.alpha(last_cols),
-        );
-        if px1 == px0 {
-            blend(px0, px0, first);
-        } else if px1 == px0 + 1 {
-            if first == last {
-                blend(px0, px1, first);
-            } else {
-                blend(px0, px0, first);
-                blend(px1, px1, last);
-            }
-        } else {
-            match (first == inner, last == inner) {
-                (true, true) => blend(px0, px1, inner),
-                (true, false) => {
-                    blend(px0, px1 - 1, inner);
-                    blend(px1, px1, last);
+        let last = (px1 > px0).then_some((px1, px1, row_cover.alpha(last_cols)));
+        let inner = (px1 > px0 + 1).then(|| (px0 + 1, px1 - 1, row_cover.alpha(4)));
+        let first = Some((px0, px0, row_cover.alpha(first_cols)));
+        let mut span: Option<(usize, usize, u16)> = None;
+        for (a, b, alpha) in [first, inner, last].into_iter().flatten() {
+            span = match span {
+                Some((sa, _, sv)) if sv == alpha => Some((sa, b, sv)),
+                Some((sa, sb, sv)) => {
+                    blend(sa, sb, sv);
+                    Some((a, b, alpha))
                 }
-                (false, true) => {
-                    blend(px0, px0, first);
-                    blend(px0 + 1, px1, inner);
-                }
-                (false, false) => {
-                    blend(px0, px0, first);
-                    blend(px0 + 1, px1 - 1, inner);
-                    blend(px1, px1, last);
-                }
-            }
+                None => Some((a, b, alpha)),
+            };
+        }
+        if let Some((a, b, alpha)) = span {
+            blend(a, b, alpha);
         }
     }
 }
