@@ -16,7 +16,7 @@ pub mod scene;
 mod support;
 pub mod text;
 
-use chart_spec::{Bitmap, Message, RenderOptions, Rendered, Rgba};
+use chart_spec::{Bitmap, Cancel, Message, RenderOptions, Rendered, Rgba};
 use serde_json::{Map, Value};
 
 /// Why a render could not produce an image at all. Config problems are not errors: they are
@@ -31,6 +31,9 @@ pub enum Error {
         /// Device pixels.
         height: u32,
     },
+    /// The render was stopped through its [`Cancel`]: nobody waits for it any more.
+    #[error("render cancelled")]
+    Cancelled,
 }
 
 /// Canvas settings of one render.
@@ -69,6 +72,11 @@ impl Engine {
 
     /// Renders a validated request.
     pub fn render(&self, opts: &RenderOptions) -> Result<Rendered, Error> {
+        self.render_with(opts, &Cancel::new())
+    }
+
+    /// Renders a validated request, stopping with [`Error::Cancelled`] once `cancel` fires.
+    pub fn render_with(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, Error> {
         let mut messages = Vec::new();
         let background = match chart_spec::color::parse_color(&opts.background_color) {
             Some(c) => c,
@@ -86,7 +94,14 @@ impl Engine {
             device_pixel_ratio: opts.device_pixel_ratio as f32,
             background,
         };
+        // TODO(issue 9): thread `cancel` through layout, scene building and rasterisation.
+        if cancel.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
         let mut out = self.render_chart(&opts.chart, &settings)?;
+        if cancel.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
         messages.append(&mut out.messages);
         out.messages = messages;
         Ok(out)

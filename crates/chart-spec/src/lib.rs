@@ -21,6 +21,7 @@ pub mod color;
 pub mod defaults;
 pub mod defaults_extra;
 pub mod font;
+pub mod limits;
 pub mod message;
 pub mod model;
 pub mod model_extra;
@@ -33,6 +34,7 @@ pub mod values;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;
+pub use limits::{Cancel, Limits};
 pub use message::{Level, Message};
 pub use model::Chart;
 pub use request::{EngineKind, ImageFormat, RenderOptions, RequestError};
