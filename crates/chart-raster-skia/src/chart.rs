@@ -14,7 +14,7 @@ use crate::text::TextEngine;
 use crate::Settings;
 use chart_spec::annotation_model::DrawTime as AnnDrawTime;
 use chart_spec::model::{Axis, Chart, Clip, Display, FillDrawTime, Position, Stacked};
-use chart_spec::Message;
+use chart_spec::{Cancel, Message};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
@@ -23,6 +23,7 @@ pub fn build_scene(
     config: &Map<String, Value>,
     settings: &Settings,
     text: &TextEngine,
+    cancel: &Cancel,
 ) -> (Scene, Vec<Message>) {
     let mut scene = Scene {
         width: settings.width,
@@ -57,6 +58,7 @@ pub fn build_scene(
         height,
         dpr,
         text,
+        cancel,
         &mut scene,
         &mut messages,
     );
@@ -155,6 +157,7 @@ fn draw_chart(
     height: f64,
     dpr: f64,
     text: &TextEngine,
+    cancel: &Cancel,
     scene: &mut Scene,
     messages: &mut Vec<Message>,
 ) {
@@ -402,6 +405,7 @@ fn draw_chart(
             area,
             dpr,
             datasets: &chart.datasets,
+            cancel,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
             ctrls[i].update(ds, &data.metas[i], &cx);

@@ -94,14 +94,7 @@ impl Engine {
             device_pixel_ratio: opts.device_pixel_ratio as f32,
             background,
         };
-        // TODO(issue 9): thread `cancel` through layout, scene building and rasterisation.
-        if cancel.is_cancelled() {
-            return Err(Error::Cancelled);
-        }
-        let mut out = self.render_chart(&opts.chart, &settings)?;
-        if cancel.is_cancelled() {
-            return Err(Error::Cancelled);
-        }
+        let mut out = self.render_chart_with(&opts.chart, &settings, cancel)?;
         messages.append(&mut out.messages);
         out.messages = messages;
         Ok(out)
@@ -113,7 +106,18 @@ impl Engine {
         config: &Map<String, Value>,
         settings: &Settings,
     ) -> (scene::Scene, Vec<Message>) {
-        let (scene, mut messages) = chart::build_scene(config, settings, &self.text);
+        self.scene_with(config, settings, &Cancel::new())
+    }
+
+    /// [`Engine::scene`], polling `cancel` in its loops: once it fires, the scene is cut
+    /// short (the caller checks `cancel` and discards it).
+    pub fn scene_with(
+        &self,
+        config: &Map<String, Value>,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> (scene::Scene, Vec<Message>) {
+        let (scene, mut messages) = chart::build_scene(config, settings, &self.text, cancel);
         messages.extend(support::unsupported(config));
         (scene, messages)
     }
@@ -124,8 +128,21 @@ impl Engine {
         config: &Map<String, Value>,
         settings: &Settings,
     ) -> Result<Rendered, Error> {
-        let (scene, messages) = self.scene(config, settings);
-        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse)?;
+        self.render_chart_with(config, settings, &Cancel::new())
+    }
+
+    /// [`Engine::render_chart`], stopping with [`Error::Cancelled`] once `cancel` fires.
+    pub fn render_chart_with(
+        &self,
+        config: &Map<String, Value>,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> Result<Rendered, Error> {
+        let (scene, messages) = self.scene_with(config, settings, cancel);
+        if cancel.is_cancelled() {
+            return Err(Error::Cancelled);
+        }
+        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
         Ok(Rendered { bitmap, messages })
     }
 

@@ -436,6 +436,8 @@ pub struct UpdateCx<'a> {
     pub dpr: f64,
     /// Every dataset, resolved (ring weights and rotations of the other doughnut datasets).
     pub datasets: &'a [chart_spec::model::Dataset],
+    /// The render's stop signal: loops over user data poll it and stop early once it fires.
+    pub cancel: &'a chart_spec::Cancel,
 }
 
 impl UpdateCx<'_> {

@@ -53,7 +53,12 @@ pub struct Reuse {
 
 /// Rasterises a scene, with buffers and glyph masks from `reuse` (give the bitmap's data
 /// back to `reuse.buffers` when done with it).
-pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitmap, Error> {
+pub fn rasterize(
+    scene: &Scene,
+    text: &TextEngine,
+    reuse: &Reuse,
+    cancel: &chart_spec::Cancel,
+) -> Result<Bitmap, Error> {
     let pool = &reuse.buffers;
     let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
         scene.device_pixel_ratio
@@ -104,12 +109,23 @@ pub fn rasterize(scene: &Scene, text: &TextEngine, reuse: &Reuse) -> Result<Bitm
         text,
         sprite: None,
     };
+    // Polled between items: one item's fill is bounded by the bitmap, so a cancelled render
+    // stops within one item.
+    let mut cancelled = false;
     for item in &scene.items {
+        if cancel.is_cancelled() {
+            cancelled = true;
+            break;
+        }
         painter.item(item);
     }
     painter.clips.recycle(pool);
     if let Some(m) = painter.scratch.take() {
         pool.give_mask(m);
+    }
+    if cancelled {
+        pool.give(pixmap.take());
+        return Err(Error::Cancelled);
     }
     // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
     Ok(to_bitmap(pixmap, bg.a == 255))
@@ -1019,7 +1035,13 @@ mod tests {
             }],
             2.0,
         );
-        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::system(),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         assert_eq!((b.width, b.height), (40, 20));
         assert_eq!(px(&b, 9, 9), [255, 0, 0, 255]);
         assert_eq!(px(&b, 10, 10), [0, 0, 0, 0]);
@@ -1164,7 +1186,13 @@ mod tests {
             ],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::system(),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         assert_eq!(px(&b, 5, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 15, 5)[3], 0);
     }
@@ -1203,7 +1231,13 @@ mod tests {
             ],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::system(),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         assert_eq!(px(&b, 2, 5), [255, 0, 0, 255]);
         assert_eq!(px(&b, 7, 5), [0, 0, 255, 255]);
         assert_eq!(px(&b, 12, 5)[3], 0);
@@ -1240,7 +1274,13 @@ mod tests {
         let mut s = scene(vec![item(10.5, TextBaseline::Bottom)], 1.0);
         s.width = 40.0;
         s.height = 40.0;
-        let b = rasterize(&s, &TextEngine::Sprite(sprite.clone()), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::Sprite(sprite.clone()),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         // x 10.5..14.5 fills pixels 11..15 (SkScan::FillRect rounds half up), y 20..36.
         assert_eq!(px(&b, 10, 25)[3], 0);
         assert_eq!(px(&b, 11, 25), [255, 0, 0, 255]);
@@ -1250,7 +1290,13 @@ mod tests {
         assert_eq!(px(&b, 12, 35)[3], 255);
         // `middle` lifts the cell by 8: y 12..28.
         s.items = vec![item(10.0, TextBaseline::Middle)];
-        let b = rasterize(&s, &TextEngine::Sprite(sprite), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::Sprite(sprite),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         assert_eq!(px(&b, 12, 12)[3], 255);
         assert_eq!(px(&b, 12, 11)[3], 0);
         assert_eq!(px(&b, 12, 28)[3], 0);
@@ -1273,7 +1319,13 @@ mod tests {
             }],
             1.0,
         );
-        let b = rasterize(&s, &TextEngine::system(), &Reuse::default()).unwrap();
+        let b = rasterize(
+            &s,
+            &TextEngine::system(),
+            &Reuse::default(),
+            &chart_spec::Cancel::new(),
+        )
+        .unwrap();
         let p = px(&b, 3, 3);
         assert_eq!(p[3], 128);
         assert!((p[0] as i32 - 54).abs() <= 1 && (p[2] as i32 - 235).abs() <= 1);
@@ -1296,6 +1348,7 @@ mod tests {
             &scene(vec![item], 1.0),
             &TextEngine::system(),
             &Reuse::default(),
+            &chart_spec::Cancel::new(),
         )
         .unwrap();
         let ink = b.data.chunks_exact(4).filter(|p| p[3] > 128).count();
