@@ -31,6 +31,17 @@ pub enum Error {
         /// Device pixels.
         height: u32,
     },
+    /// The chart needs more than a budget of [`chart_spec::Limits`] allows (a client error:
+    /// the service answers 400 with this message).
+    #[error("the chart needs more {what} than the limit of {max} ({variable})")]
+    Limit {
+        /// What ran out, e.g. `display-list items`.
+        what: &'static str,
+        /// The budget.
+        max: usize,
+        /// The environment variable that sets it, e.g. `MAX_SCENE_ITEMS`.
+        variable: &'static str,
+    },
     /// The render was stopped through its [`Cancel`]: nobody waits for it any more.
     #[error("render cancelled")]
     Cancelled,
