@@ -16,7 +16,7 @@ pub mod scene;
 mod support;
 pub mod text;
 
-use chart_spec::{Bitmap, Cancel, Message, RenderOptions, Rendered, Rgba};
+use chart_spec::{Bitmap, Cancel, Limits, Message, RenderOptions, Rendered, Rgba};
 use serde_json::{Map, Value};
 
 /// Why a render could not produce an image at all. Config problems are not errors: they are
@@ -65,6 +65,7 @@ pub struct Settings {
 pub struct Engine {
     text: text::TextEngine,
     reuse: raster::Reuse,
+    limits: Limits,
 }
 
 impl Engine {
@@ -78,7 +79,19 @@ impl Engine {
         Self {
             text,
             reuse: raster::Reuse::default(),
+            limits: Limits::default(),
         }
+    }
+
+    /// The same engine with other budgets (default: [`Limits::default`]).
+    pub fn with_limits(mut self, limits: Limits) -> Self {
+        self.limits = limits;
+        self
+    }
+
+    /// The budgets every render of this engine keeps to.
+    pub fn limits(&self) -> &Limits {
+        &self.limits
     }
 
     /// Renders a validated request.
