@@ -16,6 +16,7 @@
 
 pub mod annotation_model;
 pub mod bitmap;
+pub mod budget;
 pub mod charts_model;
 pub mod color;
 pub mod defaults;
@@ -34,7 +35,7 @@ pub mod values;
 
 pub use bitmap::{Bitmap, Rendered};
 pub use color::Rgba;
-pub use limits::{Cancel, Limits};
+pub use limits::{Cancel, Limits, LimitsError};
 pub use message::{Level, Message};
 pub use model::Chart;
 pub use request::{EngineKind, ImageFormat, RenderOptions, RequestError};

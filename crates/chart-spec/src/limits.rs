@@ -63,6 +63,102 @@ impl Default for Limits {
     }
 }
 
+/// The largest `MAX_JSON_DEPTH` a setting may ask for: serde_json's own nesting limit. Request
+/// bodies never parse deeper than this anyway, and below it the config is cloned, hashed and
+/// resolved by code that recurses on the JSON's shape, so a deeper budget could only be met
+/// by a config built in memory, where it would overflow the stack.
+pub const JSON_DEPTH_CEILING: usize = 128;
+
+/// A budget setting that is not usable: not a positive whole number, or (for
+/// `MAX_JSON_DEPTH`) over [`JSON_DEPTH_CEILING`].
+///
+/// Not a [`RequestError`](crate::RequestError) variant on purpose: every `RequestError` is a
+/// client's mistake answered with 400, while this is the operator's, found once at start-up.
+/// Its fields are those of the service's own configuration error, so it maps onto it as is.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+#[error("Invalid {name}={value:?}: {reason}")]
+pub struct LimitsError {
+    /// The environment variable, e.g. `MAX_POINTS`.
+    pub name: &'static str,
+    /// Its value as set.
+    pub value: String,
+    /// What is wrong with it.
+    pub reason: &'static str,
+}
+
+impl Limits {
+    /// The environment variable of every configurable budget, in field order. `max_ticks` has
+    /// none: it is Chart.js's own constant.
+    pub const VARIABLES: [&'static str; 12] = [
+        "MAX_DATASETS",
+        "MAX_POINTS_PER_DATASET",
+        "MAX_POINTS",
+        "MAX_LABELS",
+        "MAX_TEXT_CHARS",
+        "MAX_JSON_DEPTH",
+        "MAX_SANKEY_NODES",
+        "MAX_SANKEY_FLOWS",
+        "MAX_TREEMAP_DEPTH",
+        "MAX_TREEMAP_LEAVES",
+        "MAX_ANNOTATIONS",
+        "MAX_SCENE_ITEMS",
+    ];
+
+    /// Each configurable budget with its environment variable (the order of [`Self::VARIABLES`]).
+    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 12] {
+        let v = Self::VARIABLES;
+        [
+            (v[0], &mut self.max_datasets),
+            (v[1], &mut self.max_points_per_dataset),
+            (v[2], &mut self.max_points),
+            (v[3], &mut self.max_labels),
+            (v[4], &mut self.max_text_chars),
+            (v[5], &mut self.max_json_depth),
+            (v[6], &mut self.max_sankey_nodes),
+            (v[7], &mut self.max_sankey_flows),
+            (v[8], &mut self.max_treemap_depth),
+            (v[9], &mut self.max_treemap_leaves),
+            (v[10], &mut self.max_annotations),
+            (v[11], &mut self.max_scene_items),
+        ]
+    }
+
+    /// The defaults, each overridden by its environment variable read through `var` (the
+    /// process environment in the binaries, a map in tests). An empty value counts as unset;
+    /// a set value must be a whole number of at least 1.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LimitsError> {
+        let mut limits = Self::default();
+        for (name, slot) in limits.settings_mut() {
+            let Some(value) = var(name) else { continue };
+            let text = value.trim();
+            if text.is_empty() {
+                continue;
+            }
+            let n: usize = text.parse().map_err(|_| LimitsError {
+                name,
+                value: value.clone(),
+                reason: "expected a positive whole number",
+            })?;
+            if n == 0 {
+                return Err(LimitsError {
+                    name,
+                    value,
+                    reason: "must be at least 1",
+                });
+            }
+            if name == "MAX_JSON_DEPTH" && n > JSON_DEPTH_CEILING {
+                return Err(LimitsError {
+                    name,
+                    value,
+                    reason: "must be at most 128 (serde_json's own nesting limit)",
+                });
+            }
+            *slot = n;
+        }
+        Ok(limits)
+    }
+}
+
 /// The stop signal of one render: a flag anyone holding a clone can raise, and an optional
 /// deadline. Cheap to poll: long loops check it every few hundred iterations.
 #[derive(Debug, Clone, Default)]
@@ -99,6 +195,81 @@ impl Cancel {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn vars(pairs: &[(&str, &str)]) -> impl Fn(&str) -> Option<String> {
+        let map: std::collections::HashMap<String, String> = pairs
+            .iter()
+            .map(|(k, v)| ((*k).to_string(), (*v).to_string()))
+            .collect();
+        move |k| map.get(k).cloned()
+    }
+
+    #[test]
+    fn no_variables_give_the_defaults() {
+        assert_eq!(Limits::from_vars(vars(&[])), Ok(Limits::default()));
+        assert_eq!(
+            Limits::from_vars(vars(&[("MAX_POINTS", ""), ("MAX_DATASETS", "  ")])),
+            Ok(Limits::default())
+        );
+    }
+
+    #[test]
+    fn every_variable_sets_its_field() {
+        let pairs: Vec<(&str, String)> = Limits::VARIABLES
+            .iter()
+            .enumerate()
+            .map(|(i, name)| (*name, (i + 1).to_string()))
+            .collect();
+        let pairs: Vec<(&str, &str)> = pairs.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        let l = Limits::from_vars(vars(&pairs)).unwrap();
+        let got = [
+            l.max_datasets,
+            l.max_points_per_dataset,
+            l.max_points,
+            l.max_labels,
+            l.max_text_chars,
+            l.max_json_depth,
+            l.max_sankey_nodes,
+            l.max_sankey_flows,
+            l.max_treemap_depth,
+            l.max_treemap_leaves,
+            l.max_annotations,
+            l.max_scene_items,
+        ];
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(l.max_ticks, 1_000);
+    }
+
+    #[test]
+    fn bad_values_name_the_variable() {
+        let err = |k: &str, v: &str| Limits::from_vars(vars(&[(k, v)])).unwrap_err().to_string();
+        assert_eq!(
+            err("MAX_POINTS", "lots"),
+            "Invalid MAX_POINTS=\"lots\": expected a positive whole number"
+        );
+        assert_eq!(
+            err("MAX_DATASETS", "-3"),
+            "Invalid MAX_DATASETS=\"-3\": expected a positive whole number"
+        );
+        assert_eq!(
+            err("MAX_TEXT_CHARS", "1.5"),
+            "Invalid MAX_TEXT_CHARS=\"1.5\": expected a positive whole number"
+        );
+        assert_eq!(
+            err("MAX_LABELS", "0"),
+            "Invalid MAX_LABELS=\"0\": must be at least 1"
+        );
+        assert_eq!(
+            err("MAX_JSON_DEPTH", "129"),
+            "Invalid MAX_JSON_DEPTH=\"129\": must be at most 128 (serde_json's own nesting limit)"
+        );
+        assert_eq!(
+            Limits::from_vars(vars(&[("MAX_JSON_DEPTH", " 128 ")]))
+                .unwrap()
+                .max_json_depth,
+            128
+        );
+    }
 
     #[test]
     fn clones_share_the_flag() {

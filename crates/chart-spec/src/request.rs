@@ -12,6 +12,8 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use crate::limits::Limits;
+
 /// Default `width`, CSS pixels.
 pub const DEFAULT_WIDTH: f64 = 800.0;
 /// Default `height`, CSS pixels.
@@ -220,6 +222,18 @@ pub enum RequestError {
     /// `engine` is not one of skia, browser.
     #[error("Invalid engine: {0}")]
     InvalidEngine(String),
+    /// The chart config needs more than an input budget of [`Limits`] allows (see
+    /// [`crate::budget::check_chart`]), e.g. `Invalid chart: 5000000 data points in dataset 0
+    /// is over the limit of 100000 (MAX_POINTS_PER_DATASET)`.
+    #[error("Invalid chart: {what} is over the limit of {max} ({variable})")]
+    OverBudget {
+        /// The measured quantity and where it is, e.g. `5000000 data points in dataset 0`.
+        what: String,
+        /// The budget.
+        max: usize,
+        /// The environment variable that sets it, e.g. `MAX_POINTS_PER_DATASET`.
+        variable: &'static str,
+    },
     /// A string field (`backgroundColor`, `format`, `engine`) has another JSON type.
     #[error("Invalid {field}: expected a string, got {got}")]
     NotAString {
@@ -322,22 +336,38 @@ impl RenderOptions {
         }
     }
 
-    /// Parses and validates a JSON request body (the bytes of `POST /render`).
+    /// Parses and validates a JSON request body (the bytes of `POST /render`) within the
+    /// default [`Limits`].
     pub fn from_json_bytes(body: &[u8]) -> Result<Self, RequestError> {
-        let v: Value =
-            serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
-        Self::from_json(&v)
+        Self::from_json_bytes_with_limits(body, &Limits::default())
     }
 
-    /// Validates a JSON request object and fills in defaults. Unknown fields are ignored;
-    /// a field set to `null` takes its default.
+    /// Parses and validates a JSON request body within `limits`. serde_json refuses nesting
+    /// deeper than 128 levels itself (an `Invalid JSON body` error).
+    pub fn from_json_bytes_with_limits(body: &[u8], limits: &Limits) -> Result<Self, RequestError> {
+        let v: Value =
+            serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
+        Self::from_json_with_limits(&v, limits)
+    }
+
+    /// Validates a JSON request object and fills in defaults, within the default [`Limits`].
+    /// Unknown fields are ignored; a field set to `null` takes its default.
     pub fn from_json(v: &Value) -> Result<Self, RequestError> {
+        Self::from_json_with_limits(v, &Limits::default())
+    }
+
+    /// Validates a JSON request object and fills in defaults; the chart config must keep to
+    /// the input budgets of `limits` ([`crate::budget::check_chart`], run before the config
+    /// is copied or read any further). Unknown fields are ignored; a field set to `null`
+    /// takes its default.
+    pub fn from_json_with_limits(v: &Value, limits: &Limits) -> Result<Self, RequestError> {
         let obj = v.as_object().ok_or(RequestError::BodyNotObject(kind(v)))?;
         let chart = match field(obj, "chart") {
             None => return Err(RequestError::MissingChart),
-            Some(Value::Object(m)) => m.clone(),
+            Some(Value::Object(m)) => m,
             Some(other) => return Err(RequestError::ChartNotObject(kind(other))),
         };
+
         let width = size(
             number(obj, "width", DEFAULT_WIDTH)?,
             "width",
@@ -375,8 +405,8 @@ impl RenderOptions {
         let background_color = string(obj, "backgroundColor")?
             .unwrap_or(DEFAULT_BACKGROUND_COLOR)
             .to_string();
-        let opts = Self {
-            chart,
+        let mut opts = Self {
+            chart: Map::new(),
             width,
             height,
             device_pixel_ratio,
@@ -386,14 +416,26 @@ impl RenderOptions {
             engine,
         };
         opts.check_bitmap()?;
+        // The cheap checks first; the config is copied only once it is known to be in budget.
+        crate::budget::check_chart(chart, limits)?;
+        opts.chart = chart.clone();
         Ok(opts)
     }
 
     /// Validates `GET /render` query pairs (already percent-decoded). `chart` is JSON text;
     /// `width`, `height`, `devicePixelRatio` and `quality` are coerced to numbers; other
     /// parameters (such as `api_key`) are ignored. The last of repeated parameters wins.
+    /// Within the default [`Limits`].
     pub fn from_query<K: AsRef<str>, V: AsRef<str>>(
         pairs: impl IntoIterator<Item = (K, V)>,
+    ) -> Result<Self, RequestError> {
+        Self::from_query_with_limits(pairs, &Limits::default())
+    }
+
+    /// [`from_query`](Self::from_query) within `limits`.
+    pub fn from_query_with_limits<K: AsRef<str>, V: AsRef<str>>(
+        pairs: impl IntoIterator<Item = (K, V)>,
+        limits: &Limits,
     ) -> Result<Self, RequestError> {
         let mut obj = Map::new();
         for (k, v) in pairs {
@@ -428,25 +470,44 @@ impl RenderOptions {
             };
             obj.insert(k.to_string(), value);
         }
-        Self::from_json(&Value::Object(obj))
+        Self::from_json_with_limits(&Value::Object(obj), limits)
     }
 
-    /// Bitmap width in device pixels: `round(width · dpr)`, as the skia engine sizes it.
+    /// Bitmap width in device pixels: `floor(width · dpr)`, as the skia engine sizes it.
     pub fn bitmap_width(&self) -> u32 {
-        (self.width * self.device_pixel_ratio).round() as u32
+        device_side_f32(self.width, self.device_pixel_ratio)
     }
 
-    /// Bitmap height in device pixels: `round(height · dpr)`.
+    /// Bitmap height in device pixels: `floor(height · dpr)`.
     pub fn bitmap_height(&self) -> u32 {
-        (self.height * self.device_pixel_ratio).round() as u32
+        device_side_f32(self.height, self.device_pixel_ratio)
     }
 
     /// Checks the bitmap size against [`MAX_PIXELS`] and the format's side limit.
+    ///
+    /// Each side is checked as both engines compute it: the skia rasteriser floors
+    /// `width·dpr` in `f32`, Chart.js's `retinaScale` (the browser engine) floors it in `f64`.
+    /// A request passes only if both give at least one pixel, and the larger must fit, so
+    /// no engine is handed a size it cannot allocate (`width: 0.4` at dpr 2 is a 0-pixel-wide
+    /// bitmap, a client error, not an engine failure).
     fn check_bitmap(&self) -> Result<(), RequestError> {
-        let w = (self.width * self.device_pixel_ratio).round() as u64;
-        let h = (self.height * self.device_pixel_ratio).round() as u64;
+        let dpr = self.device_pixel_ratio;
+        let sides = |css: f64| {
+            let a = u64::from(device_side_f32(css, dpr));
+            let b = device_side_f64(css, dpr);
+            (a.min(b), a.max(b))
+        };
+        let (w_min, w) = sides(self.width);
+        let (h_min, h) = sides(self.height);
         let pixels = w.saturating_mul(h);
-        if pixels == 0 || pixels > MAX_PIXELS {
+        if w_min == 0 || h_min == 0 {
+            return Err(RequestError::BitmapSize {
+                width: w_min,
+                height: h_min,
+                pixels: w_min.saturating_mul(h_min),
+            });
+        }
+        if pixels > MAX_PIXELS {
             return Err(RequestError::BitmapSize {
                 width: w,
                 height: h,
@@ -507,6 +568,17 @@ impl RenderOptions {
         }
         out
     }
+}
+
+/// A device side as the skia rasteriser computes it (`Settings` holds `f32`s; mirrors
+/// `retinaScale` in Chart.js helpers.dom, which floors). Saturating: NaN gives 0.
+fn device_side_f32(css: f64, dpr: f64) -> u32 {
+    ((css as f32) * (dpr as f32)).floor().max(0.0) as u32
+}
+
+/// A device side as Chart.js's `retinaScale` computes it: `Math.floor(width * pixelRatio)`.
+fn device_side_f64(css: f64, dpr: f64) -> u64 {
+    (css * dpr).floor().max(0.0) as u64
 }
 
 /// Integral sizes are written as integers so `800` and `800.0` hash alike.

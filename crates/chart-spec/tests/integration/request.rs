@@ -280,3 +280,25 @@ fn canonical_json_has_sorted_keys_and_every_field() {
         r#"{"backgroundColor":"white","chart":{"data":{},"type":"bar"},"devicePixelRatio":2,"engine":"skia","format":"png","height":600,"quality":90,"width":800}"#
     );
 }
+
+#[test]
+fn a_width_whose_floored_device_size_is_zero_is_a_client_error() {
+    // floor(0.4 · 2) = 0: the rasteriser (like Chart.js's `retinaScale`) floors, so this
+    // used to pass the check (which rounded to 1) and fail in the engine as a 500.
+    assert_eq!(
+        err(json!({"chart": {}, "width": 0.4})),
+        "Invalid size: the bitmap would be 0x1200 = 0 pixels; \
+         it must be between 1 and 50000000 pixels (MAX_PIXELS)"
+    );
+    assert_eq!(
+        err(json!({"chart": {}, "height": 0.9, "devicePixelRatio": 1})),
+        "Invalid size: the bitmap would be 800x0 = 0 pixels; \
+         it must be between 1 and 50000000 pixels (MAX_PIXELS)"
+    );
+    let ok = RenderOptions::from_json(&json!({"chart": {}, "width": 0.5})).unwrap();
+    assert_eq!((ok.bitmap_width(), ok.bitmap_height()), (1, 1200));
+    let floored =
+        RenderOptions::from_json(&json!({"chart": {}, "width": 100.7, "devicePixelRatio": 1}))
+            .unwrap();
+    assert_eq!(floored.bitmap_width(), 100);
+}

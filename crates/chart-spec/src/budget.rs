@@ -1,0 +1,409 @@
+//! The input budgets of [`Limits`] checked on a raw Chart.js config, before any engine sees it.
+//!
+//! [`check_chart`] is what makes an oversized or absurd request a 400 naming the limit instead
+//! of a render that exhausts memory, time or the stack. It is written to the rules it enforces:
+//!
+//! - nothing recurses: the JSON is walked with an explicit stack of iterators, one frame per
+//!   nesting level, so the stack is bounded by `MAX_JSON_DEPTH` and never by the input's size;
+//! - the work is linear in the input: every JSON value is visited once by the generic walk,
+//!   and the only other passes (the sankey node keys, an object-shaped treemap `tree`) read a
+//!   part of the config once more;
+//! - nothing is allocated in proportion to the input: the walk's stack is bounded by the depth
+//!   budget, the sankey node set by the node budget (the scan stops as soon as it is exceeded);
+//! - the counts that need no walk (datasets, data points, labels, annotations, sankey flows,
+//!   treemap levels and array rows) are checked first, so a 5,000,000-point line chart is
+//!   refused after reading one array length, not after walking the 5,000,000 values.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use serde_json::{Map, Value};
+
+use crate::limits::Limits;
+use crate::request::RequestError;
+
+/// What [`check_chart`] measured of a config that is within every budget.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct Measure {
+    /// JSON values visited by the generic walk (each value exactly once, the config object
+    /// included): the work done, in the input's own unit.
+    pub values: usize,
+    /// The deepest nesting met; the config object itself is level 1.
+    pub depth: usize,
+    /// Data points over all datasets.
+    pub points: usize,
+}
+
+/// The error of one budget: `what` is the measured quantity with its place in the config.
+fn over(what: String, max: usize, variable: &'static str) -> RequestError {
+    RequestError::OverBudget {
+        what,
+        max,
+        variable,
+    }
+}
+
+/// A JSON key written into an error message: control characters dropped, at most 40 chars.
+fn quoted_key(k: &str) -> String {
+    let mut out: String = k.chars().filter(|c| !c.is_control()).take(40).collect();
+    if k.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
+/// Entries of a data-like value: an array's elements or an object map's keys (Chart.js
+/// parses `data: {a: 1, b: 2}` as one point per key). Anything else has none.
+fn entries(v: Option<&Value>) -> usize {
+    match v {
+        Some(Value::Array(a)) => a.len(),
+        Some(Value::Object(m)) => m.len(),
+        _ => 0,
+    }
+}
+
+/// Checks a raw Chart.js config against every input budget of `limits`.
+///
+/// Budgets, in the order they are checked: datasets (`data.datasets`), data points per
+/// dataset and in total, label entries (`data.labels`, `data.xLabels`, `data.yLabels` and
+/// every scale's `labels`), annotations (`options.plugins.annotation.annotations`, array or
+/// object map), sankey flows, treemap levels (`groups`) and rectangles; then, in one walk of
+/// the whole config, the nesting depth and the characters of every string (object keys
+/// included); then the distinct sankey nodes and the rows of object-shaped treemap trees.
+pub fn check_chart(chart: &Map<String, Value>, limits: &Limits) -> Result<Measure, RequestError> {
+    let points = check_counts(chart, limits)?;
+    let (values, depth) = walk(chart, limits)?;
+    check_structures(chart, limits)?;
+    Ok(Measure {
+        values,
+        depth,
+        points,
+    })
+}
+
+/// The chart type a dataset is drawn with: its own `type`, else the config's.
+fn dataset_type<'a>(chart: &'a Map<String, Value>, ds: &'a Map<String, Value>) -> &'a str {
+    ds.get("type")
+        .and_then(Value::as_str)
+        .or_else(|| chart.get("type").and_then(Value::as_str))
+        .unwrap_or("")
+}
+
+fn datasets(chart: &Map<String, Value>) -> &[Value] {
+    match chart.get("data").and_then(|d| d.get("datasets")) {
+        Some(Value::Array(a)) => a,
+        _ => &[],
+    }
+}
+
+/// The budgets read from lengths alone: no walk, O(datasets + scales) work. Returns the total
+/// of data points.
+fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, RequestError> {
+    let data = chart.get("data");
+    let sets = datasets(chart);
+    if sets.len() > limits.max_datasets {
+        return Err(over(
+            format!("{} datasets", sets.len()),
+            limits.max_datasets,
+            "MAX_DATASETS",
+        ));
+    }
+    let mut total: usize = 0;
+    let mut treemap_rects: usize = 0;
+    for (i, ds) in sets.iter().enumerate() {
+        let Some(ds) = ds.as_object() else { continue };
+        let n = entries(ds.get("data"));
+        if n > limits.max_points_per_dataset {
+            return Err(over(
+                format!("{n} data points in dataset {i}"),
+                limits.max_points_per_dataset,
+                "MAX_POINTS_PER_DATASET",
+            ));
+        }
+        total = total.saturating_add(n);
+        match dataset_type(chart, ds) {
+            // chartjs-chart-sankey: one flow per `data` element.
+            "sankey" if n > limits.max_sankey_flows => {
+                return Err(over(
+                    format!("{n} sankey flows in dataset {i}"),
+                    limits.max_sankey_flows,
+                    "MAX_SANKEY_FLOWS",
+                ));
+            }
+            "treemap" => {
+                let levels = entries(ds.get("groups"));
+                if levels > limits.max_treemap_depth {
+                    return Err(over(
+                        format!("{levels} treemap levels (groups) in dataset {i}"),
+                        limits.max_treemap_depth,
+                        "MAX_TREEMAP_DEPTH",
+                    ));
+                }
+                // chartjs-chart-treemap reads `tree`, else `data`. An object tree's rows are
+                // counted once the walk has bounded its depth (`check_structures`).
+                if let Some(Value::Array(rows)) = ds.get("tree").or_else(|| ds.get("data")) {
+                    treemap_rects = add_treemap_rects(treemap_rects, rows.len(), levels, limits)?;
+                }
+            }
+            _ => {}
+        }
+    }
+    if total > limits.max_points {
+        return Err(over(
+            format!("{total} data points over all datasets"),
+            limits.max_points,
+            "MAX_POINTS",
+        ));
+    }
+    for key in ["labels", "xLabels", "yLabels"] {
+        let n = entries(data.and_then(|d| d.get(key)).filter(|v| v.is_array()));
+        if n > limits.max_labels {
+            return Err(over(
+                format!("{n} entries in data.{key}"),
+                limits.max_labels,
+                "MAX_LABELS",
+            ));
+        }
+    }
+    let options = chart.get("options");
+    if let Some(Value::Object(scales)) = options.and_then(|o| o.get("scales")) {
+        for (id, scale) in scales {
+            let n = entries(scale.get("labels").filter(|v| v.is_array()));
+            if n > limits.max_labels {
+                return Err(over(
+                    format!("{n} entries in options.scales.{}.labels", quoted_key(id)),
+                    limits.max_labels,
+                    "MAX_LABELS",
+                ));
+            }
+        }
+    }
+    // chartjs-plugin-annotation 3 reads only `options.plugins.annotation.annotations` (an
+    // array, or an object whose keys are the annotations' ids); it has no per-scale or
+    // per-dataset annotations.
+    let annotations = entries(
+        options
+            .and_then(|o| o.get("plugins"))
+            .and_then(|p| p.get("annotation"))
+            .and_then(|a| a.get("annotations")),
+    );
+    if annotations > limits.max_annotations {
+        return Err(over(
+            format!("{annotations} annotations"),
+            limits.max_annotations,
+            "MAX_ANNOTATIONS",
+        ));
+    }
+    Ok(total)
+}
+
+/// Adds one treemap's rectangles to the running total: each of its `levels` groupings and
+/// its leaves make at most one rectangle per row, so `rows × (levels + 1)` bounds them.
+fn add_treemap_rects(
+    total: usize,
+    rows: usize,
+    levels: usize,
+    limits: &Limits,
+) -> Result<usize, RequestError> {
+    let total = total.saturating_add(rows.saturating_mul(levels.saturating_add(1)));
+    if total > limits.max_treemap_leaves {
+        return Err(over(
+            format!("{total} treemap rectangles (rows × (groups + 1), over all datasets)"),
+            limits.max_treemap_leaves,
+            "MAX_TREEMAP_LEAVES",
+        ));
+    }
+    Ok(total)
+}
+
+/// One open container of the walk: the rest of its children.
+enum Frame<'a> {
+    Array(std::slice::Iter<'a, Value>),
+    Object(serde_json::map::Iter<'a>),
+}
+
+/// Characters of one string, checked against `MAX_TEXT_CHARS`. Counting is skipped when the
+/// UTF-8 length is already within the budget (a character is at least one byte).
+fn check_text(s: &str, limits: &Limits) -> Result<(), RequestError> {
+    if s.len() <= limits.max_text_chars {
+        return Ok(());
+    }
+    let chars = s.chars().count();
+    if chars > limits.max_text_chars {
+        return Err(over(
+            format!("a string of {chars} characters"),
+            limits.max_text_chars,
+            "MAX_TEXT_CHARS",
+        ));
+    }
+    Ok(())
+}
+
+/// Walks every value of the config once, depth first with an explicit stack (one frame per
+/// open container, so at most `MAX_JSON_DEPTH` frames), checking the nesting depth and every
+/// string, keys included. Returns the values visited and the deepest level met.
+fn walk(chart: &Map<String, Value>, limits: &Limits) -> Result<(usize, usize), RequestError> {
+    let max_depth = limits.max_json_depth;
+    if max_depth == 0 {
+        return Err(over(
+            "a value nested 1 levels deep".into(),
+            max_depth,
+            "MAX_JSON_DEPTH",
+        ));
+    }
+    let mut stack: Vec<Frame<'_>> = Vec::with_capacity(max_depth.min(64));
+    stack.push(Frame::Object(chart.iter()));
+    let (mut values, mut deepest) = (1usize, 1usize);
+    while let Some(top) = stack.last_mut() {
+        let next = match top {
+            Frame::Array(it) => it.next(),
+            Frame::Object(it) => match it.next() {
+                Some((k, v)) => {
+                    check_text(k, limits)?;
+                    Some(v)
+                }
+                None => None,
+            },
+        };
+        let Some(v) = next else {
+            stack.pop();
+            continue;
+        };
+        values += 1;
+        let frame = match v {
+            Value::String(s) => {
+                check_text(s, limits)?;
+                continue;
+            }
+            Value::Array(a) => Frame::Array(a.iter()),
+            Value::Object(m) => Frame::Object(m.iter()),
+            Value::Null | Value::Bool(_) | Value::Number(_) => continue,
+        };
+        let depth = stack.len() + 1;
+        if depth > max_depth {
+            return Err(over(
+                format!("a value nested {depth} levels deep"),
+                max_depth,
+                "MAX_JSON_DEPTH",
+            ));
+        }
+        deepest = deepest.max(depth);
+        stack.push(frame);
+    }
+    Ok((values, deepest))
+}
+
+/// The budgets that need a scan of one part of the config: distinct sankey nodes, and the
+/// rows of treemap trees given as nested objects. Run after [`walk`], so every nesting they
+/// meet is within `MAX_JSON_DEPTH`.
+fn check_structures(chart: &Map<String, Value>, limits: &Limits) -> Result<(), RequestError> {
+    let mut treemap_rects: usize = 0;
+    for (i, ds) in datasets(chart).iter().enumerate() {
+        let Some(ds) = ds.as_object() else { continue };
+        match dataset_type(chart, ds) {
+            "sankey" => check_sankey_nodes(i, ds, limits)?,
+            "treemap" => {
+                let levels = entries(ds.get("groups"));
+                let rows = match ds.get("tree").or_else(|| ds.get("data")) {
+                    Some(Value::Array(rows)) => rows.len(),
+                    Some(Value::Object(tree)) => {
+                        let key = ds.get("key").and_then(Value::as_str).unwrap_or("");
+                        object_tree_rows(tree, key)
+                    }
+                    _ => 0,
+                };
+                treemap_rects = add_treemap_rects(treemap_rects, rows, levels, limits)?;
+            }
+            _ => {}
+        }
+    }
+    Ok(())
+}
+
+/// The rows chartjs-chart-treemap's `normalizeTreeToArray` makes of an object tree: one per
+/// nested object (below the root) that holds `key`; other objects are descended into.
+/// Iterative, with one frame per level.
+fn object_tree_rows(tree: &Map<String, Value>, key: &str) -> usize {
+    let mut rows = 0usize;
+    let mut stack: Vec<serde_json::map::Values<'_>> = vec![tree.values()];
+    while let Some(top) = stack.last_mut() {
+        let Some(child) = top.next() else {
+            stack.pop();
+            continue;
+        };
+        let Some(obj) = child.as_object() else {
+            continue;
+        };
+        if obj.contains_key(key) {
+            rows += 1;
+        } else {
+            stack.push(obj.values());
+        }
+    }
+    rows
+}
+
+/// A sankey node's identity: the JavaScript string of its `from`/`to` value, as the sankey
+/// controller keys its node map. Arrays and objects (absurd keys) are each counted as a node
+/// of their own rather than stringified, which would allocate in proportion to them.
+#[derive(Hash, PartialEq, Eq)]
+enum NodeKey<'a> {
+    Text(Cow<'a, str>),
+    Value(*const Value),
+}
+
+fn node_key(v: &Value) -> NodeKey<'_> {
+    NodeKey::Text(match v {
+        Value::String(s) => Cow::Borrowed(s.as_str()),
+        Value::Number(n) => Cow::Owned(crate::values::js_number(n.as_f64().unwrap_or(f64::NAN))),
+        Value::Bool(true) => Cow::Borrowed("true"),
+        Value::Bool(false) => Cow::Borrowed("false"),
+        Value::Null => Cow::Borrowed("null"),
+        Value::Array(_) | Value::Object(_) => return NodeKey::Value(std::ptr::from_ref(v)),
+    })
+}
+
+/// Distinct `from`/`to` keys of one sankey dataset (renamed by the dataset's `parsing`, as
+/// chartjs-chart-sankey reads them). The set holds at most `MAX_SANKEY_NODES + 1` keys: the
+/// scan stops as soon as the budget is exceeded.
+fn check_sankey_nodes(
+    index: usize,
+    ds: &Map<String, Value>,
+    limits: &Limits,
+) -> Result<(), RequestError> {
+    let Some(Value::Array(flows)) = ds.get("data") else {
+        return Ok(());
+    };
+    let parsing = ds.get("parsing").and_then(Value::as_object);
+    let key = |name: &'static str| {
+        parsing
+            .and_then(|p| p.get(name))
+            .and_then(Value::as_str)
+            .unwrap_or(name)
+    };
+    let (from, to) = (key("from"), key("to"));
+    let max = limits.max_sankey_nodes;
+    let mut nodes: HashSet<NodeKey<'_>> = HashSet::with_capacity(flows.len().min(max) + 1);
+    for flow in flows {
+        let Some(flow) = flow.as_object() else {
+            continue;
+        };
+        // The controller skips flows missing either end.
+        let (Some(f), Some(t)) = (flow.get(from), flow.get(to)) else {
+            continue;
+        };
+        nodes.insert(node_key(f));
+        nodes.insert(node_key(t));
+        if nodes.len() > max {
+            return Err(over(
+                format!(
+                    "at least {} sankey nodes (distinct from/to keys) in dataset {index}",
+                    nodes.len()
+                ),
+                max,
+                "MAX_SANKEY_NODES",
+            ));
+        }
+    }
+    Ok(())
+}
