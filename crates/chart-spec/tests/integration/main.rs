@@ -1,3 +1,4 @@
 //! Integration tests of chart-spec: requests, hashing and option resolution seen from outside.
 
+mod budget;
 mod request;

@@ -302,3 +302,81 @@ fn a_width_whose_floored_device_size_is_zero_is_a_client_error() {
             .unwrap();
     assert_eq!(floored.bitmap_width(), 100);
 }
+
+#[test]
+fn absurd_numbers_are_errors_not_panics() {
+    let q = |k: &'static str, v: &str| {
+        RenderOptions::from_query([("chart", "{}"), (k, v)]).map_err(|e| e.to_string())
+    };
+    for field in ["width", "height", "devicePixelRatio", "quality"] {
+        for v in [
+            "NaN",
+            "-NaN",
+            "inf",
+            "-inf",
+            "1e400",
+            "-1e400",
+            "",
+            "  ",
+            "0x10",
+            "1_000",
+            "--1",
+            "१२",
+            "1e",
+            ".",
+            "-",
+            "+",
+            "9".repeat(400).as_str(),
+            "\u{0}",
+        ] {
+            // Never a panic; either a value within the rules or an error naming the field.
+            match q(field, v) {
+                Ok(o) => {
+                    assert!(o.width.is_finite() && o.height.is_finite());
+                    assert!(o.device_pixel_ratio.is_finite() && o.quality <= 100);
+                }
+                Err(e) => assert!(
+                    e.contains(field) || e.starts_with("Invalid size"),
+                    "{field}={v:?}: {e}"
+                ),
+            }
+        }
+    }
+    assert_eq!(
+        q("width", "1e400").unwrap_err(),
+        "Invalid width: must be a positive finite number, got inf"
+    );
+    assert_eq!(
+        q("width", "NaN").unwrap_err(),
+        "Invalid width: must be a positive finite number, got NaN"
+    );
+    // 1e-400 parses as 0.
+    assert_eq!(
+        q("height", "1e-400").unwrap_err(),
+        "Invalid height: must be a positive finite number, got 0"
+    );
+    assert_eq!(
+        q("quality", "-0.4").unwrap_err(),
+        "Invalid quality: must be between 0 and 100, got -0.4"
+    );
+    assert_eq!(q("quality", "99.6").unwrap().quality, 100);
+    // Positive but too small for one device pixel: a size error, not a crash.
+    assert!(q("width", "1e-300")
+        .unwrap_err()
+        .starts_with("Invalid size"));
+    // JSON numbers beyond f64's range cannot be parsed at all; huge integers are over limits.
+    assert!(
+        RenderOptions::from_json_bytes(br#"{"chart":{},"width":1e400}"#)
+            .unwrap_err()
+            .to_string()
+            .starts_with("Invalid JSON body: number out of range")
+    );
+    assert_eq!(
+        err(json!({"chart": {}, "width": u64::MAX})),
+        "Invalid width: 18446744073709552000 is over the limit of 10000 (MAX_WIDTH)"
+    );
+    assert_eq!(
+        err(json!({"chart": {}, "quality": 1e300})),
+        format!("Invalid quality: must be between 0 and 100, got {}", 1e300)
+    );
+}
