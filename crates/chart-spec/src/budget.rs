@@ -19,7 +19,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::limits::Limits;
+use crate::limits::{Limits, JSON_DEPTH_CEILING};
 use crate::request::RequestError;
 
 /// What [`check_chart`] measured of a config that is within every budget.
@@ -37,6 +37,7 @@ pub struct Measure {
 /// The error of one budget: `what` is the measured quantity with its place in the config.
 fn over(what: String, max: usize, variable: &'static str) -> RequestError {
     RequestError::OverBudget {
+        field: "chart",
         what,
         max,
         variable,
@@ -65,7 +66,7 @@ fn entries(v: Option<&Value>) -> usize {
 /// Checks a raw Chart.js config against every input budget of `limits`.
 ///
 /// Budgets, in the order they are checked: datasets (`data.datasets`), data points per
-/// dataset and in total, label entries (`data.labels`, `data.xLabels`, `data.yLabels` and
+/// dataset (entries of `data`, and of `edges` for graphs) and in total, label entries (`data.labels`, `data.xLabels`, `data.yLabels` and
 /// every scale's `labels`), annotations (`options.plugins.annotation.annotations`, array or
 /// object map), sankey flows, treemap levels (`groups`) and rectangles; then, in one walk of
 /// the whole config, the nesting depth and the characters of every string (object keys
@@ -112,7 +113,9 @@ fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, Re
     let mut treemap_rects: usize = 0;
     for (i, ds) in sets.iter().enumerate() {
         let Some(ds) = ds.as_object() else { continue };
-        let n = entries(ds.get("data"));
+        // chartjs-chart-graph datasets also list their `edges` beside the nodes in `data`.
+        let edges = entries(ds.get("edges").filter(|e| e.is_array()));
+        let n = entries(ds.get("data")).saturating_add(edges);
         if n > limits.max_points_per_dataset {
             return Err(over(
                 format!("{n} data points in dataset {i}"),
@@ -123,7 +126,8 @@ fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, Re
         total = total.saturating_add(n);
         match dataset_type(chart, ds) {
             // chartjs-chart-sankey: one flow per `data` element.
-            "sankey" if n > limits.max_sankey_flows => {
+            "sankey" if entries(ds.get("data")) > limits.max_sankey_flows => {
+                let n = entries(ds.get("data"));
                 return Err(over(
                     format!("{n} sankey flows in dataset {i}"),
                     limits.max_sankey_flows,
@@ -224,7 +228,7 @@ enum Frame<'a> {
 
 /// Characters of one string, checked against `MAX_TEXT_CHARS`. Counting is skipped when the
 /// UTF-8 length is already within the budget (a character is at least one byte).
-fn check_text(s: &str, limits: &Limits) -> Result<(), RequestError> {
+pub(crate) fn check_text(s: &str, limits: &Limits) -> Result<(), RequestError> {
     if s.len() <= limits.max_text_chars {
         return Ok(());
     }
@@ -243,10 +247,12 @@ fn check_text(s: &str, limits: &Limits) -> Result<(), RequestError> {
 /// open container, so at most `MAX_JSON_DEPTH` frames), checking the nesting depth and every
 /// string, keys included. Returns the values visited and the deepest level met.
 fn walk(chart: &Map<String, Value>, limits: &Limits) -> Result<(usize, usize), RequestError> {
-    let max_depth = limits.max_json_depth;
+    // Also for budgets built in code rather than by `Limits::from_vars`: what follows the
+    // check (copying, hashing, resolving the config) recurses on the JSON's nesting.
+    let max_depth = limits.max_json_depth.min(JSON_DEPTH_CEILING);
     if max_depth == 0 {
         return Err(over(
-            "a value nested 1 levels deep".into(),
+            "a value nested 1 level deep".into(),
             max_depth,
             "MAX_JSON_DEPTH",
         ));

@@ -222,11 +222,13 @@ pub enum RequestError {
     /// `engine` is not one of skia, browser.
     #[error("Invalid engine: {0}")]
     InvalidEngine(String),
-    /// The chart config needs more than an input budget of [`Limits`] allows (see
-    /// [`crate::budget::check_chart`]), e.g. `Invalid chart: 5000000 data points in dataset 0
-    /// is over the limit of 100000 (MAX_POINTS_PER_DATASET)`.
-    #[error("Invalid chart: {what} is over the limit of {max} ({variable})")]
+    /// The chart config (or another field) needs more than an input budget of [`Limits`]
+    /// allows (see [`crate::budget::check_chart`]), e.g. `Invalid chart: 5000000 data points
+    /// in dataset 0 is over the limit of 100000 (MAX_POINTS_PER_DATASET)`.
+    #[error("Invalid {field}: {what} is over the limit of {max} ({variable})")]
     OverBudget {
+        /// The request field: `chart`, or `backgroundColor` for its length.
+        field: &'static str,
         /// The measured quantity and where it is, e.g. `5000000 data points in dataset 0`.
         what: String,
         /// The budget.
@@ -402,9 +404,23 @@ impl RenderOptions {
                 EngineKind::parse(s).ok_or_else(|| RequestError::InvalidEngine(shorten(s)))?
             }
         };
-        let background_color = string(obj, "backgroundColor")?
-            .unwrap_or(DEFAULT_BACKGROUND_COLOR)
-            .to_string();
+        let background_color = string(obj, "backgroundColor")?.unwrap_or(DEFAULT_BACKGROUND_COLOR);
+        // A colour is short; a huge one would be copied, hashed and echoed in messages.
+        crate::budget::check_text(background_color, limits).map_err(|e| match e {
+            RequestError::OverBudget {
+                what,
+                max,
+                variable,
+                ..
+            } => RequestError::OverBudget {
+                field: "backgroundColor",
+                what,
+                max,
+                variable,
+            },
+            other => other,
+        })?;
+        let background_color = background_color.to_string();
         let mut opts = Self {
             chart: Map::new(),
             width,

@@ -69,6 +69,14 @@ fn points_of_every_shape_count() {
     // `data` as an object map: one point per key, as Chart.js parses it.
     accepted(line(json!({"a": 1, "b": 2})), &l);
     assert_eq!(refused(line(json!({"a": 1, "b": 2, "c": 3})), &l), msg);
+    // A graph's edges are points of its dataset too.
+    let graph = |edges: usize| {
+        json!({"type": "tree", "data": {"datasets": [{
+            "data": [{}], "edges": vec![json!({"source": 0, "target": 0}); edges]
+        }]}})
+    };
+    accepted(graph(1), &l);
+    assert_eq!(refused(graph(2), &l), msg);
     // The dataset is named by its index.
     let two = json!({"type": "bar", "data": {"datasets": [{"data": [1]}, {"data": [1, 2, 3]}]}});
     assert_eq!(
@@ -200,6 +208,18 @@ fn ten_thousand_levels_are_refused_without_recursion() {
     assert_eq!(
         e.to_string(),
         "Invalid chart: a value nested 65 levels deep is over the limit of 64 (MAX_JSON_DEPTH)"
+    );
+    // A budget built in code cannot lift the walk over serde_json's ceiling of 128 levels,
+    // below which the rest of the pipeline recurses.
+    let unbounded = Limits {
+        max_json_depth: usize::MAX,
+        ..Limits::default()
+    };
+    assert_eq!(
+        RenderOptions::from_json_with_limits(&req, &unbounded)
+            .unwrap_err()
+            .to_string(),
+        "Invalid chart: a value nested 129 levels deep is over the limit of 128 (MAX_JSON_DEPTH)"
     );
     dismantle(req);
 
@@ -487,4 +507,18 @@ fn the_readme_documents_every_budget() {
             "README's row for {name} does not give its default {default}: {row}"
         );
     }
+}
+
+#[test]
+fn a_huge_background_colour_is_refused() {
+    let l = Limits::default();
+    let req = |n: usize| json!({"chart": {}, "backgroundColor": "x".repeat(n)});
+    assert!(RenderOptions::from_json_with_limits(&req(10_000), &l).is_ok());
+    assert_eq!(
+        RenderOptions::from_json_with_limits(&req(10_001), &l)
+            .unwrap_err()
+            .to_string(),
+        "Invalid backgroundColor: a string of 10001 characters is over the limit of 10000 \
+         (MAX_TEXT_CHARS)"
+    );
 }
