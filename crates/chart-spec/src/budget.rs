@@ -115,7 +115,8 @@ fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, Re
         let Some(ds) = ds.as_object() else { continue };
         // chartjs-chart-graph datasets also list their `edges` beside the nodes in `data`.
         let edges = entries(ds.get("edges").filter(|e| e.is_array()));
-        let n = entries(ds.get("data")).saturating_add(edges);
+        let data_len = entries(ds.get("data"));
+        let n = data_len.saturating_add(edges);
         if n > limits.max_points_per_dataset {
             return Err(over(
                 format!("{n} data points in dataset {i}"),
@@ -126,10 +127,9 @@ fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, Re
         total = total.saturating_add(n);
         match dataset_type(chart, ds) {
             // chartjs-chart-sankey: one flow per `data` element.
-            "sankey" if entries(ds.get("data")) > limits.max_sankey_flows => {
-                let n = entries(ds.get("data"));
+            "sankey" if data_len > limits.max_sankey_flows => {
                 return Err(over(
-                    format!("{n} sankey flows in dataset {i}"),
+                    format!("{data_len} sankey flows in dataset {i}"),
                     limits.max_sankey_flows,
                     "MAX_SANKEY_FLOWS",
                 ));
