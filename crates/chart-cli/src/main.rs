@@ -129,35 +129,42 @@ fn serve(args: Serve) -> anyhow::Result<()> {
         .host
         .or_else(|| env("HOST"))
         .unwrap_or_else(|| "0.0.0.0".into());
-    let api_key = args.api_key.or_else(|| env("API_KEY"));
+    let mut server_config = chart_http::ServerConfig::from_vars(env)?;
+    if args.api_key.is_some() {
+        server_config.api_key = args.api_key;
+    }
     let config = ServiceConfig::from_vars(env)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()
         .context("starting the async runtime")?;
-    rt.block_on(async move {
-        let shutdown = shutdown_signal()?;
-        let listener = tokio::net::TcpListener::bind((host.as_str(), port))
-            .await
-            .with_context(|| format!("cannot listen on {host}:{port}"))?;
-        let addr = listener.local_addr()?;
-        eprintln!(
-            "chart-raster {VERSION} listening on http://{addr} (concurrency {}, auth {})",
+    let served =
+        rt.block_on(async move {
+            let shutdown = shutdown_signal()?;
+            let listener = tokio::net::TcpListener::bind((host.as_str(), port))
+                .await
+                .with_context(|| format!("cannot listen on {host}:{port}"))?;
+            let addr = listener.local_addr()?;
+            eprintln!(
+            "chart-raster {VERSION} listening on http://{addr} (concurrency {}, max pending {}, \
+             auth {}, trust proxy {})",
             config.concurrency,
-            if api_key.is_some() { "on" } else { "off" }
+            config.max_pending(),
+            if server_config.api_key.is_some() { "on" } else { "off" },
+            if server_config.trust_proxy { "on" } else { "off" },
         );
-        let service = Service::new(config);
-        let server = chart_http::serve(
-            listener,
-            service.clone(),
-            chart_http::ServerConfig { api_key },
-            shutdown,
-        );
-        server.await?;
-        service.shutdown().await;
-        eprintln!("chart-raster: stopped");
-        Ok(())
-    })
+            let service = Service::new(config);
+            let server = chart_http::serve(listener, service.clone(), server_config, shutdown);
+            server.await?;
+            service.shutdown().await;
+            anyhow::Ok(())
+        });
+    // Every render has stopped by its deadline by now; a thread that somehow has not (a bug)
+    // must not keep the process alive after SIGTERM.
+    rt.shutdown_timeout(std::time::Duration::from_secs(1));
+    served?;
+    eprintln!("chart-raster: stopped");
+    Ok(())
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are installed here,

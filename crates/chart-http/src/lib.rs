@@ -2,10 +2,12 @@
 //! bound listener and a shutdown future; the process (signals, logging set-up) belongs to the binary.
 //!
 //! Routes: `POST|GET /render`, `GET /cache/<hash>`, `GET /examples`, `GET /health`.
-//! Every response carries `X-Powered-By: chart-raster/<version>`; every error body is
-//! `{"error": "<message>"}`. One line per request goes to stderr.
+//! Every response carries `X-Powered-By: chart-raster/<version>` and `X-Request-Id`; every
+//! error body is `{"error": "<message>"}`, including the answers to heads hyper would reject
+//! itself ([`head_guard`]). One line per request goes to stderr.
 
 mod gallery;
+mod head_guard;
 mod headers;
 
 use bytes::Bytes;
@@ -20,10 +22,12 @@ use sha2::{Digest, Sha256};
 use std::convert::Infallible;
 use std::future::Future;
 use std::net::SocketAddr;
+use std::sync::atomic::{AtomicU32, Ordering};
 use std::sync::Arc;
-use std::time::Instant;
+use std::time::{Duration, Instant};
 use tokio::net::TcpListener;
 
+pub use head_guard::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
 pub use headers::{messages_header, MAX_MESSAGES_HEADER_BYTES};
 
 /// Largest accepted request body: 10 MiB. Larger bodies get 413.
@@ -32,12 +36,26 @@ pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
 /// `Cache-Control` of `/cache/<hash>` responses (one hour, the default TTL).
 pub const CACHE_CONTROL_VALUE: &str = "public, max-age=3600";
 
-/// Why the server stopped with an error.
+/// How long a graceful shutdown waits, beyond `MAX_RENDER_TIME_SECONDS`, for responses to
+/// be written (a client reading slowly) before it closes the remaining connections.
+pub const SHUTDOWN_GRACE: Duration = Duration::from_secs(5);
+
+/// Why the server stopped with an error, or could not be configured.
 #[derive(Debug, thiserror::Error)]
 pub enum Error {
     /// The listener's address could not be read.
     #[error("listener: {0}")]
     Listener(#[source] std::io::Error),
+    /// A setting (environment variable) is invalid.
+    #[error("invalid setting {name}={value:?}: {reason}")]
+    Config {
+        /// The variable.
+        name: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong.
+        reason: &'static str,
+    },
 }
 
 /// Settings of the HTTP layer.
@@ -46,6 +64,89 @@ pub struct ServerConfig {
     /// When set, `/render`, `/cache/<hash>` and `/examples` require this key (as
     /// `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?api_key=<key>`). Default: none.
     pub api_key: Option<String>,
+    /// `TRUST_PROXY=1`: the service runs behind a proxy that sets `X-Forwarded-Proto`,
+    /// `X-Forwarded-Host` and `Host`, and `X-Cache-Url` is built from them. Off by default:
+    /// any client can send those headers, and a cache URL pointing at a host of the client's
+    /// choosing must not come out of this service.
+    pub trust_proxy: bool,
+    /// `PUBLIC_URL`: the base of `X-Cache-Url` (e.g. `https://charts.example.com`), used
+    /// as it is, whatever the request says. Default: none, and then (without `trust_proxy`)
+    /// `http://<the address the client connected to>`.
+    pub public_url: Option<String>,
+}
+
+impl ServerConfig {
+    /// `API_KEY`, `TRUST_PROXY` (`1`/`true` or `0`/`false`) and `PUBLIC_URL` (`http://` or
+    /// `https://`, no path), read through `var`. Empty values count as unset.
+    pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
+        let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
+        let trust_proxy = match get("TRUST_PROXY") {
+            None => false,
+            Some(v) => match v.trim().to_ascii_lowercase().as_str() {
+                "1" | "true" => true,
+                "0" | "false" => false,
+                _ => {
+                    return Err(Error::Config {
+                        name: "TRUST_PROXY",
+                        value: v,
+                        reason: "expected 1 or 0",
+                    })
+                }
+            },
+        };
+        let public_url = match get("PUBLIC_URL") {
+            None => None,
+            Some(v) => Some(public_url(&v).ok_or(Error::Config {
+                name: "PUBLIC_URL",
+                value: v.clone(),
+                reason: "expected http:// or https:// and a host, with no path or query",
+            })?),
+        };
+        Ok(Self {
+            api_key: get("API_KEY"),
+            trust_proxy,
+            public_url,
+        })
+    }
+}
+
+/// A base URL fit for `X-Cache-Url`: scheme and authority only, trailing slash removed.
+fn public_url(v: &str) -> Option<String> {
+    let v = v.trim().trim_end_matches('/');
+    let rest = v
+        .strip_prefix("https://")
+        .or_else(|| v.strip_prefix("http://"))?;
+    (!rest.is_empty() && rest.bytes().all(host_byte)).then(|| v.to_string())
+}
+
+/// Bytes allowed in a host (and port) taken into a header value.
+fn host_byte(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b".-:[]_".contains(&b)
+}
+
+/// Request ids: a random-looking prefix per process and a counter, 16 hex characters, so
+/// ids from different runs do not collide in one log.
+struct RequestIds {
+    prefix: u32,
+    next: AtomicU32,
+}
+
+impl RequestIds {
+    fn new() -> Self {
+        let nanos = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_nanos());
+        let seed = Sha256::digest(format!("{nanos}/{}", std::process::id()));
+        Self {
+            prefix: u32::from_be_bytes([seed[0], seed[1], seed[2], seed[3]]),
+            next: AtomicU32::new(0),
+        }
+    }
+
+    fn next(&self) -> String {
+        let n = self.next.fetch_add(1, Ordering::Relaxed);
+        format!("{:08x}{n:08x}", self.prefix)
+    }
 }
 
 struct App {
@@ -54,6 +155,9 @@ struct App {
     /// and wherever the first difference is.
     key_digest: Option<[u8; 32]>,
     gallery: Bytes,
+    trust_proxy: bool,
+    public_url: Option<String>,
+    ids: RequestIds,
 }
 
 /// Serves until `shutdown` completes, then stops accepting, lets in-flight requests finish
@@ -76,6 +180,9 @@ pub async fn serve(
             .as_deref()
             .map(|k| Sha256::digest(k.as_bytes()).into()),
         gallery: Bytes::from(gallery::page(&examples, config.api_key.as_deref())),
+        trust_proxy: config.trust_proxy,
+        public_url: config.public_url,
+        ids: RequestIds::new(),
     });
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -87,20 +194,31 @@ pub async fn serve(
                     Err(e) => {
                         // Out of file descriptors and the like: keep serving the others.
                         eprintln!("chart-raster: accept failed: {e}");
-                        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+                        tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
                 };
+                // The address this client reached us at: the base of X-Cache-Url when no
+                // public URL is configured and proxies are not trusted.
+                let local = stream.local_addr().unwrap_or(local);
+                let respond: head_guard::Respond = {
+                    let app = app.clone();
+                    Box::new(move |rejection| app.rejected_head(&rejection))
+                };
+                let io = TokioIo::new(head_guard::GuardedStream::new(stream, respond));
                 let app = app.clone();
                 let svc = hyper::service::service_fn(move |req| {
                     let app = app.clone();
                     async move { Ok::<_, Infallible>(handle(app, req, local).await) }
                 });
                 // A client that never finishes its headers (slowloris) is dropped after 30 s.
+                // hyper drops a request's future when its client closes the connection
+                // (half-close is off), which withdraws the request from its render.
                 let conn = hyper::server::conn::http1::Builder::new()
                     .timer(hyper_util::rt::TokioTimer::new())
-                    .header_read_timeout(std::time::Duration::from_secs(30))
-                    .serve_connection(TokioIo::new(stream), svc);
+                    .header_read_timeout(Duration::from_secs(30))
+                    .max_headers(MAX_HEADERS)
+                    .serve_connection(io, svc);
                 let conn = graceful.watch(conn);
                 tokio::spawn(async move {
                     // Client resets and half-read requests end here; nothing to report.
@@ -111,33 +229,93 @@ pub async fn serve(
         }
     }
     drop(listener);
-    graceful.shutdown().await;
+    // Queued renders are answered 503 now; running ones end by their deadline at the latest.
+    app.service.begin_shutdown();
+    let limit = app.service.config().max_render_time + SHUTDOWN_GRACE;
+    if tokio::time::timeout(limit, graceful.shutdown())
+        .await
+        .is_err()
+    {
+        eprintln!(
+            "chart-raster: connections still open {} s after shutdown began; closing them",
+            limit.as_secs()
+        );
+    }
     Ok(())
 }
 
 type Body = Full<Bytes>;
 
+impl App {
+    /// The raw response to a head the guard rejected (the connection closes after it).
+    fn rejected_head(&self, rejection: &head_guard::Rejection) -> Vec<u8> {
+        let id = self.ids.next();
+        eprintln!(
+            "- - {} 0.0ms cache=- id={id} ({})",
+            rejection.status, rejection.message
+        );
+        let body = serde_json::json!({ "error": rejection.message }).to_string();
+        let reason = StatusCode::from_u16(rejection.status)
+            .ok()
+            .and_then(|s| s.canonical_reason())
+            .unwrap_or("Bad Request");
+        format!(
+            "HTTP/1.1 {} {reason}\r\ncontent-type: application/json\r\ncontent-length: {}\r\n\
+             connection: close\r\nx-powered-by: chart-raster/{VERSION}\r\nx-request-id: {id}\r\n\r\n{body}",
+            rejection.status,
+            body.len()
+        )
+        .into_bytes()
+    }
+}
+
+/// Aborts a task when dropped: the route task must not outlive its request, or a client that
+/// disconnected would keep its render wanted.
+struct AbortOnDrop(tokio::task::AbortHandle);
+
+impl Drop for AbortOnDrop {
+    fn drop(&mut self) {
+        self.0.abort();
+    }
+}
+
+/// The text of a panic payload.
+fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
+    payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "a panic without a message".into())
+}
+
 /// Runs the route in its own task so that a panic becomes a 500, never a dropped process or
-/// connection, then stamps the common header and logs the request.
+/// connection, then stamps the common headers and logs the request.
 async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Response<Body> {
     let start = Instant::now();
+    let id = app.ids.next();
     let method = req.method().clone();
     // The query is left out of the log: it may hold the API key.
     let path = req.uri().path().to_string();
-    let (mut resp, cache) = match tokio::spawn(route(app, req, local)).await {
+    let task = tokio::spawn(route(app, req, local, id.clone()));
+    let _abort = AbortOnDrop(task.abort_handle());
+    let (mut resp, cache) = match task.await {
         Ok(r) => r,
         Err(e) => {
-            let msg = if e.is_panic() {
-                "internal error: request handler panicked"
+            let detail = if e.is_panic() {
+                format!("request handler panicked: {}", panic_text(&*e.into_panic()))
             } else {
-                "internal error: request handler cancelled"
+                "request handler cancelled".into()
             };
-            eprintln!("chart-raster: {method} {path}: {msg}");
-            (error(StatusCode::INTERNAL_SERVER_ERROR, msg), None)
+            eprintln!("chart-raster: request {id}: {method} {path}: {detail}");
+            (internal_error(&id), None)
         }
     };
+    let h = resp.headers_mut();
     if let Ok(v) = HeaderValue::from_str(&format!("chart-raster/{VERSION}")) {
-        resp.headers_mut().insert("x-powered-by", v);
+        h.insert("x-powered-by", v);
+    }
+    if let Ok(v) = HeaderValue::from_str(&id) {
+        h.insert("x-request-id", v);
     }
     let cache = match cache {
         Some(true) => "hit",
@@ -145,7 +323,7 @@ async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Res
         None => "-",
     };
     eprintln!(
-        "{method} {path} {} {:.1}ms cache={cache}",
+        "{method} {path} {} {:.1}ms cache={cache} id={id}",
         resp.status().as_u16(),
         start.elapsed().as_secs_f64() * 1000.0
     );
@@ -157,6 +335,7 @@ async fn route(
     app: Arc<App>,
     req: Request<Incoming>,
     local: SocketAddr,
+    id: String,
 ) -> (Response<Body>, Option<bool>) {
     let path = req.uri().path().to_string();
     let method = req.method().clone();
@@ -176,7 +355,7 @@ async fn route(
             if !authorized(&app, &req) {
                 return (unauthorized(), None);
             }
-            render(&app, req, local).await
+            render(&app, req, local, &id).await
         }
         "/examples" => {
             if !get {
@@ -190,6 +369,11 @@ async fn route(
                 CONTENT_TYPE,
                 HeaderValue::from_static("text/html; charset=utf-8"),
             );
+            if app.key_digest.is_some() {
+                // The page embeds the key: no cache, shared or private, may keep it.
+                r.headers_mut()
+                    .insert(CACHE_CONTROL, HeaderValue::from_static("no-store"));
+            }
             (r, None)
         }
         p if p.starts_with("/cache/") => {
@@ -229,8 +413,9 @@ async fn render(
     app: &App,
     req: Request<Incoming>,
     local: SocketAddr,
+    id: &str,
 ) -> (Response<Body>, Option<bool>) {
-    let base = cache_base_url(&req, local);
+    let base = app.cache_base_url(&req, local);
     let opts = if req.method() == Method::POST {
         let too_large = req
             .headers()
@@ -272,7 +457,7 @@ async fn render(
             let cached = r.cached;
             (image_response(r, &base), Some(cached))
         }
-        Err(e) => (service_error(&e), None),
+        Err(e) => (service_error(&e, id), None),
     }
 }
 
@@ -300,29 +485,36 @@ fn image_response(r: RenderResult, base: &str) -> Response<Body> {
     resp
 }
 
-/// `<scheme>://<Host>`: the Host header as sent (or the listening address without one), over
-/// `X-Forwarded-Proto` when a proxy says it terminated TLS.
-fn cache_base_url(req: &Request<Incoming>, local: SocketAddr) -> String {
-    let scheme = match req
-        .headers()
-        .get("x-forwarded-proto")
-        .and_then(|v| v.to_str().ok())
-    {
-        Some(p) if p.eq_ignore_ascii_case("https") => "https",
-        _ => "http",
-    };
-    let host = req
-        .headers()
-        .get(HOST)
-        .and_then(|v| v.to_str().ok())
-        .filter(|h| {
-            !h.is_empty()
-                && h.bytes()
-                    .all(|b| b.is_ascii_alphanumeric() || b".-:[]_".contains(&b))
-        })
-        .map(str::to_string)
-        .unwrap_or_else(|| local.to_string());
-    format!("{scheme}://{host}")
+impl App {
+    /// The base of `X-Cache-Url`: `PUBLIC_URL` when set; with `TRUST_PROXY`,
+    /// `<X-Forwarded-Proto>://<X-Forwarded-Host or Host>` (the first value of each, as the
+    /// proxy nearest to us appends); otherwise `http://<the address the client reached>`,
+    /// since the request's own headers are whatever the client chose to send.
+    fn cache_base_url(&self, req: &Request<Incoming>, local: SocketAddr) -> String {
+        if let Some(url) = &self.public_url {
+            return url.clone();
+        }
+        if !self.trust_proxy {
+            return format!("http://{local}");
+        }
+        let first = |name| {
+            req.headers()
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.split(',').next())
+                .map(str::trim)
+                .filter(|v| !v.is_empty())
+        };
+        let scheme = match first("x-forwarded-proto") {
+            Some(p) if p.eq_ignore_ascii_case("https") => "https",
+            _ => "http",
+        };
+        let host = first("x-forwarded-host")
+            .or_else(|| first(HOST.as_str()))
+            .filter(|h| h.bytes().all(host_byte))
+            .map_or_else(|| local.to_string(), str::to_string);
+        format!("{scheme}://{host}")
+    }
 }
 
 fn authorized(app: &App, req: &Request<Incoming>) -> bool {
@@ -397,20 +589,40 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn service_error(e: &ServiceError) -> Response<Body> {
+fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
     let status = match e {
-        ServiceError::Request(_) => StatusCode::BAD_REQUEST,
-        ServiceError::BrowserUnavailable(_) => StatusCode::SERVICE_UNAVAILABLE,
+        ServiceError::Request(_) | ServiceError::Rejected(_) => StatusCode::BAD_REQUEST,
+        ServiceError::BrowserUnavailable(_)
+        | ServiceError::Busy { .. }
+        | ServiceError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
         ServiceError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
-        ServiceError::Render(_)
-        | ServiceError::Encode(_)
-        | ServiceError::Internal(_)
-        | ServiceError::Config { .. } => {
-            eprintln!("chart-raster: render failed: {e}");
-            StatusCode::INTERNAL_SERVER_ERROR
+        ServiceError::Render(_) | ServiceError::Encode(_) => {
+            eprintln!("chart-raster: request {id}: {e}");
+            return error(
+                StatusCode::INTERNAL_SERVER_ERROR,
+                &format!("{e} (request id {id})"),
+            );
+        }
+        ServiceError::Internal(_) | ServiceError::Config { .. } => {
+            // A bug (a panic, most likely): the detail goes to the log only.
+            eprintln!("chart-raster: request {id}: {e}");
+            return internal_error(id);
         }
     };
-    error(status, &e.to_string())
+    let mut r = error(status, &e.to_string());
+    if let Some(secs) = e.retry_after() {
+        r.headers_mut()
+            .insert(hyper::header::RETRY_AFTER, HeaderValue::from(secs));
+    }
+    r
+}
+
+/// The 500 of a bug: generic, with the request id that finds the detail in the log.
+fn internal_error(id: &str) -> Response<Body> {
+    error(
+        StatusCode::INTERNAL_SERVER_ERROR,
+        &format!("internal error (request id {id})"),
+    )
 }
 
 fn json(status: StatusCode, body: Vec<u8>) -> Response<Body> {

@@ -21,6 +21,6 @@ pub use chart_spec as spec;
 pub use chart_spec::{EngineKind, ImageFormat, Level, Message, RenderOptions, RequestError};
 pub use encode::{encode, EncodeError};
 pub use service::{
-    BlockingRenderer, CachedImage, Health, RenderResult, Service, ServiceConfig, ServiceError,
-    VERSION,
+    BlockingRenderer, CachedImage, Health, RenderFailure, RenderResult, Service, ServiceConfig,
+    ServiceError, VERSION,
 };

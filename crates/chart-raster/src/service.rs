@@ -1,18 +1,27 @@
 //! The render service: one request goes validate → hash → cache lookup → single flight →
-//! concurrency limit → engine → timeout → encode → store.
+//! bounded queue → concurrency limit → engine (with a [`Cancel`]) → timeout → encode → store.
 //!
 //! The HTTP server and the CLI both drive this type; neither talks to an engine directly.
+//!
+//! A render costs nothing once nobody waits for it: it runs as a flight in its own task, and
+//! when its last requester goes (the HTTP client disconnected, so hyper dropped the request's
+//! future) the task is aborted, which takes it out of the queue, and its Cancel fires, so the
+//! engine stops at its next poll and gives the slot back. The Cancel also carries the
+//! deadline `start + MAX_RENDER_TIME_SECONDS`, which is when the request is answered 504.
 
 use crate::encode::{encode, EncodeError};
 use bytes::Bytes;
 use chart_cache::{Cache, CacheConfig, Clock, SystemClock};
-use chart_spec::{Bitmap, EngineKind, ImageFormat, Message, RenderOptions, Rendered, RequestError};
+use chart_spec::{
+    Bitmap, Cancel, EngineKind, ImageFormat, Limits, Message, RenderOptions, Rendered, RequestError,
+};
 use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
-use tokio::sync::{OnceCell, Semaphore};
+use std::time::{Duration, Instant};
+use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore, TryAcquireError};
+use tokio::task::AbortHandle;
 
 /// The version reported by `/health`, `X-Powered-By` and `--version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -20,15 +29,44 @@ pub const VERSION: &str = env!("CARGO_PKG_VERSION");
 /// Default `MAX_RENDER_TIME_SECONDS`.
 pub const DEFAULT_MAX_RENDER_TIME: Duration = Duration::from_secs(30);
 
+/// Default `MAX_PENDING`, per render slot: `MAX_PENDING` = 4 × `CONCURRENCY` unless set.
+///
+/// Why 4: a queued request waits for the renders ahead of it, so its latency grows with the
+/// queue; at four per slot a cache miss waits at most about four render times (~0.1 s for a
+/// typical chart), while a burst of a few connections per core (the load test's 8 on 2 cores)
+/// still queues instead of failing. Beyond that a client is better served by an immediate 503
+/// and a retry (or another replica) than by a long wait. Scaling with the slots keeps the
+/// wait, not the count, the same on bigger machines; each queued request holds its parsed
+/// body (bounded by the input budgets), so memory grows with it too.
+pub const PENDING_PER_SLOT: usize = 4;
+
+/// `Retry-After` (seconds) of a 503 for a full queue or a shutdown: the queue drains in far
+/// less than a second under normal renders, so a client may try again right away.
+pub const RETRY_AFTER_SECONDS: u64 = 1;
+
 /// Why a render produced no image.
 #[derive(Debug, Clone, thiserror::Error)]
 pub enum ServiceError {
     /// The request is invalid (HTTP 400).
     #[error(transparent)]
     Request(#[from] RequestError),
+    /// The chart needs more than a budget of [`Limits`] allows (HTTP 400); the message names
+    /// the limit and its variable.
+    #[error("{0}")]
+    Rejected(String),
     /// The browser engine cannot run here (HTTP 503).
     #[error("browser engine unavailable: {0}")]
     BrowserUnavailable(String),
+    /// Every render slot is busy and `MAX_PENDING` requests already wait (HTTP 503 with
+    /// `Retry-After`).
+    #[error("too many renders waiting: {max_pending} are queued (MAX_PENDING); retry later")]
+    Busy {
+        /// `MAX_PENDING`.
+        max_pending: usize,
+    },
+    /// The service is shutting down and starts no more renders (HTTP 503).
+    #[error("the service is shutting down")]
+    ShuttingDown,
     /// The render took longer than `MAX_RENDER_TIME_SECONDS` (HTTP 504).
     #[error("render timed out after {} s (MAX_RENDER_TIME_SECONDS)", .0.as_secs_f64())]
     Timeout(Duration),
@@ -38,7 +76,8 @@ pub enum ServiceError {
     /// The encoder failed (HTTP 500).
     #[error("encoding failed: {0}")]
     Encode(#[from] EncodeError),
-    /// A bug: a render task panicked or was cancelled (HTTP 500).
+    /// A bug: a render panicked or its task ended without a result (HTTP 500). The message
+    /// holds the detail for the log; it is not meant for clients.
     #[error("internal error: {0}")]
     Internal(String),
     /// A setting (environment variable) is invalid.
@@ -53,11 +92,58 @@ pub enum ServiceError {
     },
 }
 
+impl ServiceError {
+    /// Seconds after which the same request may succeed (`Retry-After`), for the errors that
+    /// come from the service's state rather than from the request.
+    pub fn retry_after(&self) -> Option<u64> {
+        match self {
+            ServiceError::Busy { .. } | ServiceError::ShuttingDown => Some(RETRY_AFTER_SECONDS),
+            _ => None,
+        }
+    }
+}
+
+/// Why a [`BlockingRenderer`] produced no image.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum RenderFailure {
+    /// The render's [`Cancel`] fired (deadline, client gone, shutdown) and it stopped.
+    #[error("render cancelled")]
+    Cancelled,
+    /// The chart needs more than a budget allows: a client error (HTTP 400). The message
+    /// names the limit.
+    #[error("{0}")]
+    Rejected(String),
+    /// The engine failed (HTTP 500).
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl From<chart_raster_skia::Error> for RenderFailure {
+    fn from(e: chart_raster_skia::Error) -> Self {
+        use chart_raster_skia::Error;
+        match e {
+            Error::Cancelled => RenderFailure::Cancelled,
+            Error::Limit { .. } => RenderFailure::Rejected(e.to_string()),
+            // A side of zero device pixels comes from the request (`width: 0.4` at dpr 1);
+            // a bitmap that cannot be allocated within MAX_PIXELS is the server's problem.
+            Error::BitmapSize { width, height } if width == 0 || height == 0 => {
+                RenderFailure::Rejected(format!(
+                    "Invalid size: the bitmap would be {width}x{height} device pixels; \
+                     width and height times devicePixelRatio must be at least 1"
+                ))
+            }
+            _ => RenderFailure::Failed(e.to_string()),
+        }
+    }
+}
+
 /// A renderer that blocks its thread (CPU-bound); the service runs it on tokio's blocking pool.
 /// The skia engine is one; tests plug in others (slow, counting, panicking).
 pub trait BlockingRenderer: Send + Sync + 'static {
-    /// Draws one validated request.
-    fn render(&self, opts: &RenderOptions) -> Result<Rendered, String>;
+    /// Draws one validated request. Long work polls `cancel` and returns
+    /// [`RenderFailure::Cancelled`] soon after it fires: the render slot stays taken until
+    /// this returns.
+    fn render(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure>;
 
     /// Takes back a bitmap from [`BlockingRenderer::render`] once it is encoded, for reuse.
     fn recycle(&self, bitmap: Bitmap) {
@@ -66,8 +152,8 @@ pub trait BlockingRenderer: Send + Sync + 'static {
 }
 
 impl BlockingRenderer for chart_raster_skia::Engine {
-    fn render(&self, opts: &RenderOptions) -> Result<Rendered, String> {
-        chart_raster_skia::Engine::render(self, opts).map_err(|e| e.to_string())
+    fn render(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
+        self.render_with(opts, cancel).map_err(RenderFailure::from)
     }
 
     fn recycle(&self, bitmap: Bitmap) {
@@ -80,9 +166,16 @@ impl BlockingRenderer for chart_raster_skia::Engine {
 pub struct ServiceConfig {
     /// Renders running at once (`CONCURRENCY`). Default: the number of cores.
     pub concurrency: usize,
-    /// Longest a render may take once it has started (`MAX_RENDER_TIME_SECONDS`).
-    /// Default: 30 s.
+    /// Requests that may wait for a render slot (`MAX_PENDING`); one more is answered 503 at
+    /// once. `None`: [`PENDING_PER_SLOT`] × `concurrency` (see there for why). Identical
+    /// requests joining a render in flight do not count.
+    pub max_pending: Option<usize>,
+    /// Longest a render may take once it has started (`MAX_RENDER_TIME_SECONDS`): it is
+    /// answered 504 then, and the engine stops through its [`Cancel`]. Default: 30 s.
     pub max_render_time: Duration,
+    /// The input budgets of one render (`MAX_POINTS`, `MAX_TEXT_CHARS`, ...).
+    /// Default: [`Limits::default`].
+    pub limits: Limits,
     /// Cache bounds (`CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`).
     pub cache: CacheConfig,
     /// The cache's clock. Default: the system clock.
@@ -96,7 +189,9 @@ impl std::fmt::Debug for ServiceConfig {
     fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
         let mut d = f.debug_struct("ServiceConfig");
         d.field("concurrency", &self.concurrency)
+            .field("max_pending", &self.max_pending)
             .field("max_render_time", &self.max_render_time)
+            .field("limits", &self.limits)
             .field("cache", &self.cache);
         #[cfg(feature = "browser")]
         d.field("browser", &self.browser);
@@ -113,7 +208,9 @@ impl Default for ServiceConfig {
     fn default() -> Self {
         Self {
             concurrency: default_concurrency(),
+            max_pending: None,
             max_render_time: DEFAULT_MAX_RENDER_TIME,
+            limits: Limits::default(),
             cache: CacheConfig::default(),
             clock: Arc::new(SystemClock::new()),
             #[cfg(feature = "browser")]
@@ -123,9 +220,9 @@ impl Default for ServiceConfig {
 }
 
 impl ServiceConfig {
-    /// Defaults overridden by `CONCURRENCY`, `MAX_RENDER_TIME_SECONDS`, `CACHE_MAX_ENTRIES`,
-    /// `CACHE_MAX_BYTES` and `CACHE_TTL_SECONDS`, read through `var` (the process
-    /// environment in the binary, a map in tests). Empty values count as unset.
+    /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_RENDER_TIME_SECONDS`,
+    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES` and `CACHE_TTL_SECONDS`, read through `var`
+    /// (the process environment in the binary, a map in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
         fn num<T>(
             var: &impl Fn(&str) -> Option<String>,
@@ -156,6 +253,7 @@ impl ServiceConfig {
         if let Some(n) = num::<usize>(&var, "CONCURRENCY", true)? {
             c.concurrency = n;
         }
+        c.max_pending = num::<usize>(&var, "MAX_PENDING", false)?;
         if let Some(n) = num::<u64>(&var, "MAX_RENDER_TIME_SECONDS", true)? {
             c.max_render_time = Duration::from_secs(n);
         }
@@ -169,6 +267,17 @@ impl ServiceConfig {
             c.cache.ttl = Duration::from_secs(n);
         }
         Ok(c)
+    }
+
+    /// Render slots: `concurrency`, at least 1.
+    pub fn slots(&self) -> usize {
+        self.concurrency.max(1)
+    }
+
+    /// `MAX_PENDING` in effect: the setting, or [`PENDING_PER_SLOT`] per slot.
+    pub fn max_pending(&self) -> usize {
+        self.max_pending
+            .unwrap_or_else(|| PENDING_PER_SLOT.saturating_mul(self.slots()))
     }
 }
 
@@ -200,13 +309,16 @@ pub struct RenderResult {
 
 /// `/health`'s `renderer.concurrency`.
 #[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
+#[serde(rename_all = "camelCase")]
 pub struct ConcurrencyHealth {
     /// `CONCURRENCY`.
     pub max: usize,
-    /// Renders running now.
+    /// Renders running now (until their thread really stops).
     pub active: usize,
     /// Renders waiting for a slot.
     pub pending: usize,
+    /// `MAX_PENDING`.
+    pub max_pending: usize,
 }
 
 /// `/health`'s `renderer`.
@@ -256,6 +368,17 @@ impl Gauge {
         counter.fetch_add(1, Ordering::SeqCst);
         Self(counter.clone())
     }
+
+    /// Counts up only while the count is below `max`: the check and the increment are one
+    /// step, so concurrent requests cannot overshoot the bound.
+    fn below(counter: &Arc<AtomicUsize>, max: usize) -> Option<Self> {
+        counter
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |n| {
+                (n < max).then_some(n + 1)
+            })
+            .ok()
+            .map(|_| Self(counter.clone()))
+    }
 }
 
 impl Drop for Gauge {
@@ -264,7 +387,80 @@ impl Drop for Gauge {
     }
 }
 
-type Flight = Arc<OnceCell<Result<CachedImage, ServiceError>>>;
+type Outcome = Result<CachedImage, ServiceError>;
+
+/// One render shared by the identical requests waiting for it. It runs in its own task and
+/// lives only while someone waits: the last [`Waiter`] to leave before the result aborts the
+/// task (so a queued render leaves the queue) and fires the render's [`Cancel`] (so a running
+/// one stops and frees its slot).
+struct Flight {
+    /// Requests waiting; changed only under [`Inner::flights`]' lock, so a newcomer never
+    /// joins a flight that is being abandoned.
+    waiters: AtomicUsize,
+    result: watch::Receiver<Option<Outcome>>,
+    control: Mutex<FlightControl>,
+}
+
+#[derive(Default)]
+struct FlightControl {
+    task: Option<AbortHandle>,
+    cancel: Option<Cancel>,
+    abandoned: bool,
+}
+
+impl Flight {
+    /// Hands the render's Cancel to the flight, unless nobody waits any more.
+    fn arm(&self, cancel: &Cancel) -> bool {
+        let mut c = lock(&self.control);
+        if c.abandoned {
+            return false;
+        }
+        c.cancel = Some(cancel.clone());
+        true
+    }
+
+    fn abandon(&self) {
+        let mut c = lock(&self.control);
+        c.abandoned = true;
+        if let Some(t) = &c.task {
+            t.abort();
+        }
+        if let Some(cancel) = &c.cancel {
+            cancel.cancel();
+        }
+    }
+}
+
+/// One request's membership in a flight.
+struct Waiter {
+    inner: Arc<Inner>,
+    hash: String,
+    flight: Arc<Flight>,
+}
+
+impl Drop for Waiter {
+    fn drop(&mut self) {
+        let mut map = lock(&self.inner.flights);
+        if self.flight.waiters.fetch_sub(1, Ordering::SeqCst) != 1
+            || self.flight.result.borrow().is_some()
+        {
+            return;
+        }
+        // The last requester left before the result: nobody will read it.
+        if map
+            .get(&self.hash)
+            .is_some_and(|f| Arc::ptr_eq(f, &self.flight))
+        {
+            map.remove(&self.hash);
+        }
+        drop(map);
+        self.flight.abandon();
+    }
+}
+
+fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}
 
 struct Inner {
     config: ServiceConfig,
@@ -275,7 +471,9 @@ struct Inner {
     active: Arc<AtomicUsize>,
     pending: Arc<AtomicUsize>,
     renders: AtomicU64,
-    in_flight: Mutex<HashMap<String, Flight>>,
+    flights: Mutex<HashMap<String, Arc<Flight>>>,
+    /// Raised by [`Service::begin_shutdown`]: queued renders give up, new ones are refused.
+    closing: watch::Sender<bool>,
 }
 
 /// The render service. Cheap to clone; clones share the cache and the render slots.
@@ -285,9 +483,11 @@ pub struct Service {
 }
 
 impl Service {
-    /// A service drawing with the skia engine (fonts are discovered here, once).
+    /// A service drawing with the skia engine (fonts are discovered here, once), within the
+    /// configured budgets.
     pub fn new(config: ServiceConfig) -> Self {
-        Self::with_renderer(config, Arc::new(chart_raster_skia::Engine::new()))
+        let engine = chart_raster_skia::Engine::new().with_limits(config.limits);
+        Self::with_renderer(config, Arc::new(engine))
     }
 
     /// A service whose `skia` slot is the given renderer.
@@ -296,7 +496,7 @@ impl Service {
         let browser = browser::Slot::new(&config);
         Self {
             inner: Arc::new(Inner {
-                permits: Arc::new(Semaphore::new(config.concurrency.max(1))),
+                permits: Arc::new(Semaphore::new(config.slots())),
                 config,
                 renderer,
                 browser,
@@ -304,7 +504,8 @@ impl Service {
                 active: Arc::new(AtomicUsize::new(0)),
                 pending: Arc::new(AtomicUsize::new(0)),
                 renders: AtomicU64::new(0),
-                in_flight: Mutex::new(HashMap::new()),
+                flights: Mutex::new(HashMap::new()),
+                closing: watch::Sender::new(false),
             }),
         }
     }
@@ -323,35 +524,72 @@ impl Service {
     }
 
     /// Renders a validated request, from the cache when possible. Identical requests in
-    /// flight at the same time share one render.
+    /// flight at the same time share one render. Dropping the returned future withdraws the
+    /// request; the render stops once no request waits for it.
     pub async fn render(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
         let hash = opts.hash();
         if let Some(img) = self.inner.cache.get(&hash) {
             return Ok(result(img, hash, true));
         }
-        let flight: Flight = {
-            let mut map = self
-                .inner
-                .in_flight
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            map.entry(hash.clone()).or_default().clone()
+        let waiter = self.join(opts, &hash);
+        let mut rx = waiter.flight.result.clone();
+        let outcome = match rx.wait_for(Option::is_some).await {
+            Ok(r) => r.clone().unwrap_or_else(|| {
+                Err(ServiceError::Internal(
+                    "a flight landed without a result".into(),
+                ))
+            }),
+            // The task ended without sending: it panicked outside the blocking work.
+            Err(_) => Err(ServiceError::Internal(
+                "the render task ended without a result".into(),
+            )),
         };
-        let outcome = flight
-            .get_or_init(|| self.produce(&opts, &hash))
-            .await
-            .clone();
-        {
-            let mut map = self
-                .inner
-                .in_flight
-                .lock()
-                .unwrap_or_else(|e| e.into_inner());
-            if map.get(&hash).is_some_and(|f| Arc::ptr_eq(f, &flight)) {
-                map.remove(&hash);
-            }
-        }
+        drop(waiter);
         outcome.map(|img| result(img, hash, false))
+    }
+
+    /// Joins the flight of `hash`, starting it when there is none.
+    fn join(&self, opts: RenderOptions, hash: &str) -> Waiter {
+        let mut map = lock(&self.inner.flights);
+        let flight = match map.get(hash) {
+            Some(f) => f.clone(),
+            None => {
+                let (tx, rx) = watch::channel(None);
+                let flight = Arc::new(Flight {
+                    waiters: AtomicUsize::new(0),
+                    result: rx,
+                    control: Mutex::new(FlightControl::default()),
+                });
+                let task = {
+                    let service = self.clone();
+                    let flight = flight.clone();
+                    let hash = hash.to_string();
+                    tokio::spawn(async move {
+                        let outcome = service.produce(&opts, &hash, &flight).await;
+                        service.land(&hash, &flight);
+                        let _ = tx.send(Some(outcome));
+                    })
+                };
+                lock(&flight.control).task = Some(task.abort_handle());
+                map.insert(hash.to_string(), flight.clone());
+                flight
+            }
+        };
+        flight.waiters.fetch_add(1, Ordering::SeqCst);
+        Waiter {
+            inner: self.inner.clone(),
+            hash: hash.to_string(),
+            flight,
+        }
+    }
+
+    /// Takes a finished flight out of the map: later requests find the cache, or start afresh
+    /// after an error.
+    fn land(&self, hash: &str, flight: &Arc<Flight>) {
+        let mut map = lock(&self.inner.flights);
+        if map.get(hash).is_some_and(|f| Arc::ptr_eq(f, flight)) {
+            map.remove(hash);
+        }
     }
 
     /// The cached image of a hash, if it is there and alive.
@@ -375,9 +613,10 @@ impl Service {
             renderer: RendererHealth {
                 browser_connected: b.connected,
                 concurrency: ConcurrencyHealth {
-                    max: self.inner.config.concurrency.max(1),
+                    max: self.inner.config.slots(),
                     active: self.inner.active.load(Ordering::SeqCst),
                     pending: self.inner.pending.load(Ordering::SeqCst),
+                    max_pending: self.inner.config.max_pending(),
                 },
                 active_pages: b.active_pages,
                 page_timeout_seconds: b.page_timeout_seconds,
@@ -390,40 +629,85 @@ impl Service {
         }
     }
 
+    /// The first step of a graceful shutdown: queued requests are answered
+    /// [`ServiceError::ShuttingDown`] at once and no new render starts. Renders already
+    /// running go on until they finish or reach their deadline (`MAX_RENDER_TIME_SECONDS`),
+    /// so a shutdown ends within the render limit.
+    pub fn begin_shutdown(&self) {
+        self.inner.closing.send_replace(true);
+    }
+
     /// Stops the browser engine, if it started.
     pub async fn shutdown(&self) {
+        self.begin_shutdown();
         self.inner.browser.shutdown().await;
     }
 
-    /// The leader of a flight: draws, encodes and stores one image.
-    async fn produce(&self, opts: &RenderOptions, hash: &str) -> Result<CachedImage, ServiceError> {
+    /// A render slot: at once when one is free, else after a wait in the bounded queue.
+    async fn slot(&self) -> Result<OwnedSemaphorePermit, ServiceError> {
+        let mut closing = self.inner.closing.subscribe();
+        if *closing.borrow() {
+            return Err(ServiceError::ShuttingDown);
+        }
+        match self.inner.permits.clone().try_acquire_owned() {
+            Ok(p) => return Ok(p),
+            Err(TryAcquireError::Closed) => {
+                return Err(ServiceError::Internal("the render slots are closed".into()))
+            }
+            Err(TryAcquireError::NoPermits) => {}
+        }
+        let max_pending = self.inner.config.max_pending();
+        let _queued = Gauge::below(&self.inner.pending, max_pending)
+            .ok_or(ServiceError::Busy { max_pending })?;
+        // Dropping this future (the flight was abandoned) leaves the semaphore's queue and
+        // counts `pending` down.
+        tokio::select! {
+            p = self.inner.permits.clone().acquire_owned() => {
+                p.map_err(|_| ServiceError::Internal("the render slots are closed".into()))
+            }
+            _ = closing.wait_for(|c| *c) => Err(ServiceError::ShuttingDown),
+        }
+    }
+
+    /// The body of a flight: draws, encodes and stores one image.
+    async fn produce(
+        &self,
+        opts: &RenderOptions,
+        hash: &str,
+        flight: &Flight,
+    ) -> Result<CachedImage, ServiceError> {
         // A flight that just landed may have stored the image between our lookup and now.
         if let Some(img) = self.inner.cache.get(&hash.to_string()) {
             return Ok(img);
         }
-        let permit = {
-            let _waiting = Gauge::new(&self.inner.pending);
-            self.inner
-                .permits
-                .clone()
-                .acquire_owned()
-                .await
-                .map_err(|e| ServiceError::Internal(e.to_string()))?
-        };
+        let permit = self.slot().await?;
         // The slot (permit + active count) moves into the blocking task and is released when
-        // the work really ends: after a timeout the thread may still be drawing, and it must
-        // keep counting against CONCURRENCY until it stops.
+        // the work really ends: after a timeout the thread may still be drawing until it sees
+        // the Cancel, and it must keep counting against CONCURRENCY until it stops.
         let slot = (permit, Gauge::new(&self.inner.active));
-        self.inner.renders.fetch_add(1, Ordering::SeqCst);
         let limit = self.inner.config.max_render_time;
+        let cancel = Cancel::with_deadline(Instant::now() + limit);
+        if !flight.arm(&cancel) {
+            return Err(ServiceError::Internal(
+                "nobody waits for this render".into(),
+            ));
+        }
+        self.inner.renders.fetch_add(1, Ordering::SeqCst);
         let work = async {
             match opts.engine {
                 EngineKind::Skia => {
                     let renderer = self.inner.renderer.clone();
                     let opts = opts.clone();
+                    let cancel = cancel.clone();
                     run_blocking(move || {
                         let _slot = slot;
-                        let rendered = renderer.render(&opts).map_err(ServiceError::Render)?;
+                        let rendered = renderer.render(&opts, &cancel).map_err(|e| match e {
+                            // Deadline or shutdown; a render whose waiters all left has no
+                            // reader for its error.
+                            RenderFailure::Cancelled => ServiceError::Timeout(limit),
+                            RenderFailure::Rejected(m) => ServiceError::Rejected(m),
+                            RenderFailure::Failed(m) => ServiceError::Render(m),
+                        })?;
                         encoded(rendered, &opts, |bitmap| renderer.recycle(bitmap))
                     })
                     .await
@@ -439,9 +723,14 @@ impl Service {
                 }
             }
         };
-        let img = tokio::time::timeout(limit, work)
-            .await
-            .map_err(|_| ServiceError::Timeout(limit))??;
+        let img = match tokio::time::timeout(limit, work).await {
+            Ok(r) => r?,
+            Err(_) => {
+                // Answered 504: the engine stops at its next poll of the Cancel.
+                cancel.cancel();
+                return Err(ServiceError::Timeout(limit));
+            }
+        };
         self.inner
             .cache
             .insert(hash.to_string(), img.clone(), img.bytes.len() as u64);

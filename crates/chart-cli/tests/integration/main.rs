@@ -327,9 +327,102 @@ fn serve_then_signal(signal: &str) {
     let log: Vec<&str> = rest.lines().filter(|l| l.starts_with("GET ")).collect();
     assert_eq!(log.len(), 3, "{rest}");
     assert!(log[0].starts_with("GET /health 200 "), "{}", log[0]);
-    assert!(log[0].ends_with("ms cache=-"), "{}", log[0]);
+    assert!(log[0].contains("ms cache=- id="), "{}", log[0]);
     assert!(log[1].starts_with("GET /render 401 "), "{}", log[1]);
     assert!(log[2].starts_with("GET /render 200 "), "{}", log[2]);
-    assert!(log[2].ends_with("cache=miss"), "{}", log[2]);
+    assert!(log[2].contains("cache=miss id="), "{}", log[2]);
     assert!(!rest.contains("from-env"), "the key is never logged");
+}
+
+/// Starts `serve` on a free port with extra environment; returns the child, its stderr and
+/// the address it listens on.
+fn start_serve(
+    env: &[(&str, &str)],
+) -> (
+    std::process::Child,
+    std::io::BufReader<std::process::ChildStderr>,
+    String,
+) {
+    let mut child = Command::new(BIN)
+        .args(["serve", "--port", "0", "--host", "127.0.0.1"])
+        .envs(env.iter().copied())
+        .stdout(Stdio::null())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
+    let mut line = String::new();
+    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
+    let addr = line
+        .split("http://")
+        .nth(1)
+        .and_then(|s| s.split_whitespace().next())
+        .unwrap_or_else(|| panic!("no address in {line:?}"))
+        .to_string();
+    (child, err, addr)
+}
+
+#[test]
+fn sigterm_during_a_long_render_ends_within_the_render_limit() {
+    let (mut child, _err, addr) = start_serve(&[("MAX_RENDER_TIME_SECONDS", "1")]);
+    // 1,000 datasets of 250 points: tens of seconds in a debug build, far over the limit.
+    let datasets: Vec<serde_json::Value> = (0..1000)
+        .map(|j| {
+            let data: Vec<u32> = (0..250).map(|i| (i * 7919 + j * 31) % 1000).collect();
+            serde_json::json!({"data": data, "borderWidth": 1, "pointRadius": 2})
+        })
+        .collect();
+    let body = serde_json::to_vec(&serde_json::json!({
+        "chart": {"type": "line", "data": {"labels": (0..250).collect::<Vec<_>>(),
+                  "datasets": datasets}},
+        "width": 800, "height": 600
+    }))
+    .unwrap();
+    let client = {
+        let addr = addr.clone();
+        std::thread::spawn(move || {
+            let mut s = std::net::TcpStream::connect(&addr).unwrap();
+            write!(
+                s,
+                "POST /render HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+                body.len()
+            )
+            .unwrap();
+            s.write_all(&body).unwrap();
+            let mut out = Vec::new();
+            let _ = std::io::Read::read_to_end(&mut s, &mut out);
+            String::from_utf8_lossy(&out).into_owned()
+        })
+    };
+    // Wait until the render runs.
+    let health = || {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            s,
+            "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+        out
+    };
+    let start = std::time::Instant::now();
+    while !health().contains("\"active\":1") {
+        assert!(start.elapsed().as_secs() < 60, "the render never started");
+        std::thread::sleep(std::time::Duration::from_millis(20));
+    }
+    let term = std::time::Instant::now();
+    assert!(Command::new("kill")
+        .args(["-TERM", &child.id().to_string()])
+        .status()
+        .unwrap()
+        .success());
+    let exit = child.wait().unwrap();
+    let took = term.elapsed();
+    assert!(exit.success(), "{exit:?}");
+    // The render limit, plus slack for a loaded machine; without the Cancel the drawing
+    // thread would keep the process alive for the whole render.
+    assert!(took.as_secs_f64() < 4.0, "shutdown took {took:?}");
+    let resp = client.join().unwrap();
+    assert!(resp.starts_with("HTTP/1.1 504"), "{resp}");
 }

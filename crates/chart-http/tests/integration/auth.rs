@@ -107,6 +107,7 @@ async fn gallery_embeds_the_key_escaped() {
         !html.contains(KEY),
         "the raw key would close the script element"
     );
+    assert_eq!(r.header("cache-control"), Some("no-store"));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -114,5 +115,8 @@ async fn auth_is_off_by_default() {
     let s = Server::default().await;
     let r = s.request("POST", "/render", &[], body()).await;
     assert_eq!(r.status, 200);
-    assert_eq!(s.get("/examples").await.status, 200);
+    let g = s.get("/examples").await;
+    assert_eq!(g.status, 200);
+    // Without a key the page holds nothing secret.
+    assert_eq!(g.header("cache-control"), None);
 }

@@ -3,8 +3,8 @@
 use bytes::Bytes;
 use chart_http::ServerConfig;
 use chart_raster::cache::ManualClock;
-use chart_raster::spec::{Bitmap, Message, RenderOptions, Rendered};
-use chart_raster::{BlockingRenderer, Service, ServiceConfig};
+use chart_raster::spec::{Bitmap, Cancel, Message, RenderOptions, Rendered};
+use chart_raster::{BlockingRenderer, RenderFailure, Service, ServiceConfig};
 use http_body_util::{BodyExt, Full};
 use hyper::header::HeaderMap;
 use hyper::{Request, StatusCode};
@@ -19,12 +19,17 @@ use tokio::sync::oneshot;
 use tokio::task::JoinHandle;
 
 /// A renderer driven by the chart config, for what the skia engine cannot be made to do on
-/// demand: `{"test": "panic"}` panics, `{"test": "gate"}` waits until the gate opens, and
-/// `{"messages": ["..."]}` returns those strings as warn messages. The bitmap is solid blue
-/// at the request's size.
+/// demand: `{"test": "panic"}` panics, `{"test": "gate"}` waits until the gate opens or its
+/// Cancel fires, `{"test": "spin"}` works until its Cancel fires, `{"test": "fail"}` fails,
+/// `{"test": "limit"}` exceeds a budget, and `{"messages": ["..."]}` returns those strings as
+/// warn messages. The bitmap is solid blue at the request's size.
 #[derive(Default)]
 pub struct TestRenderer {
     pub started: AtomicUsize,
+    /// Renders that ended (whatever the outcome).
+    pub ended: AtomicUsize,
+    /// Renders that stopped because their Cancel fired.
+    pub cancelled: AtomicUsize,
     gate: Mutex<bool>,
     opened: Condvar,
 }
@@ -34,20 +39,35 @@ impl TestRenderer {
         *self.gate.lock().unwrap() = true;
         self.opened.notify_all();
     }
-}
 
-impl BlockingRenderer for TestRenderer {
-    fn render(&self, opts: &RenderOptions) -> Result<Rendered, String> {
-        self.started.fetch_add(1, Ordering::SeqCst);
+    fn draw(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
         match opts.chart.get("test").and_then(|v| v.as_str()) {
-            Some("panic") => panic!("boom"),
+            Some("panic") => panic!("boom: secret detail"),
             Some("gate") => {
                 let mut open = self.gate.lock().unwrap();
                 while !*open {
-                    open = self.opened.wait(open).unwrap();
+                    if cancel.is_cancelled() {
+                        return Err(RenderFailure::Cancelled);
+                    }
+                    open = self
+                        .opened
+                        .wait_timeout(open, Duration::from_millis(10))
+                        .unwrap()
+                        .0;
                 }
             }
-            Some("fail") => return Err("the engine gave up".into()),
+            Some("spin") => {
+                while !cancel.is_cancelled() {
+                    std::hint::spin_loop();
+                }
+                return Err(RenderFailure::Cancelled);
+            }
+            Some("fail") => return Err(RenderFailure::Failed("the engine gave up".into())),
+            Some("limit") => {
+                return Err(RenderFailure::Rejected(
+                    "the chart needs more widgets than the limit of 3 (MAX_WIDGETS)".into(),
+                ))
+            }
             _ => {}
         }
         let messages = opts
@@ -79,8 +99,28 @@ impl BlockingRenderer for TestRenderer {
     }
 }
 
+impl BlockingRenderer for TestRenderer {
+    fn render(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
+        self.started.fetch_add(1, Ordering::SeqCst);
+        struct Ended<'a>(&'a AtomicUsize);
+        impl Drop for Ended<'_> {
+            fn drop(&mut self) {
+                self.0.fetch_add(1, Ordering::SeqCst);
+            }
+        }
+        let _ended = Ended(&self.ended);
+        let r = self.draw(opts, cancel);
+        if matches!(r, Err(RenderFailure::Cancelled)) {
+            self.cancelled.fetch_add(1, Ordering::SeqCst);
+        }
+        r
+    }
+}
+
 pub struct Options {
     pub api_key: Option<String>,
+    pub trust_proxy: bool,
+    pub public_url: Option<String>,
     /// Use [`TestRenderer`] instead of the skia engine.
     pub test_renderer: bool,
     pub config: ServiceConfig,
@@ -95,6 +135,8 @@ impl Default for Options {
         config.browser.chromium = Some("/nonexistent/chromium".into());
         Self {
             api_key: None,
+            trust_proxy: false,
+            public_url: None,
             test_renderer: false,
             config,
         }
@@ -126,6 +168,8 @@ impl Server {
         let (tx, rx) = oneshot::channel::<()>();
         let server_config = ServerConfig {
             api_key: opts.api_key,
+            trust_proxy: opts.trust_proxy,
+            public_url: opts.public_url,
         };
         let svc = service.clone();
         let handle = tokio::spawn(async move {
@@ -281,11 +325,54 @@ impl Resp {
     }
 }
 
+/// The headers every response carries: `X-Powered-By` and a 16-hex-digit `X-Request-Id`.
 pub fn assert_powered_by(r: &Resp) {
     assert_eq!(
         r.header("x-powered-by"),
         Some(concat!("chart-raster/", env!("CARGO_PKG_VERSION")))
     );
+    let id = r.header("x-request-id").expect("X-Request-Id");
+    assert!(
+        id.len() == 16 && id.bytes().all(|b| b.is_ascii_hexdigit()),
+        "X-Request-Id {id:?}"
+    );
+}
+
+/// Parses a raw HTTP/1.1 response read to the end: status, lower-case headers, body.
+pub fn parse_raw(raw: &str) -> (u16, Vec<(String, String)>, String) {
+    let (head, body) = raw.split_once("\r\n\r\n").unwrap_or((raw, ""));
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .unwrap_or_else(|| panic!("no status line in {raw:?}"));
+    let headers = lines
+        .filter_map(|l| l.split_once(':'))
+        .map(|(k, v)| (k.trim().to_ascii_lowercase(), v.trim().to_string()))
+        .collect();
+    (status, headers, body.to_string())
+}
+
+/// Asserts a raw response is the JSON error `message` with `status` and the common headers.
+pub fn assert_raw_error(raw: &str, status: u16, message: &str) {
+    let (code, headers, body) = parse_raw(raw);
+    assert_eq!(code, status, "{raw}");
+    let get = |k: &str| {
+        headers
+            .iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.as_str())
+    };
+    assert_eq!(get("content-type"), Some("application/json"), "{raw}");
+    assert_eq!(
+        get("x-powered-by"),
+        Some(concat!("chart-raster/", env!("CARGO_PKG_VERSION")))
+    );
+    assert_eq!(get("x-request-id").map(str::len), Some(16), "{raw}");
+    assert_eq!(get("content-length"), Some(body.len().to_string().as_str()));
+    let v: serde_json::Value = serde_json::from_str(&body).unwrap();
+    assert_eq!(v, serde_json::json!({ "error": message }));
 }
 
 /// (width, height) of a PNG, decoding every pixel.

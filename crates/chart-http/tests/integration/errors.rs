@@ -103,21 +103,174 @@ async fn a_body_just_under_the_limit_is_read() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn engine_panic_is_a_500_and_the_server_lives_on() {
+async fn engine_panic_is_a_generic_500_with_the_request_id() {
+    let s = Server::with_test_renderer().await;
+    let r = s
+        .post_json(
+            "/render",
+            &json!({"chart": {"test": "panic"}, "width": 10, "height": 10}),
+        )
+        .await;
+    let id = r.header("x-request-id").unwrap().to_string();
+    // The panic's text stays in the log; the client learns only where to look.
+    r.assert_error(500, &format!("internal error (request id {id})"));
+    assert!(!String::from_utf8_lossy(&r.body).contains("boom"));
+    let f = s
+        .post_json(
+            "/render",
+            &json!({"chart": {"test": "fail"}, "width": 10, "height": 10}),
+        )
+        .await;
+    let id2 = f.header("x-request-id").unwrap().to_string();
+    assert_ne!(id, id2, "every request has its own id");
+    f.assert_error(
+        500,
+        &format!("render failed: the engine gave up (request id {id2})"),
+    );
+    assert_eq!(s.get("/health").await.status, 200);
+    assert_eq!(s.service.health().renderer.concurrency.active, 0);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_budget_exceeded_during_the_render_is_400() {
     let s = Server::with_test_renderer().await;
     s.post_json(
         "/render",
-        &json!({"chart": {"test": "panic"}, "width": 10, "height": 10}),
+        &json!({"chart": {"test": "limit"}, "width": 10, "height": 10}),
     )
     .await
-    .assert_error(500, "internal error: render panicked: boom");
-    s.post_json(
-        "/render",
-        &json!({"chart": {"test": "fail"}, "width": 10, "height": 10}),
+    .assert_error(
+        400,
+        "the chart needs more widgets than the limit of 3 (MAX_WIDGETS)",
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_bitmap_of_zero_pixels_is_400() {
+    let s = Server::default().await;
+    // 0.4 CSS px at dpr 2 is 0.8 device px: the engine floors it to 0 (as Chart.js's
+    // retinaScale does), a client error either way.
+    let r = s
+        .post_json("/render", &json!({"chart": bar(), "width": 0.4}))
+        .await;
+    assert_eq!(r.status, 400, "{:?}", r.body);
+    let msg = r.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        msg.starts_with("Invalid size: the bitmap would be 0x1200"),
+        "{msg}"
+    );
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_one_megabyte_query_string_is_414_json() {
+    let s = Server::default().await;
+    let raw_resp = raw(
+        s.addr,
+        format!(
+            "GET /render?chart={} HTTP/1.1\r\nHost: x\r\n\r\n",
+            "a".repeat(1 << 20)
+        )
+        .as_bytes(),
     )
-    .await
-    .assert_error(500, "render failed: the engine gave up");
+    .await;
+    assert_raw_error(
+        &raw_resp,
+        414,
+        "URI too long: the request target is limited to 65534 bytes; send large charts with \
+         POST /render",
+    );
+    // Just under the limit, hyper takes it (and the chart, being nonsense, is a 400).
+    let target = format!("/render?chart={}", "a".repeat(65_534 - 14));
+    assert_eq!(target.len(), 65_534);
+    let r = s.get(&target).await;
+    assert_eq!(r.status, 400, "{:?}", r.body);
+    assert_powered_by(&r);
     assert_eq!(s.get("/health").await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn oversized_heads_are_431_json() {
+    let s = Server::default().await;
+    let msg = "Request header fields too large: a request head is limited to 131072 bytes \
+               and 100 fields";
+    let big = format!(
+        "GET /health HTTP/1.1\r\nHost: x\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(200_000)
+    );
+    assert_raw_error(&raw(s.addr, big.as_bytes()).await, 431, msg);
+    // Far past hyper's own buffer (about 400 KB), still ours.
+    let huge = format!(
+        "GET /health HTTP/1.1\r\nX-Big: {}\r\n\r\n",
+        "b".repeat(4 << 20)
+    );
+    assert_raw_error(&raw(s.addr, huge.as_bytes()).await, 431, msg);
+    let mut many = String::from("GET /health HTTP/1.1\r\nHost: x\r\n");
+    for i in 0..120 {
+        many.push_str(&format!("X-{i}: 1\r\n"));
+    }
+    many.push_str("\r\n");
+    assert_raw_error(&raw(s.addr, many.as_bytes()).await, 431, msg);
+    assert_eq!(s.get("/health").await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn malformed_requests_are_400_json() {
+    let s = Server::default().await;
+    for (req, why) in [
+        ("GET /health HTTP/9.9\r\n\r\n", "invalid HTTP version"),
+        (
+            "GET /health HTTP/1.1\r\nBad Header: 1\r\n\r\n",
+            "invalid header name",
+        ),
+        (
+            "POST /render HTTP/1.1\r\nContent-Length: 12x\r\n\r\n",
+            "invalid Content-Length",
+        ),
+        (
+            "POST /render HTTP/1.1\r\nTransfer-Encoding: gzip\r\n\r\n",
+            "a request's Transfer-Encoding must end with chunked",
+        ),
+    ] {
+        let resp = raw(s.addr, req.as_bytes()).await;
+        assert_raw_error(&resp, 400, &format!("Malformed HTTP request: {why}"));
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn keep_alive_survives_bodies_the_guard_follows() {
+    let s = Server::default().await;
+    // A body that looks like an absurd head, then a chunked one, then a plain GET, all on
+    // one connection: the guard counts bodies and never mistakes them for heads.
+    let fake_head = format!("GET /{} HTTP/1.1\r\n", "x".repeat(300_000));
+    let body1 = serde_json::to_vec(&json!({"chart": bar(), "width": 20, "height": 20,
+        "backgroundColor": "white", "devicePixelRatio": 1}))
+    .unwrap();
+    let mut padded = body1.clone();
+    padded.extend_from_slice(b"  ");
+    padded.extend(std::iter::repeat_n(b' ', 10));
+    let mut wire = Vec::new();
+    wire.extend_from_slice(
+        format!(
+            "POST /render HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+            fake_head.len()
+        )
+        .as_bytes(),
+    );
+    wire.extend_from_slice(fake_head.as_bytes());
+    wire.extend_from_slice(
+        b"POST /render HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\n",
+    );
+    wire.extend_from_slice(format!("{:x};e=1\r\n", padded.len()).as_bytes());
+    wire.extend_from_slice(&padded);
+    wire.extend_from_slice(b"\r\n0\r\n\r\n");
+    wire.extend_from_slice(b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n");
+    let out = raw(s.addr, &wire).await;
+    let statuses: Vec<&str> = out
+        .match_indices("HTTP/1.1 ")
+        .map(|(i, _)| &out[i + 9..i + 12])
+        .collect();
+    assert_eq!(statuses, ["400", "200", "200"], "{out}");
+    assert!(out.contains("\"status\":\"ok\""), "{out}");
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

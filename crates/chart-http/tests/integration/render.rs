@@ -197,7 +197,7 @@ async fn health_is_public_and_complete() {
             "version": env!("CARGO_PKG_VERSION"),
             "renderer": {
                 "browserConnected": false,
-                "concurrency": {"max": cores, "active": 0, "pending": 0},
+                "concurrency": {"max": cores, "active": 0, "pending": 0, "maxPending": 4 * cores},
                 "activePages": 0,
                 "pageTimeoutSeconds": v["renderer"]["pageTimeoutSeconds"],
             },
@@ -263,4 +263,73 @@ async fn browser_engine_renders_when_chromium_is_available() {
     assert_eq!(k.status, 200);
     assert_ne!(k.header("x-cache-hash"), r.header("x-cache-hash"));
     s.service.shutdown().await;
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn cache_url_ignores_client_headers_unless_proxies_are_trusted() {
+    let spoof = [
+        ("host", "evil.example"),
+        ("x-forwarded-proto", "https"),
+        ("x-forwarded-host", "evil.example"),
+    ];
+    let req = serde_json::to_vec(&json!({"chart": bar(), "width": 20, "height": 20})).unwrap();
+    let url = |s: &Server| {
+        let s_addr = s.addr;
+        let req = req.clone();
+        async move {
+            let r = request(s_addr, "POST", "/render", &spoof, req).await;
+            assert_eq!(r.status, 200);
+            let hash = r.header("x-cache-hash").unwrap().to_string();
+            let url = r.header("x-cache-url").unwrap().to_string();
+            url.strip_suffix(&format!("/cache/{hash}"))
+                .unwrap()
+                .to_string()
+        }
+    };
+    let plain = Server::default().await;
+    assert_eq!(url(&plain).await, format!("http://{}", plain.addr));
+    let trusting = Server::start(Options {
+        trust_proxy: true,
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(url(&trusting).await, "https://evil.example");
+    let public = Server::start(Options {
+        trust_proxy: true,
+        public_url: Some("https://charts.example.com".into()),
+        ..Options::default()
+    })
+    .await;
+    assert_eq!(url(&public).await, "https://charts.example.com");
+}
+
+#[test]
+fn server_settings_come_from_the_environment() {
+    use chart_http::ServerConfig;
+    let vars = |pairs: &'static [(&'static str, &'static str)]| {
+        move |k: &str| {
+            pairs
+                .iter()
+                .find(|(n, _)| *n == k)
+                .map(|(_, v)| v.to_string())
+        }
+    };
+    let c = ServerConfig::from_vars(vars(&[
+        ("TRUST_PROXY", "1"),
+        ("PUBLIC_URL", "https://c.example:8443/"),
+        ("API_KEY", "k"),
+    ]))
+    .unwrap();
+    assert!(c.trust_proxy);
+    assert_eq!(c.public_url.as_deref(), Some("https://c.example:8443"));
+    assert_eq!(c.api_key.as_deref(), Some("k"));
+    let d = ServerConfig::from_vars(vars(&[])).unwrap();
+    assert!(!d.trust_proxy && d.public_url.is_none() && d.api_key.is_none());
+    for bad in [
+        &[("TRUST_PROXY", "yes")][..],
+        &[("PUBLIC_URL", "ftp://x")],
+        &[("PUBLIC_URL", "https://x/path")],
+    ] {
+        assert!(ServerConfig::from_vars(vars(bad)).is_err(), "{bad:?}");
+    }
 }

@@ -3,10 +3,24 @@
 use crate::common::*;
 use serde_json::json;
 use std::sync::atomic::Ordering;
-use std::time::Duration;
+use std::time::{Duration, Instant};
+use tokio::io::AsyncWriteExt;
 
 fn gated(n: u32) -> serde_json::Value {
     json!({"chart": {"test": "gate", "n": n}, "width": 20, "height": 20})
+}
+
+fn spin(n: u32) -> serde_json::Value {
+    json!({"chart": {"test": "spin", "n": n}, "width": 20, "height": 20})
+}
+
+/// Asserts that `cond` becomes true within `limit`.
+async fn within(limit: Duration, mut cond: impl FnMut() -> bool) {
+    let start = Instant::now();
+    while !cond() {
+        assert!(start.elapsed() < limit, "not within {limit:?}");
+        tokio::time::sleep(Duration::from_millis(2)).await;
+    }
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -66,7 +80,7 @@ async fn concurrency_limit_queues_the_rest() {
     let v = s.get("/health").await.json();
     assert_eq!(
         v["renderer"]["concurrency"],
-        json!({"max": 1, "active": 1, "pending": 2})
+        json!({"max": 1, "active": 1, "pending": 2, "maxPending": 4})
     );
     assert_eq!(s.renderer.started.load(Ordering::SeqCst), 1);
     s.renderer.open_gate();
@@ -79,7 +93,7 @@ async fn concurrency_limit_queues_the_rest() {
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
-async fn a_render_over_the_time_limit_is_504() {
+async fn a_render_over_the_time_limit_is_504_and_stops() {
     let mut config = Options::default().config;
     config.max_render_time = Duration::from_millis(200);
     let s = Server::start(Options {
@@ -88,15 +102,185 @@ async fn a_render_over_the_time_limit_is_504() {
         ..Options::default()
     })
     .await;
-    s.post_json("/render", &gated(0)).await.assert_error(
+    let start = Instant::now();
+    s.post_json("/render", &spin(0)).await.assert_error(
         504,
         "render timed out after 0.2 s (MAX_RENDER_TIME_SECONDS)",
     );
-    // The stuck render still holds its slot until it really ends.
-    assert_eq!(s.service.health().renderer.concurrency.active, 1);
-    s.renderer.open_gate();
-    s.wait_until(|s| s.service.health().renderer.concurrency.active == 0)
+    // The render saw its Cancel and gave its slot back within 100 ms of the answer.
+    within(Duration::from_millis(100), || {
+        s.service.health().renderer.concurrency.active == 0
+    })
+    .await;
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(s.renderer.cancelled.load(Ordering::SeqCst), 1);
+    assert_eq!(s.renderer.ended.load(Ordering::SeqCst), 1);
+}
+
+/// A request sent on its own connection, which the returned stream keeps open; dropping the
+/// stream is the client going away.
+async fn send_and_hold(s: &Server, body: &serde_json::Value) -> tokio::net::TcpStream {
+    let body = serde_json::to_vec(body).unwrap();
+    let mut c = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+    let head = format!(
+        "POST /render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    c.write_all(head.as_bytes()).await.unwrap();
+    c.write_all(&body).await.unwrap();
+    c
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_disconnects_stops_its_render() {
+    let s = Server::with_test_renderer().await;
+    let c = send_and_hold(&s, &spin(1)).await;
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
         .await;
+    assert_eq!(s.service.health().renderer.concurrency.active, 1);
+    // hyper notices the closed connection and drops the request's future; the render's
+    // Cancel fires and the slot comes back.
+    drop(c);
+    within(Duration::from_millis(500), || {
+        s.service.health().renderer.concurrency.active == 0
+    })
+    .await;
+    assert_eq!(s.renderer.cancelled.load(Ordering::SeqCst), 1);
+    // The next request renders normally.
+    let r = s
+        .post_json("/render", &json!({"chart": {}, "width": 5, "height": 5}))
+        .await;
+    assert_eq!(r.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_shared_render_goes_on_while_one_requester_waits() {
+    let s = Server::with_test_renderer().await;
+    let addr = s.addr;
+    let gone = send_and_hold(&s, &gated(7)).await;
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
+        .await;
+    let body = serde_json::to_vec(&gated(7)).unwrap();
+    let stays = tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await });
+    // Let the second requester join the flight, then the first one leaves.
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    drop(gone);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    assert_eq!(s.renderer.cancelled.load(Ordering::SeqCst), 0);
+    s.renderer.open_gate();
+    assert_eq!(stays.await.unwrap().status, 200);
+    assert_eq!(s.renderer.started.load(Ordering::SeqCst), 1);
+}
+
+fn one_slot(max_pending: usize) -> Options {
+    let mut config = Options::default().config;
+    config.concurrency = 1;
+    config.max_pending = Some(max_pending);
+    Options {
+        test_renderer: true,
+        config,
+        ..Options::default()
+    }
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_request_whose_client_left_leaves_the_queue() {
+    let s = Server::start(one_slot(4)).await;
+    let addr = s.addr;
+    let body = serde_json::to_vec(&gated(1)).unwrap();
+    let running = tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await });
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
+        .await;
+    let queued = send_and_hold(&s, &gated(2)).await;
+    s.wait_until(|s| s.service.health().renderer.concurrency.pending == 1)
+        .await;
+    drop(queued);
+    within(Duration::from_millis(500), || {
+        s.service.health().renderer.concurrency.pending == 0
+    })
+    .await;
+    s.renderer.open_gate();
+    assert_eq!(running.await.unwrap().status, 200);
+    tokio::time::sleep(Duration::from_millis(100)).await;
+    // The request that left was never rendered.
+    assert_eq!(s.renderer.started.load(Ordering::SeqCst), 1);
+    assert_eq!(s.service.renders(), 1);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn beyond_max_pending_is_503_with_retry_after_at_once() {
+    let s = Server::start(one_slot(1)).await;
+    let addr = s.addr;
+    let mut tasks = Vec::new();
+    for n in 0..2 {
+        let body = serde_json::to_vec(&gated(n)).unwrap();
+        tasks.push(tokio::spawn(async move {
+            request(addr, "POST", "/render", &[], body).await
+        }));
+        s.wait_until(|s| {
+            let c = s.service.health().renderer.concurrency;
+            c.active + c.pending == n as usize + 1
+        })
+        .await;
+    }
+    let start = Instant::now();
+    let r = s.post_json("/render", &gated(2)).await;
+    assert!(start.elapsed() < Duration::from_secs(1));
+    r.assert_error(
+        503,
+        "too many renders waiting: 1 are queued (MAX_PENDING); retry later",
+    );
+    assert_eq!(r.header("retry-after"), Some("1"));
+    s.renderer.open_gate();
+    for t in tasks {
+        assert_eq!(t.await.unwrap().status, 200);
+    }
+    // Once the queue drains, the refused request renders.
+    assert_eq!(s.post_json("/render", &gated(2)).await.status, 200);
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn shutdown_ends_within_the_render_limit() {
+    let mut opts = one_slot(4);
+    opts.config.max_render_time = Duration::from_millis(600);
+    let mut s = Server::start(opts).await;
+    let addr = s.addr;
+    let spawn = |body: serde_json::Value| {
+        let body = serde_json::to_vec(&body).unwrap();
+        tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await })
+    };
+    let running = spawn(spin(1));
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
+        .await;
+    let queued = spawn(spin(2));
+    s.wait_until(|s| s.service.health().renderer.concurrency.pending == 1)
+        .await;
+    let start = Instant::now();
+    s.signal_shutdown();
+    // The queued request is answered at once; the running one at its deadline.
+    let q = queued.await.unwrap();
+    q.assert_error(503, "the service is shutting down");
+    assert!(
+        start.elapsed() < Duration::from_millis(500),
+        "{:?}",
+        start.elapsed()
+    );
+    running.await.unwrap().assert_error(
+        504,
+        "render timed out after 0.6 s (MAX_RENDER_TIME_SECONDS)",
+    );
+    s.stop().await;
+    assert!(
+        start.elapsed() < Duration::from_millis(1600),
+        "{:?}",
+        start.elapsed()
+    );
+    within(Duration::from_millis(200), || {
+        s.service.health().renderer.concurrency.active == 0
+    })
+    .await;
+    assert_eq!(s.renderer.started.load(Ordering::SeqCst), 1);
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]

@@ -62,6 +62,7 @@ async fn browser_unavailable_maps_to_its_own_error() {
 fn settings_come_from_the_environment() {
     let vars: HashMap<&str, &str> = [
         ("CONCURRENCY", "3"),
+        ("MAX_PENDING", "0"),
         ("MAX_RENDER_TIME_SECONDS", "7"),
         ("CACHE_MAX_ENTRIES", "5"),
         ("CACHE_MAX_BYTES", "1000"),
@@ -71,12 +72,18 @@ fn settings_come_from_the_environment() {
     .collect();
     let c = ServiceConfig::from_vars(|k| vars.get(k).map(|v| v.to_string())).unwrap();
     assert_eq!(c.concurrency, 3);
+    assert_eq!(
+        c.max_pending(),
+        0,
+        "0: no queue, a busy service answers 503 at once"
+    );
     assert_eq!(c.max_render_time.as_secs(), 7);
     assert_eq!(c.cache.max_entries, 5);
     assert_eq!(c.cache.max_bytes, 1000);
     assert_eq!(c.cache.ttl.as_secs(), 60);
     let d = ServiceConfig::from_vars(|_| None).unwrap();
     assert_eq!(d.max_render_time.as_secs(), 30);
+    assert_eq!(d.max_pending(), 4 * d.concurrency);
     assert_eq!(d.cache.max_entries, 1000);
     assert_eq!(d.cache.max_bytes, 256 * 1024 * 1024);
     assert_eq!(d.cache.ttl.as_secs(), 3600);
