@@ -192,10 +192,16 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
     })
 }
 
-/// A service for one-off renders: no cache worth keeping, one render at a time.
-fn one_shot_service() -> anyhow::Result<(tokio::runtime::Runtime, Service)> {
+/// The settings of one-off renders (the environment's budgets and time limit): no cache
+/// worth keeping.
+fn one_shot_config() -> anyhow::Result<ServiceConfig> {
     let mut config = ServiceConfig::from_vars(env)?;
     config.cache.max_entries = 0;
+    Ok(config)
+}
+
+/// A service for one-off renders, one at a time.
+fn one_shot_service(config: ServiceConfig) -> anyhow::Result<(tokio::runtime::Runtime, Service)> {
     let rt = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(1)
         .enable_all()
@@ -245,9 +251,11 @@ fn render(args: Render) -> anyhow::Result<()> {
             ("engine", args.engine.map(Value::String)),
         ],
     );
-    // Validate before starting anything, so bad options fail fast.
-    let opts = RenderOptions::from_json(&req).map_err(ServiceError::from)?;
-    let (rt, service) = one_shot_service()?;
+    // Validate (budgets included) before starting anything, so bad options fail fast.
+    let config = one_shot_config()?;
+    let opts =
+        RenderOptions::from_json_with_limits(&req, &config.limits).map_err(ServiceError::from)?;
+    let (rt, service) = one_shot_service(config)?;
     let result = rt.block_on(service.render(opts))?;
     print_messages(&result.messages);
     if args.output == "-" {
@@ -311,13 +319,16 @@ fn examples(args: Examples) -> anyhow::Result<()> {
         )
     };
     let first = list.first().context("no examples are built in")?;
-    RenderOptions::from_json(&fields(first)).map_err(ServiceError::from)?;
+    let config = one_shot_config()?;
+    let limits = config.limits;
+    RenderOptions::from_json_with_limits(&fields(first), &limits).map_err(ServiceError::from)?;
     std::fs::create_dir_all(&args.outdir)
         .with_context(|| format!("creating {}", args.outdir.display()))?;
-    let (rt, service) = one_shot_service()?;
+    let (rt, service) = one_shot_service(config)?;
     let total = list.len();
     for (i, e) in list.iter().enumerate() {
-        let opts = RenderOptions::from_json(&fields(e)).map_err(ServiceError::from)?;
+        let opts = RenderOptions::from_json_with_limits(&fields(e), &limits)
+            .map_err(ServiceError::from)?;
         let ext = opts.format.extension();
         let start = std::time::Instant::now();
         let result = rt

@@ -416,6 +416,7 @@ async fn render(
     id: &str,
 ) -> (Response<Body>, Option<bool>) {
     let base = app.cache_base_url(&req, local);
+    let limits = &app.service.config().limits;
     let opts = if req.method() == Method::POST {
         let too_large = req
             .headers()
@@ -444,9 +445,9 @@ async fn render(
                 );
             }
         };
-        RenderOptions::from_json_bytes(&body)
+        RenderOptions::from_json_bytes_with_limits(&body, limits)
     } else {
-        RenderOptions::from_query(query_pairs(req.uri().query().unwrap_or("")))
+        RenderOptions::from_query_with_limits(query_pairs(req.uri().query().unwrap_or("")), limits)
     };
     let opts = match opts {
         Ok(o) => o,

@@ -221,8 +221,9 @@ impl Default for ServiceConfig {
 
 impl ServiceConfig {
     /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_RENDER_TIME_SECONDS`,
-    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES` and `CACHE_TTL_SECONDS`, read through `var`
-    /// (the process environment in the binary, a map in tests). Empty values count as unset.
+    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS` and the budgets of
+    /// [`Limits::from_vars`], read through `var` (the process environment in the binary, a map
+    /// in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
         fn num<T>(
             var: &impl Fn(&str) -> Option<String>,
@@ -249,7 +250,15 @@ impl ServiceConfig {
             }
             Ok(Some(n))
         }
-        let mut c = Self::default();
+        let limits = Limits::from_vars(&var).map_err(|e| ServiceError::Config {
+            name: e.name,
+            value: e.value,
+            reason: e.reason,
+        })?;
+        let mut c = Self {
+            limits,
+            ..Self::default()
+        };
         if let Some(n) = num::<usize>(&var, "CONCURRENCY", true)? {
             c.concurrency = n;
         }
@@ -515,12 +524,13 @@ impl Service {
         &self.inner.config
     }
 
-    /// Validates a JSON request and renders it.
+    /// Validates a JSON request against the configured budgets and renders it.
     pub async fn render_json(
         &self,
         request: &serde_json::Value,
     ) -> Result<RenderResult, ServiceError> {
-        self.render(RenderOptions::from_json(request)?).await
+        let opts = RenderOptions::from_json_with_limits(request, &self.inner.config.limits)?;
+        self.render(opts).await
     }
 
     /// Renders a validated request, from the cache when possible. Identical requests in

@@ -286,3 +286,23 @@ async fn browser_engine_unavailable_is_503() {
     assert!(msg.starts_with("browser engine unavailable: "), "{msg}");
     assert_eq!(v.as_object().unwrap().len(), 1);
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_configured_budgets_apply_to_post_and_get() {
+    let mut config = Options::default().config;
+    config.limits.max_points = 3;
+    let s = Server::start(Options {
+        config,
+        ..Options::default()
+    })
+    .await;
+    let chart = json!({"type": "bar", "data": {"datasets": [{"data": [1, 2, 3, 4]}]}});
+    let r = s.post_json("/render", &json!({"chart": chart})).await;
+    assert_eq!(r.status, 400, "{:?}", r.body);
+    let msg = r.json()["error"].as_str().unwrap().to_string();
+    assert!(msg.contains("MAX_POINTS"), "{msg}");
+    let q = format!("/render?chart={}", encode_uri_component(&chart.to_string()));
+    let g = s.get(&q).await;
+    assert_eq!(g.status, 400);
+    assert_eq!(g.json()["error"].as_str(), Some(msg.as_str()));
+}

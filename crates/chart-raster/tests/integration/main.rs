@@ -63,6 +63,7 @@ fn settings_come_from_the_environment() {
     let vars: HashMap<&str, &str> = [
         ("CONCURRENCY", "3"),
         ("MAX_PENDING", "0"),
+        ("MAX_POINTS", "1234"),
         ("MAX_RENDER_TIME_SECONDS", "7"),
         ("CACHE_MAX_ENTRIES", "5"),
         ("CACHE_MAX_BYTES", "1000"),
