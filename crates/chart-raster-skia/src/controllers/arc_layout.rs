@@ -210,7 +210,7 @@ pub fn layout_rings(
                 .map(|(i, v)| {
                     let c = match v {
                         Some(v) if vis(i) && total > 0.0 && !v.is_nan() => {
-                            TAU * ((v * circumference / TAU).abs() / total)
+                            circumference_of(*v, circumference, total)
                         }
                         _ => 0.0,
                     };
@@ -229,6 +229,20 @@ pub fn layout_rings(
                 .collect()
         })
         .collect()
+}
+
+/// `calculateCircumference(value * circumference / TAU)`: the arc's share of the ring.
+/// Near `f64::MAX` the product overflows to ∞ in Chart.js too, whose `drawArc` then fills
+/// "whole circles" forever; the same share is computed here without the overflow (the
+/// value's fraction of the total first), which leaves every ordinary chart's angles as
+/// Chart.js computes them.
+fn circumference_of(value: f64, circumference: f64, total: f64) -> f64 {
+    let c = TAU * ((value * circumference / TAU).abs() / total);
+    if c.is_finite() {
+        c
+    } else {
+        (value.abs() / total) * circumference.abs()
+    }
 }
 
 /// One polar area dataset, resolved.
@@ -361,6 +375,20 @@ mod tests {
         let arcs = layout_rings(area, &[r], &[]);
         assert_eq!(arcs[0][0].outer_radius, 199.0);
         assert!(arcs[0][0].y > 200.0);
+    }
+
+    #[test]
+    fn values_near_f64_max_take_their_share() {
+        let area = Area {
+            left: 0.0,
+            top: 0.0,
+            right: 400.0,
+            bottom: 400.0,
+        };
+        let arcs = layout_rings(area, &[ring(&[1.0, -1e308])], &[]);
+        let c: Vec<f64> = arcs[0].iter().map(|a| a.circumference).collect();
+        assert!(c.iter().all(|c| c.is_finite()), "{c:?}");
+        assert!((c[1] - TAU).abs() < 1e-9, "{c:?}");
     }
 
     #[test]

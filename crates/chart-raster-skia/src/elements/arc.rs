@@ -547,8 +547,13 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         0.0
     };
     let circumference = g.circumference;
+    // `Math.floor(circumference / TAU)` fills of the same path. Painting one colour over
+    // itself with source-over reaches its 8-bit fixed point within 255 fills (each fill moves
+    // every channel monotonically, by at least one step until it stops), so more change no
+    // pixel: a huge circumference (1e300 radians) costs no more than 256 fills.
+    const MAX_FULL_CIRCLES: f64 = 256.0;
     let full_circles = if circumference > TAU {
-        (circumference / TAU).floor() as usize
+        (circumference / TAU).floor().min(MAX_FULL_CIRCLES) as usize
     } else {
         0
     };
@@ -723,6 +728,18 @@ mod tests {
         let c = parse_border_radius(&ArcCorners::all(100.0), 20.0, 50.0, 1.0);
         assert_eq!(c.outer_start, 15.0);
         assert_eq!(c.inner_start, 10.0);
+    }
+
+    #[test]
+    fn absurd_circumferences_fill_a_bounded_number_of_times() {
+        let mut g = geometry(0.0, 1.0, 0.0);
+        g.circumference = 1e300;
+        g.end_angle = 1e300;
+        let items = draw(&g, &ArcOptions::default());
+        assert!(items.len() <= 2 * 256 + 4, "{}", items.len());
+        g.circumference = f64::INFINITY;
+        g.end_angle = f64::INFINITY;
+        assert!(draw(&g, &ArcOptions::default()).len() <= 2 * 256 + 4);
     }
 
     #[test]

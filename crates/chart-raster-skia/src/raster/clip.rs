@@ -82,6 +82,11 @@ enum Clip {
 #[derive(Debug)]
 pub(super) struct Hidden;
 
+/// Clips nested deeper than this hide everything drawn inside them.
+const MAX_DEPTH: usize = 32;
+/// Clips kept for reuse per render.
+const MAX_CACHED: usize = 64;
+
 /// The clip stack, with the clips built so far.
 pub(super) struct ClipStack {
     stack: Vec<Clip>,
@@ -146,6 +151,9 @@ impl ClipStack {
         let parent = self.stack.last().cloned().unwrap_or(Clip::All);
         let next = match &parent {
             Clip::Nothing => Clip::Nothing,
+            // Each level may hold a bitmap-sized mask: a display list nesting clips deeper
+            // than any chart does (Chart.js nests three or four) draws nothing more.
+            _ if self.stack.len() >= MAX_DEPTH => Clip::Nothing,
             // A clip around the whole bitmap changes nothing.
             _ if self.covers_bitmap(path, t) => parent,
             Clip::All | Clip::Region(_) => {
@@ -163,8 +171,13 @@ impl ClipStack {
                     None => match self.build(path, t, parent_region, pool) {
                         Some(region) => {
                             let region = Rc::new(region);
-                            self.cache
-                                .push((path.clone(), t, parent_key, region.clone()));
+                            // Only the first clips are kept (and so stay alive, their
+                            // addresses never reused while they key the cache): a chart
+                            // repeats a few clips, a hostile list would fill memory.
+                            if self.cache.len() < MAX_CACHED {
+                                self.cache
+                                    .push((path.clone(), t, parent_key, region.clone()));
+                            }
                             Clip::Region(region)
                         }
                         None => Clip::Nothing,

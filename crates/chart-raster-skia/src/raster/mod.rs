@@ -34,6 +34,7 @@ use chart_spec::{Bitmap, Rgba};
 mod clip;
 mod coverage;
 pub mod glyphs;
+mod guard;
 pub mod pool;
 mod rect;
 
@@ -487,7 +488,16 @@ impl Painter<'_> {
         }
     }
 
+    /// The canvas in device pixels, for [`guard`].
+    fn canvas(&self) -> guard::Canvas {
+        guard::Canvas {
+            width: self.pixmap.width() as f32,
+            height: self.pixmap.height() as f32,
+        }
+    }
+
     fn fill(&mut self, path: &Path, p: &Paint, t: Transform) {
+        let path = &*guard::path(path, t, self.canvas(), 0.0, true);
         if let Some(r) = device_rect(path, t) {
             self.fill_device_rect(r, p, t);
             return;
@@ -669,6 +679,9 @@ impl Painter<'_> {
         if !stroke.width.is_finite() || stroke.width <= 0.0 {
             return;
         }
+        let stroke = &guard::stroke(stroke, path, t);
+        let reach = guard::stroke_reach(stroke, t);
+        let path = &*guard::path(path, t, self.canvas(), reach, false);
         let Some(tp) = build_path(path) else {
             return;
         };
@@ -722,7 +735,8 @@ impl Painter<'_> {
 
     fn push_clip(&mut self, path: &Path, transform: Transform) {
         let t = self.base.then(transform);
-        self.clips.push(path, t, self.pool);
+        let path = guard::path(path, t, self.canvas(), 0.0, true);
+        self.clips.push(&path, t, self.pool);
     }
 
     fn text(&mut self, item: &TextItem) {

@@ -1,0 +1,236 @@
+//! Hostile inputs for the core engine: each ends in bounded time with its designed outcome
+//! (an image plus Chart.js's messages, or a budget error), never a panic or a spin.
+
+use chart_raster_skia::raster::{rasterize, Reuse};
+use chart_raster_skia::scene::{Item, Paint, Path, PathCmd, Scene, Stroke, Transform};
+use chart_raster_skia::text::TextEngine;
+use chart_raster_skia::{Engine, Error, Settings};
+use chart_spec::{Cancel, Rendered, Rgba};
+use serde_json::{json, Value};
+use std::sync::mpsc;
+use std::time::Duration;
+
+/// The service's default canvas: 800×600 at device pixel ratio 2.
+fn settings() -> Settings {
+    Settings {
+        width: 800.0,
+        height: 600.0,
+        device_pixel_ratio: 2.0,
+        background: Rgba::WHITE,
+    }
+}
+
+/// Runs `f` on its own thread and fails the test if it does not end within `limit` (a
+/// regression must fail, not hang the suite).
+fn within<T: Send + 'static>(limit: Duration, f: impl FnOnce() -> T + Send + 'static) -> T {
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(f());
+    });
+    match rx.recv_timeout(limit) {
+        Ok(v) => v,
+        Err(e) => panic!("did not end within {limit:?}: {e}"),
+    }
+}
+
+fn render(cfg: Value) -> Result<Rendered, Error> {
+    within(Duration::from_secs(60), move || {
+        Engine::new().render_chart_with(
+            cfg.as_object().expect("object"),
+            &settings(),
+            &Cancel::new(),
+        )
+    })
+}
+
+fn rendered(cfg: Value) -> Rendered {
+    let out = render(cfg).expect("an image");
+    assert_eq!((out.bitmap.width, out.bitmap.height), (1600, 1200));
+    out
+}
+
+/// The pixel at CSS (x, y) of an 800×600 dpr-2 render.
+fn pixel(out: &Rendered, x: u32, y: u32) -> [u8; 4] {
+    let i = ((y * 2 * out.bitmap.width + x * 2) * 4) as usize;
+    let d = &out.bitmap.data[i..i + 4];
+    [d[0], d[1], d[2], d[3]]
+}
+
+#[test]
+fn a_doughnut_value_near_f64_max_ends_with_its_share_drawn() {
+    let out = rendered(
+        json!({"type": "doughnut", "data": {"datasets": [{"data": [1, -1e308],
+        "backgroundColor": ["red", "blue"]}]}, "options": {"plugins": {"legend": {"display": false}}}}),
+    );
+    // -1e308 is (all but) the whole ring: blue at the left of the ring.
+    let [r, g, b, _] = pixel(&out, 400 - 220, 300);
+    assert!(b > 200 && r < 50 && g < 50, "{:?}", [r, g, b]);
+    let out =
+        rendered(json!({"type": "pie", "data": {"datasets": [{"data": [-1e308, 1e308, 5]}]}}));
+    assert!(out.messages.is_empty(), "{:?}", out.messages);
+}
+
+#[test]
+fn absurd_radii_and_widths_render() {
+    for cfg in [
+        json!({"type": "line", "data": {"labels": [1, 2], "datasets": [{"data": [1, 2],
+            "pointRadius": 1_000_000_000, "backgroundColor": "red"}]}}),
+        json!({"type": "line", "data": {"labels": [1, 2], "datasets": [{"data": [1, 2],
+            "pointRadius": 1e9, "borderWidth": 1e9, "pointBorderWidth": 1e300}]}}),
+        json!({"type": "bubble", "data": {"datasets": [{"data": [{"x": 1, "y": 2, "r": 1e9}]}]}}),
+        json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1],
+            "borderWidth": 1e12, "borderRadius": 1e12}]}}),
+        json!({"type": "polarArea", "data": {"labels": ["a", "b"], "datasets": [{"data": [1e308, 1],
+            "borderWidth": 1e9}]}}),
+        json!({"type": "radar", "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [1, 1e308, -1e308],
+            "pointRadius": 1e9}]}}),
+    ] {
+        rendered(cfg);
+    }
+}
+
+#[test]
+fn a_point_of_radius_1e9_covers_the_canvas() {
+    let out = rendered(
+        json!({"type": "line", "data": {"labels": [1, 2], "datasets": [{"data": [1, 2],
+        "pointRadius": 1e9, "pointBackgroundColor": "rgb(255, 0, 0)", "pointBorderWidth": 0}]}}),
+    );
+    assert_eq!(pixel(&out, 5, 5), [255, 0, 0, 255]);
+    assert_eq!(pixel(&out, 795, 595), [255, 0, 0, 255]);
+}
+
+fn solid(c: Rgba) -> Paint {
+    Paint::Solid(c)
+}
+
+fn path(cmds: Vec<PathCmd>) -> Path {
+    Path { cmds }
+}
+
+/// Display-list items no chart builds, handed to the rasteriser directly: each is clamped or
+/// dropped, so the raster ends quickly.
+#[test]
+fn hostile_display_list_items_raster_in_bounded_time() {
+    let red = Rgba {
+        r: 255,
+        g: 0,
+        b: 0,
+        a: 255,
+    };
+    let mut huge_circle = Path::new();
+    huge_circle.circle(100.0, 100.0, 1e9);
+    let mut long_arc = Path::new();
+    long_arc.arc(100.0, 100.0, 50.0, 0.0, 1e30, false);
+    let mut many_segments = Path::new();
+    many_segments.move_to(0.0, 0.0);
+    for i in 0..200_000 {
+        many_segments.line_to((i % 400) as f32, (i / 400) as f32);
+    }
+    let items = vec![
+        Item::Stroke {
+            path: huge_circle.clone(),
+            paint: solid(red),
+            stroke: Stroke {
+                width: 1e12,
+                ..Stroke::default()
+            },
+            transform: Transform::IDENTITY,
+        },
+        Item::Fill {
+            path: path(vec![
+                PathCmd::MoveTo(f32::NAN, 0.0),
+                PathCmd::LineTo(f32::INFINITY, 5.0),
+                PathCmd::CubicTo(1e30, -1e30, -3e38, 3e38, 10.0, 10.0),
+                PathCmd::LineTo(-1e20, 100.0),
+                PathCmd::QuadTo(1e25, 1e25, 0.0, 0.0),
+                PathCmd::Close,
+            ]),
+            paint: solid(red),
+            transform: Transform::IDENTITY,
+        },
+        Item::Stroke {
+            path: path(vec![PathCmd::MoveTo(0.0, 0.0), PathCmd::LineTo(1e7, 1e7)]),
+            paint: solid(red),
+            stroke: Stroke {
+                width: 3.0,
+                dash: vec![1e-6, 1e-6],
+                ..Stroke::default()
+            },
+            transform: Transform::IDENTITY,
+        },
+        Item::Stroke {
+            path: long_arc,
+            paint: solid(red),
+            stroke: Stroke {
+                width: 2.0,
+                miter_limit: f32::INFINITY,
+                dash: vec![f32::MIN_POSITIVE, 1.0],
+                dash_offset: f32::NAN,
+                ..Stroke::default()
+            },
+            transform: Transform::IDENTITY,
+        },
+        Item::Stroke {
+            path: many_segments,
+            paint: solid(red),
+            stroke: Stroke {
+                width: 4.0,
+                ..Stroke::default()
+            },
+            transform: Transform {
+                a: 1e20,
+                b: 0.0,
+                c: 0.0,
+                d: 1e-20,
+                e: 1e30,
+                f: f32::NAN,
+            },
+        },
+        Item::PushClip {
+            path: huge_circle.clone(),
+            transform: Transform::rotate(1.0),
+        },
+        Item::Fill {
+            path: path(vec![
+                PathCmd::MoveTo(-1e9, -1e9),
+                PathCmd::LineTo(1e9, -1e9),
+                PathCmd::LineTo(1e9, 1e9),
+                PathCmd::LineTo(-1e9, 1e9),
+                PathCmd::Close,
+            ]),
+            paint: Paint::LinearGradient {
+                x0: 0.0,
+                y0: 0.0,
+                x1: 1e30,
+                y1: f32::NAN,
+                stops: vec![(0.0, red), (f32::NAN, Rgba::WHITE)],
+            },
+            transform: Transform::IDENTITY,
+        },
+        Item::PopClip,
+        Item::Fill {
+            path: huge_circle.clone(),
+            paint: solid(red),
+            transform: Transform::IDENTITY,
+        },
+    ];
+    let scene = Scene {
+        width: 400.0,
+        height: 300.0,
+        device_pixel_ratio: 2.0,
+        background: Rgba::WHITE,
+        items,
+    };
+    let out = within(Duration::from_secs(60), move || {
+        rasterize(
+            &scene,
+            &TextEngine::system(),
+            &Reuse::default(),
+            &Cancel::new(),
+        )
+    })
+    .expect("a bitmap");
+    assert_eq!((out.width, out.height), (800, 600));
+    // The huge disc covers the canvas.
+    assert_eq!(&out.data[..4], &[255, 0, 0, 255]);
+}
