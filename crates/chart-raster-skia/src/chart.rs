@@ -12,7 +12,7 @@ use crate::scales::{self, Scale, ScaleCore, ScaleLayer};
 use crate::scene::Scene;
 use crate::text::TextEngine;
 use crate::Settings;
-use chart_spec::annotation_model::DrawTime as AnnDrawTime;
+use chart_spec::model::annotation::DrawTime as AnnDrawTime;
 use chart_spec::model::{Axis, Chart, Clip, Display, FillDrawTime, Position, Stacked};
 use chart_spec::{Cancel, Message};
 use serde_json::{Map, Value};

@@ -11,7 +11,7 @@ use serde_json::{Map, Value};
 // Bundled plugins drawn or honoured, hence without a message here:
 // - chartjs-plugin-datalabels and chartjs-plugin-annotation (plugins::datalabels,
 //   plugins::annotation); what they leave out is said where their options are resolved
-//   (chart_spec::plugins_model, chart_spec::annotation_model).
+//   (chart_spec::resolve::datalabels, chart_spec::resolve::annotation).
 // - chartjs-plugin-gradient (plugins::gradient).
 // - chartjs-plugin-zoom draws nothing in a still image: its `start` hook only installs input
 //   handlers, and its one drawing (the drag rectangle) needs a drag. The initial view is the

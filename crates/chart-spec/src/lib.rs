@@ -12,21 +12,14 @@
 //! This crate depends on no other workspace crate. Engines read only the resolved model,
 //! never raw JSON.
 
-#![recursion_limit = "512"]
-
-pub mod annotation_model;
 pub mod bitmap;
 pub mod budget;
-pub mod charts_model;
 pub mod color;
 pub mod defaults;
-pub mod defaults_extra;
 pub mod font;
 pub mod limits;
 pub mod message;
 pub mod model;
-pub mod model_extra;
-pub mod plugins_model;
 pub mod request;
 pub mod resolve;
 pub mod scopes;

@@ -10,8 +10,8 @@ use crate::elements::{Area, Ctx};
 use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scene::{LineCap, LineJoin, Paint};
+use chart_spec::model::{self as mx, ArcJoin, Dim};
 use chart_spec::model::{Dataset, Elements, Raw};
-use chart_spec::model_extra::{self as mx, ArcJoin, Dim};
 
 /// Element options of an arc as the element draws them.
 pub fn arc_element_options(o: &mx::ArcOptions) -> ArcOptions {

@@ -7,8 +7,8 @@ use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
-use chart_spec::charts_model::{GraphOptions, NodeRef, PluginDataset};
 use chart_spec::model::{Dataset, Elements, Raw};
+use chart_spec::model::{GraphOptions, NodeRef, PluginDataset};
 use std::f64::consts::PI;
 
 /// A node of the hierarchy (`d3.hierarchy`), with the tidy-tree walk's fields.

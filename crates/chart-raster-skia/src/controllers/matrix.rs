@@ -4,8 +4,8 @@
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
-use chart_spec::charts_model::{MatrixRect, PluginDataset};
 use chart_spec::model::{Dataset, Raw};
+use chart_spec::model::{MatrixRect, PluginDataset};
 
 /// A laid-out rectangle: left, top, width, height and its options.
 #[derive(Debug, Clone, PartialEq)]

@@ -10,7 +10,7 @@ use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
-use chart_spec::annotation_model::{
+use chart_spec::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, DrawTime, Shape,
 };
 use chart_spec::model::{Axis, Raw};
@@ -346,7 +346,7 @@ fn line_label(
         };
         x.max(y).clamp(0.0, 0.25)
     };
-    use chart_spec::annotation_model::LabelPos;
+    use chart_spec::model::annotation::LabelPos;
     let t = match l.line_position {
         LabelPos::Start => t_adjust(line.x2 - line.x, line.y2 - line.y),
         LabelPos::End => 1.0 - t_adjust(line.x - line.x2, line.y - line.y2),
@@ -403,7 +403,7 @@ fn box_label(
                pad1: f64,
                adj: f64,
                size: f64,
-               at: chart_spec::annotation_model::LabelPos| {
+               at: chart_spec::model::annotation::LabelPos| {
         let avail = end - box_border - start - pad0 - pad1 - size;
         start + box_border / 2.0 + adj + at.relative(avail)
     };

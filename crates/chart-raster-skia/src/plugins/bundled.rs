@@ -1,8 +1,9 @@
 //! The bundled third-party plugins the engine draws (chartjs-plugin-datalabels, chartjs-plugin-annotation, …), resolved
 //! once per chart from the config and handed to the draw stages that run them.
 
-use chart_spec::annotation_model::{resolve_annotations, Annotations};
-use chart_spec::plugins_model::{resolve_datalabels, resolve_gradients, DataLabels, GradientSpec};
+use chart_spec::model::annotation::Annotations;
+use chart_spec::model::{DataLabels, GradientSpec};
+use chart_spec::resolve::{resolve_annotations, resolve_datalabels, resolve_gradients};
 use chart_spec::Message;
 use serde_json::{Map, Value};
 

@@ -4,13 +4,13 @@
 //! Mirrors the plugin's `positioners` (anchor point on the element), `coordinates` (align and
 //! offset outside the label's box), `layout.compute`/`collide` (`display: 'auto'` hides a
 //! label that overlaps one with a higher priority) and `Label.draw` (frame, then text lines).
-//! Options come resolved from [`chart_spec::plugins_model`].
+//! Options come resolved from [`chart_spec::resolve::resolve_datalabels`].
 
 use crate::controllers::{ChartData, Controller};
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use crate::scene::{LineJoin, TextAlign, TextBaseline};
-use chart_spec::plugins_model::{
+use chart_spec::model::{
     DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay, LabelTextAlign,
 };
 use chart_spec::Rgba;
@@ -588,7 +588,7 @@ pub fn collect(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chart_spec::plugins_model::resolve_datalabels;
+    use chart_spec::resolve::resolve_datalabels;
     use serde_json::{json, Value};
 
     fn labels(v: Value) -> DataLabels {

@@ -1,7 +1,7 @@
 //! chartjs-plugin-gradient 0.6.1: a dataset colour option given as a gradient over a scale.
 //!
 //! Resolution wrote a stand-in colour per gradient into the dataset
-//! ([`chart_spec::plugins_model::apply_gradient_sentinels`]), so every element, line, fill
+//! ([`chart_spec::resolve::apply_gradient_sentinels`]), so every element, line, fill
 //! and legend box that uses the option is drawn with it. Once the scales are laid out, this
 //! module repaints those shapes: inside the chart area with the plugin's `createGradient` over
 //! the scale (stops from `getPixelStop`), outside it (legend boxes) over the shape's own box,
@@ -12,7 +12,7 @@ use crate::elements::Area;
 use crate::scales::Scale;
 use crate::scene::{Item, Paint, PathCmd, Transform};
 use chart_spec::model::Raw;
-use chart_spec::plugins_model::{GradientAxis, GradientSpec};
+use chart_spec::model::{GradientAxis, GradientSpec};
 use chart_spec::Rgba;
 
 /// The colour stops of one gradient: `addColors` (stop clamped to 0..=1, sorted).

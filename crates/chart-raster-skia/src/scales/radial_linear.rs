@@ -13,8 +13,8 @@ use super::radial_geometry::{LabelSize, PointLabelItem, RadialGeometry};
 use super::{ticks, DataLimits, ScaleCore, ScaleLayer, ScaleType, Tick};
 use crate::elements::Ctx;
 use crate::text::TextEngine;
+use chart_spec::model::RadialScaleOptions;
 use chart_spec::model::{Axis, Display, Raw};
-use chart_spec::model_extra::RadialScaleOptions;
 use chart_spec::values::Padding;
 
 /// `radialLinear`.

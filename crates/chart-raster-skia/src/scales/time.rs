@@ -9,8 +9,8 @@
 
 use super::{DataLimits, ScaleCore, ScaleType, Tick};
 use crate::text::TextEngine;
+use chart_spec::model::TimeSource;
 use chart_spec::model::{Raw, ScaleOptions};
-use chart_spec::model_extra::TimeSource;
 use chart_spec::time::{DateAdapter, DisplayFormats, TimeUnit};
 
 /// `INTERVALS` of scale.time: whether a unit is "common" (auto ticks may use it), its size in

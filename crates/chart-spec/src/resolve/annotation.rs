@@ -1,349 +1,21 @@
-//! Options of chartjs-plugin-annotation 3.1.0 (`options.plugins.annotation`), resolved as the
-//! plugin's element defaults, `common` and each annotation merge (`beforeUpdate`,
-//! `resolveAnnotationOptions`). Positions stay raw values: the engine parses them against its
-//! scales (`scaleValue` in the plugin).
+//! chartjs-plugin-annotation 3.1.0: `options.plugins.annotation` resolved as the plugin's
+//! element defaults ([`crate::defaults`]), `common` and each annotation merge (`beforeUpdate`,
+//! `resolveAnnotationOptions`).
 
+use super::lookup::merge_into;
 use crate::color::{parse_color, Rgba};
+use crate::defaults;
 use crate::message::Message;
+use crate::model::annotation::{
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, ControlOffset,
+    DrawTime, LabelPos, LabelSize, Shape,
+};
 use crate::model::{PointStyle, Raw};
-use crate::plugins_model::merge_into;
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::{to_font, to_padding, Font, Padding};
-use serde_json::{json, Map, Value};
+use crate::values::{to_font, to_padding, Font};
+use serde_json::{Map, Value};
 
-/// The annotation types drawn.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum AnnotationKind {
-    /// `'line'` (default type).
-    Line,
-    /// `'box'`.
-    Box,
-    /// `'label'`.
-    Label,
-    /// `'point'`.
-    Point,
-    /// `'ellipse'`.
-    Ellipse,
-    /// `'polygon'`.
-    Polygon,
-    /// `'doughnutLabel'`: text in the hole of the innermost doughnut.
-    DoughnutLabel,
-}
-
-/// `drawTime`: the chart hook an annotation draws in.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum DrawTime {
-    /// `'beforeDraw'`.
-    BeforeDraw,
-    /// `'beforeDatasetsDraw'`.
-    BeforeDatasetsDraw,
-    /// `'afterDatasetsDraw'` (default).
-    AfterDatasetsDraw,
-    /// `'afterDraw'`.
-    AfterDraw,
-    /// A dataset index: drawn before that dataset (`beforeDatasetDraw`).
-    BeforeDataset(usize),
-}
-
-/// A label position along one axis: `'start'`, `'center'`, `'end'` or a percentage.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LabelPos {
-    /// `'start'`.
-    Start,
-    /// `'center'` (default).
-    Center,
-    /// `'end'`.
-    End,
-    /// `'N%'`, as a 0..=1 fraction.
-    Percent(f64),
-}
-
-impl LabelPos {
-    fn from(v: Option<&Value>) -> Self {
-        match v.and_then(Value::as_str) {
-            Some("start") => LabelPos::Start,
-            Some("end") => LabelPos::End,
-            Some(s) if s.ends_with('%') => LabelPos::Percent(
-                (to_number(&Value::String(s.trim_end_matches('%').to_string())) / 100.0)
-                    .clamp(0.0, 1.0),
-            ),
-            _ => LabelPos::Center,
-        }
-    }
-    /// `getRelativePosition(size, position)`.
-    pub fn relative(self, size: f64) -> f64 {
-        match self {
-            LabelPos::Start => 0.0,
-            LabelPos::End => size,
-            LabelPos::Percent(p) => p * size,
-            LabelPos::Center => size / 2.0,
-        }
-    }
-}
-
-/// One coordinate of a line's `controlPoint`: px, a percentage of the line's length, or
-/// anything else (which the plugin's `getSize` turns into the whole length).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum ControlOffset {
-    /// A number of px.
-    Px(f64),
-    /// `'N%'` as a fraction (may be negative).
-    Percent(f64),
-    /// Neither: the line's length.
-    Length,
-}
-
-impl ControlOffset {
-    fn from(v: Option<&Value>) -> Self {
-        match v {
-            None | Some(Value::Null) => ControlOffset::Px(0.0),
-            Some(Value::Number(n)) => ControlOffset::Px(n.as_f64().unwrap_or(0.0)),
-            Some(Value::String(s)) if s.ends_with('%') => ControlOffset::Percent(
-                s.trim_end_matches('%')
-                    .trim()
-                    .parse::<f64>()
-                    .unwrap_or(f64::NAN)
-                    / 100.0,
-            ),
-            Some(_) => ControlOffset::Length,
-        }
-    }
-    /// `getSize(size, value, false)`.
-    pub fn size(self, length: f64) -> f64 {
-        match self {
-            ControlOffset::Px(v) => v,
-            ControlOffset::Percent(p) => p * length,
-            ControlOffset::Length => length,
-        }
-    }
-}
-
-/// Border and fill shared by every annotation shape and label box.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Shape {
-    /// `backgroundColor`. Default: `Chart.defaults.color` for box, ellipse, point, polygon.
-    pub background_color: Rgba,
-    /// `borderColor`. Default: `Chart.defaults.color` (`#666`).
-    pub border_color: Rgba,
-    /// `borderWidth`. Default: 2 (line), 1 (box, ellipse, point, polygon), 0 (labels).
-    pub border_width: f64,
-    /// `borderDash`. Default: `[]`.
-    pub border_dash: Vec<f64>,
-    /// `borderDashOffset`. Default: 0.
-    pub border_dash_offset: f64,
-    /// `borderRadius` (one value for every corner). Default: 0 (6 for line labels).
-    pub border_radius: f64,
-}
-
-/// One arrow head of a line (`arrowHeads.start` / `arrowHeads.end`), its options falling
-/// back to `arrowHeads`, then to the line's.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ArrowHead {
-    /// `fill`: a closed, filled head. Default: false.
-    pub fill: bool,
-    /// `length` along the line, px. Default: 12.
-    pub length: f64,
-    /// `width`: half the head's opening, px. Default: 6.
-    pub width: f64,
-    /// `backgroundColor` (fill), else the border colour.
-    pub background_color: Option<Rgba>,
-    /// Border.
-    pub shape: Shape,
-}
-
-/// `callout` of a label: a pointer from the label's side to the point it labels.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Callout {
-    /// `position`: `None` is `'auto'` (the side nearest the point); else 0 left, 1 bottom,
-    /// 2 top, 3 right.
-    pub position: Option<usize>,
-    /// `margin` between the label and the callout, px. Default: 5.
-    pub margin: f64,
-    /// `side`: length of the stub along the label, px. Default: 5.
-    pub side: f64,
-    /// `start` along the side, px or a 0..=1 fraction when a percentage. Default: `'50%'`.
-    pub start: LabelSize,
-    /// Stroke.
-    pub shape: Shape,
-}
-
-/// A size in px or a fraction of some length (`getSize` with a positive percentage).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LabelSize {
-    /// px.
-    Px(f64),
-    /// Fraction, clamped to 0..=1.
-    Fraction(f64),
-    /// Anything else: the whole length.
-    Whole,
-}
-
-impl LabelSize {
-    /// `getSize(size, value)`.
-    pub fn of(self, size: f64) -> f64 {
-        match self {
-            LabelSize::Px(v) => v,
-            LabelSize::Fraction(f) => f * size,
-            LabelSize::Whole => size,
-        }
-    }
-}
-
-/// The text of a label annotation or of a line/box/ellipse's `label`.
-#[derive(Debug, Clone, PartialEq)]
-pub struct AnnotationLabel {
-    /// `display`. Default: false for sub-labels, true for `type: 'label'`.
-    pub display: bool,
-    /// `content` lines (an array gives several); empty: nothing drawn.
-    pub content: Vec<String>,
-    /// Frame.
-    pub shape: Shape,
-    /// `color` per line (the last repeats). Default: `'black'` (`'#fff'` on lines).
-    pub colors: Vec<Rgba>,
-    /// `font` per line (the last repeats). Default weight: bold for sub-labels.
-    pub fonts: Vec<Font>,
-    /// `padding`. Default: 6.
-    pub padding: Padding,
-    /// `position` as (x, y). Default: `'center'`.
-    pub position: (LabelPos, LabelPos),
-    /// Raw `position` when a plain string (line labels read `'start'`/`'end'`/percent).
-    pub line_position: LabelPos,
-    /// `xAdjust`. Default: 0.
-    pub x_adjust: f64,
-    /// `yAdjust`. Default: 0.
-    pub y_adjust: f64,
-    /// `rotation` in degrees; `None` is `'auto'` (line labels only). Default: 0.
-    pub rotation: Option<f64>,
-    /// `textAlign`: -1 start/left, 0 center, 1 end/right. Default: start (center on lines
-    /// and label annotations).
-    pub text_align: i8,
-    /// `textStrokeWidth`. Default: 0.
-    pub text_stroke_width: f64,
-    /// `textStrokeColor`. Default: none.
-    pub text_stroke_color: Option<Rgba>,
-    /// `callout`, when displayed (label annotations and line labels).
-    pub callout: Option<Callout>,
-    /// `drawTime`, falling back to the annotation's.
-    pub draw_time: DrawTime,
-    /// `z`, falling back to the annotation's.
-    pub z: f64,
-}
-
-/// One annotation, resolved.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Annotation {
-    /// `id` (key in `annotations`) when given as an object.
-    pub id: Option<String>,
-    /// `type`.
-    pub kind: AnnotationKind,
-    /// `drawTime`. Default: `'afterDatasetsDraw'`.
-    pub draw_time: DrawTime,
-    /// `z`. Default: 0.
-    pub z: f64,
-    /// `adjustScaleRange`. Default: true.
-    pub adjust_scale_range: bool,
-    /// `scaleID` (lines).
-    pub scale_id: Option<String>,
-    /// `value` (lines).
-    pub value: Raw,
-    /// `endValue` (lines).
-    pub end_value: Raw,
-    /// `xScaleID`.
-    pub x_scale_id: Option<String>,
-    /// `yScaleID`.
-    pub y_scale_id: Option<String>,
-    /// `xMin`.
-    pub x_min: Raw,
-    /// `xMax`.
-    pub x_max: Raw,
-    /// `yMin`.
-    pub y_min: Raw,
-    /// `yMax`.
-    pub y_max: Raw,
-    /// `xValue` (label, point, polygon).
-    pub x_value: Raw,
-    /// `yValue`.
-    pub y_value: Raw,
-    /// `xAdjust` (label, point, polygon). Default: 0.
-    pub x_adjust: f64,
-    /// `yAdjust`. Default: 0.
-    pub y_adjust: f64,
-    /// `radius` (point, polygon). Default: 10.
-    pub radius: f64,
-    /// `pointStyle` (point). Default: `'circle'`.
-    pub point_style: PointStyle,
-    /// `autoFit` (doughnutLabel): shrink the text to fit the hole. Default: true.
-    pub auto_fit: bool,
-    /// `spacing` (doughnutLabel) between the hole's edge and the background. Default: 1.
-    pub spacing: f64,
-    /// `sides` (polygon). Default: 3.
-    pub sides: usize,
-    /// `rotation`, degrees. Default: 0.
-    pub rotation: f64,
-    /// Fill and border.
-    pub shape: Shape,
-    /// `curve` (lines): a quadratic curve through `controlPoint`. Default: false.
-    pub curve: bool,
-    /// `controlPoint` as (x, y) offsets from the line's centre, before rotation to the
-    /// line. Default: `{y: '-50%'}`.
-    pub control_point: (ControlOffset, ControlOffset),
-    /// Line arrow heads at the start and the end, when displayed.
-    pub arrow_heads: [Option<ArrowHead>; 2],
-    /// The label: the annotation itself for `type: 'label'`, else `label`.
-    pub label: AnnotationLabel,
-}
-
-/// chartjs-plugin-annotation, resolved.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct Annotations {
-    /// `clip`: clip to the chart area. Default: true.
-    pub clip: bool,
-    /// The displayed annotations, in config order.
-    pub list: Vec<Annotation>,
-}
-
-fn type_defaults(kind: AnnotationKind) -> Value {
-    let box_label = json!({"backgroundColor": "transparent", "borderWidth": 0, "color": "black",
-        "display": false, "font": {"weight": "bold"}, "padding": 6, "position": "center",
-        "textAlign": "start", "textStrokeWidth": 0, "xAdjust": 0, "yAdjust": 0,
-        "borderRadius": 0, "borderDash": [], "borderDashOffset": 0});
-    match kind {
-        AnnotationKind::Line => json!({"adjustScaleRange": true, "borderDash": [],
-            "arrowHeads": {"display": false, "fill": false, "length": 12, "width": 6},
-            "curve": false, "controlPoint": {"y": "-50%"},
-            "borderDashOffset": 0, "borderWidth": 2, "display": true, "z": 0,
-            "label": {"backgroundColor": "rgba(0,0,0,0.8)", "borderColor": "black",
-                "borderDash": [], "borderDashOffset": 0, "borderRadius": 6, "borderWidth": 0,
-                "color": "#fff", "display": false, "font": {"weight": "bold"}, "padding": 6,
-                "position": "center", "rotation": 0, "textAlign": "center",
-                "textStrokeWidth": 0, "xAdjust": 0, "yAdjust": 0}}),
-        AnnotationKind::Box => json!({"adjustScaleRange": true, "borderDash": [],
-            "borderDashOffset": 0, "borderRadius": 0, "borderWidth": 1, "display": true,
-            "rotation": 0, "z": 0, "label": box_label}),
-        AnnotationKind::Ellipse => json!({"adjustScaleRange": true, "borderDash": [],
-            "borderDashOffset": 0, "borderWidth": 1, "display": true, "rotation": 0, "z": 0,
-            "label": box_label}),
-        AnnotationKind::Label => json!({"adjustScaleRange": true, "backgroundColor": "transparent",
-            "borderDash": [], "borderDashOffset": 0, "borderRadius": 0, "borderWidth": 0,
-            "color": "black", "display": true, "padding": 6, "position": "center",
-            "rotation": 0, "textAlign": "center", "textStrokeWidth": 0, "xAdjust": 0,
-            "yAdjust": 0, "z": 0}),
-        AnnotationKind::Point => json!({"adjustScaleRange": true, "borderDash": [],
-            "borderDashOffset": 0, "borderWidth": 1, "display": true, "pointStyle": "circle",
-            "radius": 10, "rotation": 0, "xAdjust": 0, "yAdjust": 0, "z": 0}),
-        AnnotationKind::DoughnutLabel => json!({"autoFit": true, "autoHide": true,
-            "backgroundColor": "transparent", "borderColor": "transparent", "borderDash": [],
-            "borderDashOffset": 0, "borderWidth": 0, "color": "black", "display": true,
-            "position": "center", "rotation": 0, "spacing": 1, "textAlign": "center",
-            "textStrokeWidth": 0, "xAdjust": 0, "yAdjust": 0, "adjustScaleRange": false,
-            "padding": 0}),
-        AnnotationKind::Polygon => json!({"adjustScaleRange": true, "borderDash": [],
-            "borderDashOffset": 0, "borderWidth": 1, "display": true, "radius": 10,
-            "rotation": 0, "sides": 3, "xAdjust": 0, "yAdjust": 0, "z": 0}),
-    }
-}
-
-fn draw_time(v: Option<&Value>) -> Option<DrawTime> {
+pub(super) fn draw_time(v: Option<&Value>) -> Option<DrawTime> {
     Some(match v? {
         Value::String(s) => match s.as_str() {
             "beforeDraw" => DrawTime::BeforeDraw,
@@ -357,11 +29,11 @@ fn draw_time(v: Option<&Value>) -> Option<DrawTime> {
     })
 }
 
-fn color(v: Option<&Value>) -> Option<Rgba> {
+pub(super) fn color(v: Option<&Value>) -> Option<Rgba> {
     v.and_then(Value::as_str).and_then(parse_color)
 }
 
-fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
+pub(super) fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
     match m.get(k) {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(d),
         // A per-corner object: its first corner stands for all (and a message says so).
@@ -370,11 +42,11 @@ fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
     }
 }
 
-fn raw(m: &Map<String, Value>, k: &str) -> Raw {
+pub(super) fn raw(m: &Map<String, Value>, k: &str) -> Raw {
     m.get(k).map_or(Raw::Undefined, Raw::from_json)
 }
 
-fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool) -> Shape {
+pub(super) fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool) -> Shape {
     Shape {
         background_color: color(m.get("backgroundColor")).unwrap_or(if routed_bg {
             default_color
@@ -430,7 +102,7 @@ fn content_lines(v: Option<&Value>) -> Vec<String> {
     }
 }
 
-fn label(
+pub(super) fn label(
     m: &Map<String, Value>,
     parent_time: DrawTime,
     parent_z: f64,
@@ -466,8 +138,8 @@ fn label(
         other => vec![color(other).unwrap_or(Rgba::TRANSPARENT)],
     };
     let position = match m.get("position") {
-        Some(Value::Object(p)) => (LabelPos::from(p.get("x")), LabelPos::from(p.get("y"))),
-        v => (LabelPos::from(v), LabelPos::from(v)),
+        Some(Value::Object(p)) => (label_pos(p.get("x")), label_pos(p.get("y"))),
+        v => (label_pos(v), label_pos(v)),
     };
     AnnotationLabel {
         display: m.get("display").is_some_and(truthy),
@@ -477,7 +149,7 @@ fn label(
         fonts,
         padding: to_padding(m.get("padding")),
         position,
-        line_position: LabelPos::from(m.get("position")),
+        line_position: label_pos(m.get("position")),
         x_adjust: num(m, "xAdjust", 0.0),
         y_adjust: num(m, "yAdjust", 0.0),
         rotation: match m.get("rotation") {
@@ -590,7 +262,7 @@ pub fn resolve_annotations(
                 continue;
             }
         };
-        let mut m = match type_defaults(kind) {
+        let mut m = match defaults::annotation::type_defaults(kind) {
             Value::Object(m) => m,
             _ => Map::new(),
         };
@@ -673,11 +345,8 @@ pub fn resolve_annotations(
             shape: shape(&m, default_color, routed_bg),
             curve: kind == AnnotationKind::Line && m.get("curve").is_some_and(truthy),
             control_point: match m.get("controlPoint") {
-                Some(Value::Object(c)) => (
-                    ControlOffset::from(c.get("x")),
-                    ControlOffset::from(c.get("y")),
-                ),
-                v => (ControlOffset::from(v), ControlOffset::from(v)),
+                Some(Value::Object(c)) => (control_offset(c.get("x")), control_offset(c.get("y"))),
+                v => (control_offset(v), control_offset(v)),
             },
             arrow_heads: if kind == AnnotationKind::Line {
                 [
@@ -703,9 +372,39 @@ pub fn resolve_annotations(
     }
 }
 
+/// A label `position` (`'start'`, `'center'`, `'end'` or `'N%'`).
+fn label_pos(v: Option<&Value>) -> LabelPos {
+    match v.and_then(Value::as_str) {
+        Some("start") => LabelPos::Start,
+        Some("end") => LabelPos::End,
+        Some(s) if s.ends_with('%') => LabelPos::Percent(
+            (to_number(&Value::String(s.trim_end_matches('%').to_string())) / 100.0)
+                .clamp(0.0, 1.0),
+        ),
+        _ => LabelPos::Center,
+    }
+}
+
+/// One coordinate of a line's `controlPoint`.
+fn control_offset(v: Option<&Value>) -> ControlOffset {
+    match v {
+        None | Some(Value::Null) => ControlOffset::Px(0.0),
+        Some(Value::Number(n)) => ControlOffset::Px(n.as_f64().unwrap_or(0.0)),
+        Some(Value::String(s)) if s.ends_with('%') => ControlOffset::Percent(
+            s.trim_end_matches('%')
+                .trim()
+                .parse::<f64>()
+                .unwrap_or(f64::NAN)
+                / 100.0,
+        ),
+        Some(_) => ControlOffset::Length,
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+    use serde_json::json;
 
     fn resolve(v: Value) -> (Option<Annotations>, Vec<Message>) {
         let Value::Object(m) = v else {

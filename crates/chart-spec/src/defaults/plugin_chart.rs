@@ -1,0 +1,199 @@
+//! Defaults of the bundled plugin chart types (chartjs-chart-matrix 3.1.0,
+//! chartjs-chart-treemap 4.2.2, chartjs-chart-sankey 0.19.1, chartjs-chart-venn 4.3.7,
+//! chartjs-chart-graph): the controllers' and elements' `static defaults`/`overrides`, as data.
+//! [`super`] adds them to its tables after the core ones. Options that the plugins accept as
+//! functions (matrix `width`/`height`, treemap `labels.formatter`) cannot be JSON; their
+//! default functions are reproduced by the engine.
+
+use serde_json::{json, Value};
+use std::sync::LazyLock;
+
+/// chartjs-chart-graph's `DendrogramController.defaults` (the scatter controller's, `clip`
+/// 10, `tension` 0.4 and the tree layout `mode`).
+fn graph_dataset(mode: &str) -> Value {
+    json!({
+        "datasetElementType": false,
+        "dataElementType": "point",
+        "showLine": false,
+        "fill": false,
+        "clip": 10,
+        "edgeElementType": "edgeLine",
+        "tension": 0.4,
+        "tree": {"mode": mode, "orientation": "horizontal"}
+    })
+}
+
+/// `DendrogramController.overrides`: hidden linear scales over -1..1 and a 10px padding.
+fn graph_overrides() -> Value {
+    let axis = json!({
+        "type": "linear",
+        "display": false,
+        "min": -1,
+        "max": 1,
+        "ticks": {"maxTicksLimit": 2, "precision": 100, "minRotation": 0, "maxRotation": 0}
+    });
+    json!({
+        "interaction": {"mode": "point"},
+        "layout": {"padding": 10},
+        "scales": {"x": axis, "y": axis}
+    })
+}
+
+/// `Chart.defaults.datasets[type]`: each plugin controller's `static defaults`.
+pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {"dataElementType": "matrix"},
+        "treemap": {"dataElementType": "treemap"},
+        "sankey": {
+            "borderColor": "black",
+            "borderWidth": 1,
+            "color": "black",
+            "dataElementType": "flow",
+            "modeX": "edge",
+            "nodeMinSize": 0,
+            "nodePadding": 10,
+            "nodePaddingMode": "auto",
+            "nodeWidth": 10,
+            "orientation": "horizontal"
+        },
+        "tree": graph_dataset("tree"),
+        "dendrogram": graph_dataset("dendrogram"),
+        "dendogram": graph_dataset("dendrogram"),
+        "venn": {"dataElementType": "arcSlice"},
+        "euler": {"dataElementType": "arcSlice"}
+    })
+});
+
+/// `Chart.defaults.elements[type]`: each plugin element's `static defaults`.
+pub(super) static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {
+            "anchorX": "center",
+            "anchorY": "center",
+            "borderRadius": 0,
+            "height": 20,
+            "width": 20
+        },
+        "treemap": {
+            "borderRadius": 0,
+            "borderWidth": 0,
+            "captions": {"color": "black", "display": true, "font": {}, "padding": 3},
+            "displayMode": "containerBoxes",
+            "dividers": {
+                "display": false,
+                "lineCapStyle": "butt",
+                "lineColor": "black",
+                "lineDash": [],
+                "lineDashOffset": 0,
+                "lineWidth": 1
+            },
+            "labels": {
+                "align": "center",
+                "color": "black",
+                "display": false,
+                "font": {},
+                "overflow": "cut",
+                "padding": 3,
+                "position": "middle"
+            },
+            "rtl": false,
+            "spacing": 0.5,
+            "unsorted": false
+        },
+        "arcSlice": {
+            "backgroundColor": "#efefef",
+            "borderRadius": 0,
+            "borderSkipped": "start",
+            "borderWidth": 0,
+            "inflateAmount": "auto"
+        },
+        "edgeLine": {
+            "borderCapStyle": "butt",
+            "borderDash": [],
+            "borderDashOffset": 0.0,
+            "borderJoinStyle": "miter",
+            "borderWidth": 3,
+            "capBezierPoints": true,
+            "cubicInterpolationMode": "default",
+            "fill": false,
+            "spanGaps": false,
+            "stepped": false,
+            "tension": 0,
+            "directed": false,
+            "arrowHeadSize": 15,
+            "arrowHeadOffset": 5
+        },
+        "flow": {
+            "alpha": 0.5,
+            "colorFrom": "red",
+            "colorMode": "gradient",
+            "colorTo": "green",
+            "flowColor": null,
+            "flowLabels": {
+                "borderRadius": 0,
+                "color": "black",
+                "display": false,
+                "padding": 4,
+                "position": "center"
+            },
+            "orientation": "horizontal"
+        }
+    })
+});
+
+/// `Chart.overrides[type]`.
+pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
+    json!({
+        "matrix": {
+            "interaction": {"intersect": true, "mode": "nearest"},
+            "scales": {
+                "x": {"offset": true, "type": "linear"},
+                "y": {"reverse": true, "type": "linear"}
+            }
+        },
+        "treemap": {
+            "interaction": {"includeInvisible": true, "intersect": true, "mode": "point"},
+            "scales": {
+                "x": {"alignToPixels": true, "bounds": "data", "display": false, "type": "linear"},
+                "y": {
+                    "alignToPixels": true,
+                    "bounds": "data",
+                    "display": false,
+                    "reverse": true,
+                    "type": "linear"
+                }
+            }
+        },
+        "tree": graph_overrides(),
+        "dendrogram": graph_overrides(),
+        "dendogram": graph_overrides(),
+        "venn": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
+        "euler": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
+        "sankey": {
+            "interaction": {"intersect": true, "mode": "nearest"},
+            "layout": {"padding": {"bottom": 3, "left": 3, "right": 13, "top": 3}},
+            "plugins": {"legend": {"display": false}},
+            "scales": {
+                "x": {"bounds": "data", "display": false, "min": 0, "offset": false, "type": "linear"},
+                "y": {
+                    "bounds": "data",
+                    "display": false,
+                    "min": 0,
+                    "offset": false,
+                    "reverse": true,
+                    "type": "linear"
+                }
+            }
+        }
+    })
+});

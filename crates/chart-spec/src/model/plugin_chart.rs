@@ -1,0 +1,251 @@
+//! Dataset options of the bundled plugin chart types (chartjs-chart-matrix 3.1.0,
+//! chartjs-chart-treemap 4.2.2, chartjs-chart-sankey 0.19.1, chartjs-chart-venn 4.3.7 and
+//! chartjs-chart-graph's tree types), resolved through the same scope chain as the core types.
+//!
+//! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
+
+use crate::color::Rgba;
+use crate::values::Font;
+use serde_json::{Map, Value};
+
+/// Resolved options of a plugin chart type's dataset.
+#[derive(Debug, Clone, PartialEq)]
+pub enum PluginDataset {
+    /// chartjs-chart-matrix.
+    Matrix(MatrixOptions),
+    /// chartjs-chart-treemap.
+    Treemap(Box<TreemapOptions>),
+    /// chartjs-chart-sankey.
+    Sankey(Box<SankeyOptions>),
+    /// chartjs-chart-venn (`venn` and `euler`).
+    Venn(VennOptions),
+    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`).
+    Graph(Box<GraphOptions>),
+}
+
+/// chartjs-chart-graph tree and dendrogram options, with the edges and their style.
+#[derive(Debug, Clone, PartialEq)]
+pub struct GraphOptions {
+    /// `tree.mode`: `'tree'` (d3 `tree()`) or `'dendrogram'` (d3 `cluster()`).
+    pub tidy_tree: bool,
+    /// `tree.orientation`: `horizontal`, `vertical` or `radial`. Default: `'horizontal'`.
+    pub orientation: String,
+    /// Edges (source, target): from `edges` or from each node's `parent`.
+    pub edges: Vec<(NodeRef, NodeRef)>,
+    /// Edges derived from `parent` (the root is then the first node without one).
+    pub derived_edges: bool,
+    /// Edge `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub edge_color: Rgba,
+    /// Edge `borderWidth`. Default: 3.
+    pub edge_width: f64,
+    /// Edge `tension`. Default: 0.4 (the controller's).
+    pub tension: f64,
+    /// Edge `borderDash`. Default: none.
+    pub edge_dash: Vec<f64>,
+    /// Edge `directed`: an arrow head at the target. Default: false.
+    pub directed: bool,
+    /// `arrowHeadSize`. Default: 15.
+    pub arrow_size: f64,
+    /// `arrowHeadOffset`. Default: 5.
+    pub arrow_offset: f64,
+}
+
+/// One region of a venn diagram (`ArcSlice` options at an index) and its value.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennSlice {
+    /// `value` of the data entry (`NaN` when missing).
+    pub value: f64,
+    /// `backgroundColor`. Default: `'#efefef'`.
+    pub background_color: Option<Rgba>,
+    /// `borderColor`. Default: `Chart.defaults.borderColor`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth`. Default: 0 (which a canvas ignores, keeping 1).
+    pub border_width: f64,
+}
+
+/// chartjs-chart-venn dataset options: one slice per data entry.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennOptions {
+    /// Per data index.
+    pub slices: Vec<VennSlice>,
+}
+
+/// One flow of a sankey chart, with its element options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyFlow {
+    /// `from` node key (`String(from)`).
+    pub from: String,
+    /// `to` node key.
+    pub to: String,
+    /// `flow` amount.
+    pub flow: f64,
+    /// `colorFrom`. Default: `'red'`.
+    pub color_from: Rgba,
+    /// `colorTo`. Default: `'green'`.
+    pub color_to: Rgba,
+    /// `colorMode`: `gradient`, `from` or `to`. Default: `'gradient'`.
+    pub color_mode: String,
+    /// `alpha` applied to the flow colours. Default: 0.5.
+    pub alpha: f64,
+    /// `flowColor`: one colour for the flow. Default: null.
+    pub flow_color: Option<Rgba>,
+    /// `flowLabels.display`. Default: false.
+    pub label_display: bool,
+    /// `flowLabels.color`. Default: black.
+    pub label_color: Rgba,
+    /// `flowLabels.padding`. Default: 4.
+    pub label_padding: f64,
+    /// `flowLabels.position`. Default: `'center'`.
+    pub label_position: String,
+    /// `flowLabels.backgroundColor`. Default: none.
+    pub label_background: Option<Rgba>,
+    /// `flowLabels.borderRadius`. Default: 0.
+    pub label_border_radius: f64,
+    /// `flowLabels.font`. Default: `Chart.defaults.font`.
+    pub label_font: Font,
+}
+
+/// chartjs-chart-sankey dataset options. Node options given per node key (objects keyed by
+/// node) stay JSON and are looked up by key when drawing (`resolveNodeOption`).
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyOptions {
+    /// The flows, in data order (entries without from/to are left out).
+    pub flows: Vec<SankeyFlow>,
+    /// `size`: `'max'` or `'min'`. Default: `'max'`.
+    pub size_min: bool,
+    /// `priority`: node key → order in its column.
+    pub priority: Option<Map<String, Value>>,
+    /// `column`: node key → column.
+    pub column: Option<Map<String, Value>>,
+    /// `nodePadding`: a number, or per node key. Default: 10.
+    pub node_padding: Value,
+    /// `nodePaddingMode`: `auto` or `even`. Default: `'auto'`.
+    pub node_padding_mode: String,
+    /// `nodeMinSize`: a number, or per node key. Default: 0.
+    pub node_min_size: Value,
+    /// `nodeWidth`. Default: 10.
+    pub node_width: f64,
+    /// `modeX`: `edge` or `even`. Default: `'edge'`.
+    pub mode_x: String,
+    /// `orientation`: `horizontal` or `vertical`. Default: `'horizontal'`.
+    pub vertical: bool,
+    /// `borderColor` of nodes. Default: `'black'`.
+    pub border_color: Option<Rgba>,
+    /// `borderWidth` of nodes. Default: 1.
+    pub border_width: f64,
+    /// `color`: node label colour. Default: `'black'`.
+    pub color: Rgba,
+    /// `labels`: node key → label text.
+    pub labels: Option<Map<String, Value>>,
+    /// `nodeLabels` (per-key objects allowed for colours, display and position).
+    pub node_labels: Map<String, Value>,
+    /// `nodeLabels.font`, else `font`, else the chart font.
+    pub font: Font,
+    /// `padding`: the line offset of multi-line labels. Default: half the line height.
+    pub padding: Option<f64>,
+}
+
+/// Four sides or corners (`toTRBL`/`toTRBLCorners`), in the order top, right, bottom, left
+/// (corners: top-left, top-right, bottom-left, bottom-right).
+pub type Four = [f64; 4];
+
+/// One matrix rectangle's options (`MatrixElement` options resolved at an index).
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixRect {
+    /// `width`. Default: 20 (functions are not expressible in JSON).
+    pub width: f64,
+    /// `height`. Default: 20.
+    pub height: f64,
+    /// `anchorX`: `'left'|'start'`, `'right'|'end'` or centre. Default: `'center'`.
+    pub anchor_x: String,
+    /// `anchorY`: `'top'|'start'`, `'bottom'|'end'` or centre. Default: `'center'`.
+    pub anchor_y: String,
+    /// `backgroundColor`. Default: `Chart.defaults.backgroundColor` (`rgba(0,0,0,0.1)`).
+    pub background_color: Rgba,
+    /// `borderColor`. Default: `Chart.defaults.borderColor` (`rgba(0,0,0,0.1)`).
+    pub border_color: Rgba,
+    /// `borderWidth` per side (t, r, b, l). Default: undefined (0).
+    pub border_width: Four,
+    /// `borderRadius` per corner (tl, tr, bl, br). Default: 0.
+    pub border_radius: Four,
+}
+
+/// chartjs-chart-matrix dataset options: one entry per data index.
+#[derive(Debug, Clone, PartialEq)]
+pub struct MatrixOptions {
+    /// Per data index.
+    pub rects: Vec<MatrixRect>,
+}
+
+/// Treemap caption or label text options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreemapText {
+    /// `display`. Default: captions true, labels false.
+    pub display: bool,
+    /// `color` (labels accept one per line). Default: `'black'`.
+    pub colors: Vec<Rgba>,
+    /// `font` (labels accept one per line). Default: `Chart.defaults.font`.
+    pub fonts: Vec<Font>,
+    /// `padding`. Default: 3.
+    pub padding: f64,
+    /// `align`: `left`, `center` or `right`. Default: labels `'center'`, captions left.
+    pub align: Option<String>,
+    /// `position` (labels): `top`, `middle` or `bottom`. Default: `'middle'`.
+    pub position: String,
+    /// `overflow` (labels): `cut`, `hidden` or `fit`. Default: `'cut'`.
+    pub overflow: String,
+    /// `formatter` given as a string (a constant text).
+    pub text: Option<Vec<String>>,
+}
+
+/// chartjs-chart-treemap dataset options.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TreemapOptions {
+    /// `tree` (or `data`): numbers, objects, or a nested object.
+    pub tree: Value,
+    /// `key`: the value key of object data. Default: undefined.
+    pub key: Option<String>,
+    /// `groups`: keys grouping object data, outermost first.
+    pub groups: Vec<String>,
+    /// `treeLeafKey`. Default: `'_leaf'`.
+    pub tree_leaf_key: String,
+    /// `spacing` as `buildData` reads it from the dataset. Default: 0 there, 0.5 for drawing.
+    pub layout_spacing: f64,
+    /// `borderWidth` as `buildData` reads it from the dataset (t, r, b, l).
+    pub layout_border_width: Four,
+    /// `displayMode`: `containerBoxes` or `headerBoxes`. Default: `'containerBoxes'`.
+    pub display_mode: String,
+    /// `rtl`. Default: false.
+    pub rtl: bool,
+    /// `unsorted`. Default: false.
+    pub unsorted: bool,
+    /// Element `spacing`. Default: 0.5.
+    pub spacing: f64,
+    /// Element `borderWidth` (t, r, b, l). Default: 0.
+    pub border_width: Four,
+    /// Element `borderRadius` (tl, tr, bl, br). Default: 0.
+    pub border_radius: Four,
+    /// `backgroundColor`. Default: `rgba(0,0,0,0.1)`.
+    pub background_color: Rgba,
+    /// `borderColor`. Default: `rgba(0,0,0,0.1)`.
+    pub border_color: Rgba,
+    /// `captions`.
+    pub captions: TreemapText,
+    /// `labels`.
+    pub labels: TreemapText,
+    /// `dividers.display`. Default: false.
+    pub dividers: bool,
+    /// `dividers.lineColor`. Default: black.
+    pub divider_color: Rgba,
+    /// `dividers.lineWidth`. Default: 1.
+    pub divider_width: f64,
+}
+
+/// A node reference of an edge or a `parent`: an index, or a chart label (`resolveNodeIndex`).
+#[derive(Debug, Clone, PartialEq)]
+pub enum NodeRef {
+    /// A node index.
+    Index(usize),
+    /// A chart label, looked up in `data.labels`.
+    Label(String),
+}

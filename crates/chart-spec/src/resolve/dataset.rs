@@ -1,0 +1,377 @@
+//! `data.datasets[i]` → [`Dataset`]: parsing keys, controller options (bar sizing, doughnut
+//! and pie values) and the dataset's element options ([`super::element`]).
+
+use super::element::{
+    plus, resolve_arcs, resolve_bar, resolve_elements, resolve_line, resolve_point, ElementLookup,
+};
+use super::lookup::{num_array, Ctx, Obj};
+use super::plugin_chart::{element_type, resolve_plugin_dataset};
+use crate::color::parse_color;
+use crate::defaults;
+use crate::message::Message;
+use crate::model::{
+    ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, Clip, Dataset, Datum, Dim, Elements,
+    Raw, Sides,
+};
+use crate::scopes::{to_number, truthy, Reader, Scopes};
+use serde_json::Value;
+
+fn read_datum(v: &Value, xk: &str, yk: &str, rk: &str) -> Datum {
+    match v {
+        Value::Array(a) => Datum::Array(a.iter().map(Raw::from_json).collect()),
+        Value::Object(m) => Datum::Object {
+            x: resolve_object_key(m, xk),
+            y: resolve_object_key(m, yk),
+            r: resolve_object_key(m, rk),
+        },
+        other => Datum::Primitive(Raw::from_json(other)),
+    }
+}
+
+/// `resolveObjectKey`: dotted paths into nested objects.
+fn resolve_object_key(m: &Obj, key: &str) -> Raw {
+    if let Some(v) = m.get(key) {
+        return Raw::from_json(v);
+    }
+    let mut cur: &Value = match m.get(key.split('.').next().unwrap_or(key)) {
+        Some(v) => v,
+        None => return Raw::Undefined,
+    };
+    for part in key.split('.').skip(1) {
+        match cur.get(part) {
+            Some(v) => cur = v,
+            None => return Raw::Undefined,
+        }
+    }
+    Raw::from_json(cur)
+}
+
+pub(super) fn resolve_dataset(
+    ctx: &Ctx<'_>,
+    index: usize,
+    ds: &Obj,
+    count: usize,
+    msgs: &mut Vec<Message>,
+) -> Dataset {
+    let kind = ds
+        .get("type")
+        .and_then(Value::as_str)
+        .unwrap_or(&ctx.kind)
+        .to_string();
+    let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
+        Some("y") => Axis::Y,
+        Some("x") => Axis::X,
+        _ => ctx.index_axis(&kind),
+    };
+    let ds_keys = vec![format!("datasets.{kind}"), String::new()];
+    let ds_scopes = ctx.dataset_scopes(ds, &ds_keys);
+    // The dataset-defaults table is a scope too (`defaults.datasets[type]`).
+    let mut ds_scopes = ds_scopes;
+    if let Some(d) = defaults::dataset_type(&kind) {
+        ds_scopes.push(d);
+    }
+    let mut r = Reader::new(ds_scopes.clone(), format!("data.datasets[{index}]"), msgs);
+
+    let parsing_v = r.raw("parsing");
+    let parsing = !matches!(parsing_v, Some(Value::Bool(false)));
+    let (xk, yk, rk) = match parsing_v {
+        Some(Value::Object(p)) => (
+            p.get("xAxisKey")
+                .and_then(Value::as_str)
+                .unwrap_or("x")
+                .to_string(),
+            p.get("yAxisKey")
+                .and_then(Value::as_str)
+                .unwrap_or("y")
+                .to_string(),
+            p.get("rAxisKey")
+                .and_then(Value::as_str)
+                .unwrap_or("r")
+                .to_string(),
+        ),
+        _ => ("x".into(), "y".into(), "r".into()),
+    };
+    let data: Vec<Datum> = match ds.get("data") {
+        Some(Value::Array(a)) => a.iter().map(|v| read_datum(v, &xk, &yk, &rk)).collect(),
+        Some(Value::Object(m)) => {
+            // convertObjectDataToArray: keys are index values, values the data.
+            let (ik, vk) = if index_axis == Axis::X {
+                ("x", "y")
+            } else {
+                ("y", "x")
+            };
+            m.iter()
+                .map(|(k, v)| {
+                    let kr = Raw::Str(k.clone());
+                    let vr = Raw::from_json(v);
+                    let (x, y) = if ik == "x" { (kr, vr) } else { (vr, kr) };
+                    let _ = vk;
+                    Datum::Object {
+                        x,
+                        y,
+                        r: Raw::Undefined,
+                    }
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+
+    let label = ds.get("label").map(|v| Raw::from_json(v).to_js_string());
+    let order = ds
+        .get("order")
+        .map(to_number)
+        .filter(|n| n.is_finite())
+        .unwrap_or(0.0);
+    let hidden = ds.get("hidden").is_some_and(truthy);
+    let stack = ds.get("stack").map(|v| Raw::from_json(v).to_js_string());
+    let x_axis_id = ds.get("xAxisID").and_then(Value::as_str).map(String::from);
+    let y_axis_id = ds.get("yAxisID").and_then(Value::as_str).map(String::from);
+    let show_line = r.bool_or("showLine", true);
+    let clip = match r.raw("clip") {
+        None | Some(Value::Null) => None,
+        Some(Value::Bool(false)) => Some(Clip::Disabled),
+        Some(Value::Object(m)) => {
+            let n = |k: &str| m.get(k).map(to_number).unwrap_or(0.0);
+            Some(Clip::Sides(Sides {
+                top: n("top"),
+                right: n("right"),
+                bottom: n("bottom"),
+                left: n("left"),
+            }))
+        }
+        Some(v) => {
+            let n = to_number(v);
+            Some(Clip::Sides(Sides {
+                top: n,
+                right: n,
+                bottom: n,
+                left: n,
+            }))
+        }
+    };
+    let draw_active_on_top = r.bool_or("drawActiveElementsOnTop", true);
+    let bar = if kind == "bar" {
+        Some(BarDatasetOptions {
+            bar_percentage: r.num_or("barPercentage", 0.9),
+            category_percentage: r.num_or("categoryPercentage", 0.8),
+            bar_thickness: match r.raw("barThickness") {
+                Some(Value::String(s)) if s == "flex" => Some(BarThickness::Flex),
+                Some(v) => {
+                    let n = to_number(v);
+                    if n.is_finite() {
+                        Some(BarThickness::Px(n))
+                    } else {
+                        None
+                    }
+                }
+                None => None,
+            },
+            max_bar_thickness: r.num("maxBarThickness").unwrap_or(f64::INFINITY),
+            min_bar_length: r.num_or("minBarLength", 0.0),
+            grouped: r.bool_or("grouped", true),
+            skip_null: r.bool_or("skipNull", false),
+            base: r.num("base"),
+        })
+    } else {
+        None
+    };
+
+    let element_scopes = |el: &str| {
+        let keys = vec![
+            format!("datasets.{kind}.elements.{el}"),
+            format!("datasets.{kind}"),
+            format!("elements.{el}"),
+            String::new(),
+        ];
+        let mut s = ctx.dataset_scopes(ds, &keys);
+        // Chart.js registers controller defaults under `defaults.datasets[type]`, which the
+        // `datasets.<type>` key of the defaults root already reached; elements likewise.
+        if let Some(d) = defaults::dataset_type(&kind) {
+            s.push(d);
+        }
+        s
+    };
+    let data_element = defaults::dataset_type(&kind)
+        .and_then(|d| d.get("dataElementType"))
+        .and_then(Value::as_str)
+        .unwrap_or("point");
+    let n = data.len().max(1);
+    let elements = if data_element == "arc" {
+        Elements::Arc(resolve_arcs(&element_scopes("arc"), data.len()))
+    } else if data_element == "bar" {
+        Elements::Bar(resolve_elements(
+            &element_scopes("bar"),
+            "bar",
+            n,
+            resolve_bar,
+        ))
+    } else {
+        Elements::Point(resolve_elements(
+            &element_scopes("point"),
+            "point",
+            n,
+            resolve_point,
+        ))
+    };
+    let has_line = defaults::dataset_type(&kind)
+        .and_then(|d| d.get("datasetElementType"))
+        .and_then(Value::as_str)
+        == Some("line")
+        || (kind == "scatter");
+    let line = if has_line {
+        let mut lo = resolve_line(
+            &ElementLookup::new(element_scopes("line"), "line", None),
+            index,
+            count,
+        );
+        // LineController.update: `if (!this.options.showLine) options.borderWidth = 0`.
+        if !show_line && kind != "scatter" {
+            lo.border_width = 0.0;
+        }
+        // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
+        // style; `setStyle(ctx, options, segment.style)` and the filler's
+        // `segment.style.backgroundColor` then override the line's own values.
+        let seg_scopes = ds_scopes.child("segment");
+        if !seg_scopes.is_empty() {
+            let col = |k: &str| {
+                seg_scopes
+                    .get(k)
+                    .and_then(Value::as_str)
+                    .and_then(parse_color)
+            };
+            if let Some(c) = col("borderColor") {
+                lo.border_color = c;
+            }
+            if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
+                lo.border_width = w;
+            }
+            if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
+                lo.border_dash = num_array(seg_scopes.get("borderDash"));
+            }
+            if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
+                lo.border_dash_offset = o;
+            }
+            if let Some(c) = col("backgroundColor") {
+                lo.fill.above = Some(c);
+                lo.fill.below = Some(c);
+            }
+        }
+        // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
+        if let Some(v) = r.raw("spanGaps") {
+            lo.span_gaps = match v {
+                Value::Number(n) => n.as_f64(),
+                v if truthy(v) => Some(f64::INFINITY),
+                _ => None,
+            };
+        }
+        Some(lo)
+    } else {
+        None
+    };
+    let _ = &mut r;
+    let arc = matches!(kind.as_str(), "doughnut" | "pie")
+        .then(|| arc_dataset(&ds_scopes, ds, kind == "pie"));
+    let plugin = resolve_plugin_dataset(
+        &kind,
+        ds,
+        &element_scopes(element_type(&kind)),
+        &ctx.chart_scopes().child("font"),
+        data.len(),
+    );
+    Dataset {
+        index,
+        kind,
+        label,
+        order,
+        hidden,
+        stack,
+        x_axis_id,
+        y_axis_id,
+        index_axis,
+        parsing,
+        data,
+        show_line,
+        clip,
+        draw_active_on_top,
+        bar,
+        line,
+        elements,
+        arc,
+        plugin,
+    }
+}
+
+fn dim(v: Option<&Value>, default: Dim) -> Dim {
+    match v {
+        Some(Value::String(s)) if s.trim_end().ends_with('%') => {
+            let p = s.trim_end().trim_end_matches('%').trim();
+            // parseFloat: leading number.
+            let end = p
+                .char_indices()
+                .find(|(i, c)| {
+                    !(c.is_ascii_digit() || *c == '.' || (*i == 0 && (*c == '-' || *c == '+')))
+                })
+                .map_or(p.len(), |(i, _)| i);
+            Dim::Percent(p[..end].parse().unwrap_or(f64::NAN))
+        }
+        Some(v) => Dim::Px(to_number(v)),
+        None => default,
+    }
+}
+
+/// The doughnut controller's own options (`this.options`) and its parsed values.
+fn arc_dataset(scopes: &Scopes<'_>, ds: &Obj, pie: bool) -> ArcDatasetOptions {
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .map(to_number)
+            .filter(|v| v.is_finite())
+            .unwrap_or(d)
+    };
+    let parsing = scopes.get("parsing");
+    let key = match parsing {
+        Some(Value::Object(p)) => p.get("key").and_then(Value::as_str).unwrap_or("value"),
+        _ => "value",
+    };
+    let values = match ds.get("data") {
+        Some(Value::Array(a)) => {
+            let objects = a.first().is_some_and(Value::is_object);
+            a.iter()
+                .map(|v| match v {
+                    Value::Object(m) if objects && !matches!(parsing, Some(Value::Bool(false))) => {
+                        match resolve_object_key(m, key) {
+                            Raw::Num(n) => Some(n).filter(|n| !n.is_nan()),
+                            Raw::Null => Some(0.0),
+                            Raw::Str(s) => plus(&Value::String(s)),
+                            Raw::Bool(b) => Some(f64::from(u8::from(b))),
+                            _ => None,
+                        }
+                    }
+                    other => plus(other),
+                })
+                .collect()
+        }
+        _ => Vec::new(),
+    };
+    ArcDatasetOptions {
+        cutout: dim(
+            scopes.get("cutout"),
+            if pie {
+                Dim::Px(0.0)
+            } else {
+                Dim::Percent(50.0)
+            },
+        ),
+        radius: dim(scopes.get("radius"), Dim::Percent(100.0)),
+        rotation: num("rotation", 0.0),
+        circumference: num("circumference", 360.0),
+        spacing: num("spacing", 0.0),
+        weight: ds
+            .get("weight")
+            .map(to_number)
+            .filter(|v| !v.is_nan())
+            .unwrap_or(1.0),
+        values,
+    }
+}

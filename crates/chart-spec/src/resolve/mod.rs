@@ -1,0 +1,307 @@
+//! Config JSON → resolved [`Chart`]: parsing without panics and option
+//! resolution through Chart.js's scope chains (`getOptionScopes`, `datasetScopeKeys`,
+//! `datasetElementScopeKeys`, `mergeScaleConfig` in core.config.js).
+//!
+//! [`resolve_chart`] is the entry point; one file per concept resolves its part of the model:
+//! `scale`s, `dataset`s and their `element` options, the core `plugin`s (title, legend,
+//! colors, decimation), the bundled `plugin_chart` types, `datalabels`, `gradient`s and
+//! `annotation`s. `lookup` holds the scope-chain helpers they share; it depends on none of
+//! them.
+
+mod annotation;
+mod datalabels;
+mod dataset;
+mod element;
+mod gradient;
+mod lookup;
+mod plugin;
+mod plugin_chart;
+mod scale;
+
+pub use annotation::resolve_annotations;
+pub use datalabels::resolve_datalabels;
+pub use gradient::{apply_gradient_sentinels, resolve_gradients};
+pub use lookup::{default_font, padding_of};
+
+use self::dataset::resolve_dataset;
+use self::lookup::{Ctx, Obj};
+use self::plugin::{apply_colors_plugin, decimation, resolve_legend, resolve_title};
+use self::scale::resolve_scales;
+use crate::color::Rgba;
+use crate::defaults;
+use crate::message::Message;
+use crate::model::{Axis, Chart, FillDrawTime, FillerOptions, Raw};
+use crate::scopes::{truthy, Reader, Scopes};
+use crate::values::{padding_from_scopes, to_font};
+use serde_json::Value;
+
+/// Resolves a Chart.js config. `Err` holds the messages when the chart cannot be built at all
+/// (Chart.js would throw in `new Chart()`); the caller draws a blank canvas then.
+pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
+    let mut msgs = Vec::new();
+    let kind = match config.get("type") {
+        Some(Value::String(s)) => s.clone(),
+        Some(other) => {
+            msgs.push(Message::error(format!(
+                "\"{}\" is not a registered controller.",
+                Raw::from_json(other).to_js_string()
+            )));
+            return Err(msgs);
+        }
+        // No chart type: Chart.js still builds the chart when every dataset names its own
+        // `type` (config.type is only a fallback for datasets).
+        None => String::new(),
+    };
+    let empty = Obj::new();
+    let options: &Obj = match config.get("options") {
+        Some(Value::Object(o)) => o,
+        None | Some(Value::Null) => &empty,
+        Some(other) => {
+            msgs.push(Message::warn(format!(
+                "options: expected an object, got {other}; ignored"
+            )));
+            &empty
+        }
+    };
+    let data: &Obj = match config.get("data") {
+        Some(Value::Object(o)) => o,
+        _ => &empty,
+    };
+    let raw_datasets: Vec<&Obj> = match data.get("datasets") {
+        Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
+        _ => Vec::new(),
+    };
+    // Chart.js throws on the first unknown controller, chart type first.
+    let every_dataset_typed = !raw_datasets.is_empty()
+        && raw_datasets
+            .iter()
+            .all(|d| matches!(d.get("type"), Some(Value::String(_))));
+    if kind.is_empty() && !every_dataset_typed {
+        msgs.push(Message::error(
+            "\"undefined\" is not a registered controller.",
+        ));
+        return Err(msgs);
+    }
+    if !kind.is_empty() && !defaults::is_registered_controller(&kind) {
+        msgs.push(Message::error(format!(
+            "\"{kind}\" is not a registered controller."
+        )));
+        return Err(msgs);
+    }
+    for ds in &raw_datasets {
+        if let Some(Value::String(t)) = ds.get("type") {
+            if !defaults::is_registered_controller(t) {
+                msgs.push(Message::error(format!(
+                    "\"{t}\" is not a registered controller."
+                )));
+                return Err(msgs);
+            }
+        }
+    }
+
+    let plugins_enabled = !matches!(options.get("plugins"), Some(Value::Bool(false)));
+    let plugin_opts = |id: &str| -> Option<&Obj> {
+        match options.get("plugins") {
+            Some(Value::Object(p)) => p.get(id).and_then(Value::as_object),
+            _ => None,
+        }
+    };
+    let plugin_enabled = |id: &str| -> bool {
+        if !plugins_enabled {
+            return false;
+        }
+        match options.get("plugins") {
+            Some(Value::Object(p)) => !matches!(p.get(id), Some(Value::Bool(false))),
+            _ => true,
+        }
+    };
+
+    // Colors plugin: runs before elements resolve their options (beforeLayout), writing
+    // palette colours into the datasets themselves.
+    let mut datasets_owned: Vec<Obj> = raw_datasets.iter().map(|d| (*d).clone()).collect();
+    if plugin_enabled("colors") {
+        apply_colors_plugin(&kind, options, plugin_opts("colors"), &mut datasets_owned);
+    }
+    // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).
+    apply_gradient_sentinels(config, &mut datasets_owned);
+
+    let ctx = Ctx {
+        kind: kind.clone(),
+        options,
+        overrides: defaults::overrides(&kind).unwrap_or(&empty),
+        global: defaults::global(),
+    };
+
+    let labels = read_labels(data.get("labels"));
+    let x_labels = data.get("xLabels").map(|v| read_labels(Some(v)));
+    let y_labels = data.get("yLabels").map(|v| read_labels(Some(v)));
+
+    let scales = resolve_scales(&ctx, &datasets_owned, &mut msgs)?;
+
+    let mut datasets = Vec::new();
+    for (i, ds) in datasets_owned.iter().enumerate() {
+        datasets.push(resolve_dataset(
+            &ctx,
+            i,
+            ds,
+            datasets_owned.len(),
+            &mut msgs,
+        ));
+    }
+
+    let chart_scopes = ctx.chart_scopes();
+    let mut r = Reader::new(chart_scopes.clone(), "options", &mut msgs);
+    let layout = r.scopes.child("layout");
+    let layout_padding = padding_from_scopes(&layout, "padding");
+    let auto_padding = layout.get("autoPadding").map(truthy).unwrap_or(true);
+    let color = r.color("color").unwrap_or(Rgba::rgb(0x66, 0x66, 0x66));
+    let locale = r.str("locale").unwrap_or("en-US").to_string();
+    let r_index_axis = chart_scopes.get("indexAxis").and_then(Value::as_str);
+    let device_pixel_ratio = options.get("devicePixelRatio").and_then(Value::as_f64);
+    let font = to_font(&chart_scopes.child("font"), &Scopes::default());
+
+    let title = if plugin_enabled("title") {
+        Some(resolve_title(&ctx, "title", &mut msgs))
+    } else {
+        None
+    };
+    let subtitle = if plugin_enabled("subtitle") {
+        Some(resolve_title(&ctx, "subtitle", &mut msgs))
+    } else {
+        None
+    };
+    let legend = if plugin_enabled("legend") {
+        Some(resolve_legend(&ctx, color, &mut msgs))
+    } else {
+        None
+    };
+    let filler = if plugin_enabled("filler") {
+        let s = ctx.plugin_scopes("filler");
+        let draw_time = match s.get("drawTime").and_then(Value::as_str) {
+            Some("beforeDraw") => FillDrawTime::BeforeDraw,
+            Some("beforeDatasetsDraw") => FillDrawTime::BeforeDatasetsDraw,
+            _ => FillDrawTime::BeforeDatasetDraw,
+        };
+        Some(FillerOptions {
+            propagate: s.get("propagate").map(truthy).unwrap_or(true),
+            draw_time,
+        })
+    } else {
+        None
+    };
+
+    Ok((
+        Chart {
+            kind,
+            labels,
+            x_labels,
+            y_labels,
+            datasets,
+            index_axis: match r_index_axis {
+                Some("y") => Axis::Y,
+                _ => Axis::X,
+            },
+            scales,
+            layout_padding,
+            auto_padding,
+            font,
+            color,
+            locale,
+            title,
+            subtitle,
+            legend,
+            filler,
+            device_pixel_ratio,
+            decimation: decimation(options),
+        },
+        msgs,
+    ))
+}
+
+fn read_labels(v: Option<&Value>) -> Vec<Raw> {
+    match v {
+        Some(Value::Array(a)) => a.iter().map(Raw::from_json).collect(),
+        _ => Vec::new(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::model::{Elements, Position};
+    use serde_json::json;
+
+    fn chart(v: Value) -> Chart {
+        resolve_chart(v.as_object().unwrap()).unwrap().0
+    }
+
+    #[test]
+    fn unknown_type_is_an_error() {
+        let e = resolve_chart(json!({"type": "nope"}).as_object().unwrap()).unwrap_err();
+        assert_eq!(e[0].message, "\"nope\" is not a registered controller.");
+    }
+
+    #[test]
+    fn bar_scales_come_from_overrides() {
+        let c =
+            chart(json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]}}));
+        assert_eq!(c.scales.len(), 2);
+        let x = &c.scales[0];
+        assert_eq!(
+            (x.id.as_str(), x.kind.as_str(), x.offset),
+            ("x", "category", true)
+        );
+        assert!(x.grid.offset);
+        let y = &c.scales[1];
+        assert_eq!((y.kind.as_str(), y.begin_at_zero), ("linear", true));
+        assert_eq!(y.position, Position::Left);
+    }
+
+    #[test]
+    fn horizontal_bar_swaps_axes() {
+        let c = chart(json!({"type": "bar", "options": {"indexAxis": "y"},
+            "data": {"datasets": [{"data": [1]}]}}));
+        let y = c.scales.iter().find(|s| s.id == "y").unwrap();
+        assert_eq!(y.kind, "category");
+        let x = c.scales.iter().find(|s| s.id == "x").unwrap();
+        assert!(x.begin_at_zero);
+    }
+
+    #[test]
+    fn element_options_chain_and_indexable() {
+        let c = chart(json!({"type": "line",
+            "data": {"datasets": [{"data": [1, 2, 3], "pointBackgroundColor": ["#ff0000", "#00ff00"],
+                "borderColor": "#0000ff"}]},
+            "options": {"elements": {"point": {"radius": 7}}}}));
+        let Elements::Point(p) = &c.datasets[0].elements else {
+            panic!()
+        };
+        assert_eq!(p[0].background_color, Rgba::rgb(255, 0, 0));
+        assert_eq!(p[2].background_color, Rgba::rgb(255, 0, 0));
+        assert_eq!(p[1].background_color, Rgba::rgb(0, 255, 0));
+        assert_eq!(p[1].radius, 7.0);
+        assert_eq!(p[0].border_color, Rgba::rgb(0, 0, 255));
+        assert_eq!(c.datasets[0].line.as_ref().unwrap().border_width, 3.0);
+    }
+
+    #[test]
+    fn colors_plugin_fills_palette() {
+        let c = chart(json!({"type": "bar", "data": {"datasets": [{"data": [1]}, {"data": [2]}]}}));
+        let Elements::Bar(b) = &c.datasets[1].elements else {
+            panic!()
+        };
+        assert_eq!(b[0].border_color, Rgba::rgb(255, 99, 132));
+        assert_eq!(b[0].background_color.a, 128);
+    }
+
+    #[test]
+    fn garbage_does_not_panic() {
+        for v in [
+            json!({"type": "line", "data": 5}),
+            json!({"type": "bar", "data": {"datasets": [5, {"data": "x"}]},
+            "options": {"scales": {"x": 3, "y": {"ticks": {"font": {"size": "big"}}}}}}),
+        ] {
+            let _ = resolve_chart(v.as_object().unwrap());
+        }
+    }
+}

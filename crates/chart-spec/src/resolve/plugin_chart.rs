@@ -1,0 +1,488 @@
+//! Dataset options of the bundled plugin chart types (matrix, treemap, sankey, venn/euler and
+//! chartjs-chart-graph's trees), resolved through the same scope chain as the core types from
+//! the defaults in [`crate::defaults`].
+
+use crate::color::{parse_color, Rgba};
+use crate::model::{
+    Four, GraphOptions, MatrixOptions, MatrixRect, NodeRef, PluginDataset, Raw, SankeyFlow,
+    SankeyOptions, TreemapOptions, TreemapText, VennOptions, VennSlice,
+};
+use crate::scopes::{to_number, truthy, Scopes};
+use crate::values::to_font;
+use serde_json::{json, Map, Value};
+
+/// The element type whose `elements.<type>` scope a plugin dataset reads.
+pub fn element_type(kind: &str) -> &'static str {
+    match kind {
+        "matrix" => "matrix",
+        "treemap" => "treemap",
+        "sankey" => "flow",
+        "venn" | "euler" => "arcSlice",
+        "tree" | "dendrogram" | "dendogram" => "edgeLine",
+        _ => "point",
+    }
+}
+
+fn color_at(v: Option<&Value>, index: Option<usize>) -> Option<Rgba> {
+    match (v?, index) {
+        (Value::String(s), _) => parse_color(s),
+        (Value::Array(a), Some(i)) if !a.is_empty() => color_at(a.get(i % a.len()), None),
+        _ => None,
+    }
+}
+
+fn at(v: Option<&Value>, index: Option<usize>) -> Option<&Value> {
+    match (v?, index) {
+        (Value::Array(a), Some(i)) if !a.is_empty() => a.get(i % a.len()),
+        (v, _) => Some(v),
+    }
+}
+
+/// `toTRBL` of a number or `{top, right, bottom, left}` (`x`/`y` too).
+pub fn to_trbl(v: Option<&Value>) -> Four {
+    match v {
+        Some(Value::Object(m)) => {
+            let n = |k: &str, alt: &str| {
+                m.get(k)
+                    .or_else(|| m.get(alt))
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0)
+            };
+            [
+                n("top", "y"),
+                n("right", "x"),
+                n("bottom", "y"),
+                n("left", "x"),
+            ]
+        }
+        Some(v) => {
+            let n = to_number(v);
+            let n = if n.is_finite() { n } else { 0.0 };
+            [n; 4]
+        }
+        None => [0.0; 4],
+    }
+}
+
+/// `toTRBLCorners` of a number or `{topLeft, topRight, bottomLeft, bottomRight}`.
+pub fn to_corners(v: Option<&Value>) -> Four {
+    match v {
+        Some(Value::Object(m)) => {
+            let n = |k: &str| {
+                m.get(k)
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0)
+            };
+            [
+                n("topLeft"),
+                n("topRight"),
+                n("bottomLeft"),
+                n("bottomRight"),
+            ]
+        }
+        other => to_trbl(other),
+    }
+}
+
+/// Resolves a plugin type's dataset options: `scopes` are the dataset's element scopes
+/// (`dataset`, `datasets.<type>`, `elements.<element>`, defaults), `chart_font` the
+/// `Chart.defaults.font` fallback of fonts.
+pub fn resolve_plugin_dataset(
+    kind: &str,
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+    count: usize,
+) -> Option<PluginDataset> {
+    let default_color = Rgba {
+        r: 0,
+        g: 0,
+        b: 0,
+        a: 26,
+    };
+    match kind {
+        "matrix" => {
+            let rects = (0..count)
+                .map(|i| {
+                    let num = |k: &str, d: f64| {
+                        at(scopes.get(k), Some(i))
+                            .filter(|v| v.is_number() || v.is_string())
+                            .map(to_number)
+                            .filter(|n| n.is_finite())
+                            .unwrap_or(d)
+                    };
+                    let s = |k: &str| {
+                        at(scopes.get(k), Some(i))
+                            .and_then(Value::as_str)
+                            .unwrap_or("center")
+                            .to_string()
+                    };
+                    MatrixRect {
+                        width: num("width", 20.0),
+                        height: num("height", 20.0),
+                        anchor_x: s("anchorX"),
+                        anchor_y: s("anchorY"),
+                        background_color: color_at(scopes.get("backgroundColor"), Some(i))
+                            .unwrap_or(default_color),
+                        border_color: color_at(scopes.get("borderColor"), Some(i))
+                            .unwrap_or(default_color),
+                        border_width: to_trbl(at(scopes.get("borderWidth"), Some(i))),
+                        border_radius: to_corners(at(scopes.get("borderRadius"), Some(i))),
+                    }
+                })
+                .collect();
+            Some(PluginDataset::Matrix(MatrixOptions { rects }))
+        }
+        "treemap" => {
+            let tree = ds
+                .get("tree")
+                .or_else(|| ds.get("data"))
+                .cloned()
+                .unwrap_or(Value::Array(Vec::new()));
+            let text = |key: &str, labels: bool| {
+                let s = scopes.child(key);
+                let fonts = match s.get("font") {
+                    Some(Value::Array(a)) => a
+                        .iter()
+                        .filter_map(Value::as_object)
+                        .map(|f| to_font(&Scopes::new(vec![f]), chart_font))
+                        .collect(),
+                    _ => vec![to_font(&s.child("font"), chart_font)],
+                };
+                let colors = match s.get("color") {
+                    Some(Value::Array(a)) => {
+                        a.iter().filter_map(|c| color_at(Some(c), None)).collect()
+                    }
+                    c => vec![color_at(c, None).unwrap_or(Rgba::rgb(0, 0, 0))],
+                };
+                let text = match s.get("formatter") {
+                    Some(Value::String(t)) => Some(vec![t.clone()]),
+                    Some(Value::Array(a)) => {
+                        Some(a.iter().map(|v| Raw::from_json(v).to_js_string()).collect())
+                    }
+                    _ => None,
+                };
+                TreemapText {
+                    display: s.get("display").map(truthy).unwrap_or(!labels),
+                    colors,
+                    fonts: if fonts.is_empty() {
+                        vec![to_font(&Scopes::default(), chart_font)]
+                    } else {
+                        fonts
+                    },
+                    padding: s
+                        .get("padding")
+                        .map(to_number)
+                        .filter(|n| n.is_finite())
+                        .unwrap_or(3.0),
+                    align: s.get("align").and_then(Value::as_str).map(String::from),
+                    position: s
+                        .get("position")
+                        .and_then(Value::as_str)
+                        .unwrap_or("middle")
+                        .to_string(),
+                    overflow: s
+                        .get("overflow")
+                        .and_then(Value::as_str)
+                        .unwrap_or("cut")
+                        .to_string(),
+                    text,
+                }
+            };
+            let num = |k: &str, d: f64| {
+                scopes
+                    .get(k)
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(d)
+            };
+            let dividers = scopes.child("dividers");
+            Some(PluginDataset::Treemap(Box::new(TreemapOptions {
+                tree,
+                key: ds.get("key").and_then(Value::as_str).map(String::from),
+                groups: match ds.get("groups") {
+                    Some(Value::Array(a)) => {
+                        a.iter().map(|v| Raw::from_json(v).to_js_string()).collect()
+                    }
+                    _ => Vec::new(),
+                },
+                tree_leaf_key: ds
+                    .get("treeLeafKey")
+                    .and_then(Value::as_str)
+                    .unwrap_or("_leaf")
+                    .to_string(),
+                layout_spacing: ds
+                    .get("spacing")
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0),
+                layout_border_width: to_trbl(ds.get("borderWidth")),
+                display_mode: scopes
+                    .get("displayMode")
+                    .and_then(Value::as_str)
+                    .unwrap_or("containerBoxes")
+                    .to_string(),
+                rtl: scopes.get("rtl").is_some_and(truthy),
+                unsorted: scopes.get("unsorted").is_some_and(truthy),
+                spacing: num("spacing", 0.5),
+                border_width: to_trbl(scopes.get("borderWidth")),
+                border_radius: to_corners(scopes.get("borderRadius")),
+                background_color: color_at(scopes.get("backgroundColor"), None)
+                    .unwrap_or(default_color),
+                border_color: color_at(scopes.get("borderColor"), None).unwrap_or(default_color),
+                captions: text("captions", false),
+                labels: text("labels", true),
+                dividers: dividers.get("display").is_some_and(truthy),
+                divider_color: color_at(dividers.get("lineColor"), None)
+                    .unwrap_or(Rgba::rgb(0, 0, 0)),
+                divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
+            })))
+        }
+        "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
+            ds, scopes, chart_font,
+        )))),
+        "venn" | "euler" => {
+            let data = match ds.get("data") {
+                Some(Value::Array(a)) => a.as_slice(),
+                _ => &[],
+            };
+            let default_border = Rgba {
+                r: 0,
+                g: 0,
+                b: 0,
+                a: 26,
+            };
+            let slices = (0..count)
+                .map(|i| VennSlice {
+                    value: data
+                        .get(i)
+                        .and_then(|d| d.get("value"))
+                        .map(to_number)
+                        .unwrap_or(f64::NAN),
+                    background_color: color_at(scopes.get("backgroundColor"), Some(i)),
+                    border_color: color_at(scopes.get("borderColor"), Some(i))
+                        .or(Some(default_border)),
+                    border_width: at(scopes.get("borderWidth"), Some(i))
+                        .map(to_number)
+                        .filter(|n| n.is_finite())
+                        .unwrap_or(0.0),
+                })
+                .collect();
+            Some(PluginDataset::Venn(VennOptions { slices }))
+        }
+        "tree" | "dendrogram" | "dendogram" => {
+            Some(PluginDataset::Graph(Box::new(resolve_graph(ds, scopes))))
+        }
+        _ => None,
+    }
+}
+
+fn node_index(v: &Value) -> Option<NodeRef> {
+    match v {
+        Value::Number(n) => n
+            .as_f64()
+            .filter(|f| *f >= 0.0)
+            .map(|f| NodeRef::Index(f as usize)),
+        Value::String(s) => Some(NodeRef::Label(s.clone())),
+        _ => None,
+    }
+}
+
+fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>) -> GraphOptions {
+    let tree = scopes.child("tree");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let (edges, derived) = match ds.get("edges") {
+        Some(Value::Array(e)) => (
+            e.iter()
+                .filter_map(|e| {
+                    Some((node_index(e.get("source")?)?, node_index(e.get("target")?)?))
+                })
+                .collect(),
+            false,
+        ),
+        _ => (
+            data.iter()
+                .enumerate()
+                .filter_map(|(i, d)| {
+                    let p = d.get("parent").filter(|p| !p.is_null())?;
+                    Some((node_index(p)?, NodeRef::Index(i)))
+                })
+                .collect(),
+            true,
+        ),
+    };
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    GraphOptions {
+        tidy_tree: tree.get("mode").and_then(Value::as_str) == Some("tree"),
+        orientation: tree
+            .get("orientation")
+            .and_then(Value::as_str)
+            .unwrap_or("horizontal")
+            .to_string(),
+        edges,
+        derived_edges: derived,
+        edge_color: color_at(scopes.get("borderColor"), Some(0)).unwrap_or(Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 26,
+        }),
+        edge_width: num("borderWidth", 3.0),
+        tension: num("tension", 0.0),
+        edge_dash: match scopes.get("borderDash") {
+            Some(Value::Array(a)) => a.iter().map(to_number).collect(),
+            _ => Vec::new(),
+        },
+        directed: scopes.get("directed").is_some_and(truthy),
+        arrow_size: num("arrowHeadSize", 15.0),
+        arrow_offset: num("arrowHeadOffset", 5.0),
+    }
+}
+
+fn resolve_sankey(
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+) -> SankeyOptions {
+    let parsing = ds.get("parsing").and_then(Value::as_object);
+    let pkey = |k: &'static str| -> String {
+        parsing
+            .and_then(|p| p.get(k))
+            .and_then(Value::as_str)
+            .unwrap_or(k)
+            .to_string()
+    };
+    let (fk, tk, vk) = (pkey("from"), pkey("to"), pkey("flow"));
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .filter(|v| !v.is_null())
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    let st = |k: &str, d: &str| {
+        scopes
+            .get(k)
+            .and_then(Value::as_str)
+            .unwrap_or(d)
+            .to_string()
+    };
+    let labels_child = scopes.child("flowLabels");
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let mut flows = Vec::new();
+    for (i, d) in data.iter().enumerate() {
+        let Some(o) = d.as_object() else { continue };
+        let (Some(f), Some(t)) = (o.get(&fk), o.get(&tk)) else {
+            continue;
+        };
+        let idx = Some(i);
+        let lfont = match labels_child.get("font") {
+            Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+            _ => to_font(&Scopes::default(), chart_font),
+        };
+        flows.push(SankeyFlow {
+            from: Raw::from_json(f).to_js_string(),
+            to: Raw::from_json(t).to_js_string(),
+            flow: o.get(&vk).map(to_number).unwrap_or(f64::NAN),
+            color_from: color_at(scopes.get("colorFrom"), idx).unwrap_or(Rgba::rgb(255, 0, 0)),
+            color_to: color_at(scopes.get("colorTo"), idx).unwrap_or(Rgba::rgb(0, 128, 0)),
+            color_mode: at(scopes.get("colorMode"), idx)
+                .and_then(Value::as_str)
+                .unwrap_or("gradient")
+                .to_string(),
+            alpha: at(scopes.get("alpha"), idx)
+                .map(to_number)
+                .filter(|n| n.is_finite())
+                .unwrap_or(0.5),
+            flow_color: color_at(scopes.get("flowColor"), idx),
+            label_display: labels_child.get("display").is_some_and(truthy),
+            label_color: color_at(labels_child.get("color"), idx).unwrap_or(Rgba::rgb(0, 0, 0)),
+            label_padding: labels_child.get("padding").map(to_number).unwrap_or(4.0),
+            label_position: labels_child
+                .get("position")
+                .and_then(Value::as_str)
+                .unwrap_or("center")
+                .to_string(),
+            label_background: color_at(labels_child.get("backgroundColor"), idx),
+            label_border_radius: labels_child
+                .get("borderRadius")
+                .map(to_number)
+                .unwrap_or(0.0),
+            label_font: lfont,
+        });
+    }
+    let node_labels = scopes
+        .get("nodeLabels")
+        .and_then(Value::as_object)
+        .cloned()
+        .unwrap_or_default();
+    let font = match node_labels.get("font").or_else(|| ds.get("font")) {
+        Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
+        _ => to_font(&Scopes::default(), chart_font),
+    };
+    SankeyOptions {
+        flows,
+        size_min: ds.get("size").and_then(Value::as_str) == Some("min"),
+        priority: ds.get("priority").and_then(Value::as_object).cloned(),
+        column: ds.get("column").and_then(Value::as_object).cloned(),
+        node_padding: scopes.get("nodePadding").cloned().unwrap_or(json!(10)),
+        node_padding_mode: st("nodePaddingMode", "auto"),
+        node_min_size: scopes.get("nodeMinSize").cloned().unwrap_or(json!(0)),
+        node_width: num("nodeWidth", 10.0),
+        mode_x: st("modeX", "edge"),
+        vertical: st("orientation", "horizontal") == "vertical",
+        border_color: color_at(scopes.get("borderColor"), None),
+        border_width: num("borderWidth", 1.0),
+        color: color_at(scopes.get("color"), None).unwrap_or(Rgba::rgb(0, 0, 0)),
+        labels: ds.get("labels").and_then(Value::as_object).cloned(),
+        node_labels,
+        font,
+        padding: ds.get("padding").map(to_number).filter(|n| n.is_finite()),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tables_register_the_types() {
+        assert!(crate::defaults::is_registered_controller("matrix"));
+        assert!(crate::defaults::is_registered_controller("treemap"));
+        assert_eq!(
+            crate::defaults::overrides("treemap")
+                .and_then(|o| o.get("scales"))
+                .and_then(|s| s.get("x"))
+                .and_then(|x| x.get("display")),
+            Some(&json!(false))
+        );
+    }
+
+    #[test]
+    fn trbl_reads_numbers_and_objects() {
+        assert_eq!(to_trbl(Some(&json!(2))), [2.0; 4]);
+        assert_eq!(
+            to_trbl(Some(&json!({"top": 1, "left": 4}))),
+            [1.0, 0.0, 0.0, 4.0]
+        );
+        assert_eq!(
+            to_corners(Some(&json!({"topRight": 3}))),
+            [0.0, 3.0, 0.0, 0.0]
+        );
+    }
+}
