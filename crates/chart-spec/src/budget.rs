@@ -13,6 +13,13 @@
 //! - the counts that need no walk (datasets, data points, labels, annotations, sankey flows,
 //!   treemap levels and array rows) are checked first, so a 5,000,000-point line chart is
 //!   refused after reading one array length, not after walking the 5,000,000 values.
+//!
+//! One budget cannot wait for a parsed config: parsing itself costs memory, about a hundred
+//! bytes per JSON value and more in small objects, so a 10 MiB body of numbers is hundreds of
+//! megabytes of `serde_json::Value`s before any check above could run. [`scan_json`] counts
+//! the values and the nesting of the raw text first, in one pass over its bytes that allocates
+//! nothing, and refuses a text over `MAX_JSON_VALUES` or `MAX_JSON_DEPTH` before serde_json
+//! sees it.
 
 use std::borrow::Cow;
 use std::collections::HashSet;
@@ -32,6 +39,139 @@ pub struct Measure {
     pub depth: usize,
     /// Data points over all datasets.
     pub points: usize,
+}
+
+/// Where a JSON text sits in a request: what its nesting levels count from, and the field its
+/// errors name.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum JsonText {
+    /// A whole request body (`POST /render`). The body object is level 0, so its `chart`
+    /// config is level 1, as [`check_chart`] counts; errors name the `request body`.
+    RequestBody,
+    /// A chart config alone (the `chart` query parameter, a config file): its outermost
+    /// object is level 1; errors name `chart`.
+    ChartConfig,
+}
+
+/// What [`scan_json`] counted in a text within the budgets.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub struct JsonScan {
+    /// JSON values: scalars, arrays and objects, the outermost included, object keys not.
+    /// Of valid JSON, exactly the values serde_json builds while parsing it (a duplicate key's
+    /// earlier value included: it is built, then replaced).
+    pub values: usize,
+    /// The deepest nesting met, in the levels of [`JsonText`]; a scalar adds no level.
+    pub depth: usize,
+}
+
+/// Where [`scan_json`] is in the text.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Lexeme {
+    /// Between tokens: whitespace, or just after a structural byte.
+    Between,
+    /// Inside a number or a literal (`true`, `false`, `null`): already counted.
+    Scalar,
+    /// Inside a string.
+    Text,
+    /// Just after a backslash inside a string.
+    Escape,
+    /// After a string's closing quote: a value, unless the next byte that is not whitespace
+    /// is `:`, which makes it an object key.
+    AfterText,
+}
+
+/// Counts the JSON values of `text` and their nesting in one pass over its bytes, without
+/// allocating and without building anything, and refuses the text if its values are over
+/// `MAX_JSON_VALUES` or a container is nested deeper than `MAX_JSON_DEPTH` (at most
+/// [`JSON_DEPTH_CEILING`], as in [`check_chart`]).
+///
+/// Run on the raw request before serde_json parses it, so the memory a request can make the
+/// parser take is bounded by the value budget rather than by the body size. It is a counter,
+/// not a validator: JSON is a sequence of strings (`"…"`, with `\` escaping the next byte),
+/// structural bytes (`{}[]:,`), whitespace and scalar tokens (every other run of bytes), and
+/// a value is an opening bracket, a scalar token, or a string not followed by `:`. Of valid
+/// JSON that count is exact; invalid JSON is counted somehow and left to serde_json to
+/// report, unless its count alone is over a budget. Any bytes are accepted without panic.
+///
+/// A values error reports the text's whole count (the scan goes on to the end: it costs
+/// nothing but time linear in the text); a depth error stops at the first level too deep.
+pub fn scan_json(text: &[u8], at: JsonText, limits: &Limits) -> Result<JsonScan, RequestError> {
+    let field = match at {
+        JsonText::RequestBody => "request body",
+        JsonText::ChartConfig => "chart",
+    };
+    // The body object is level 0: one open container more than the config counts.
+    let outer = usize::from(at == JsonText::RequestBody);
+    let max_depth = limits.max_json_depth.min(JSON_DEPTH_CEILING);
+    let mut values: usize = 0;
+    let mut open: usize = 0;
+    let mut deepest: usize = 0;
+    let mut state = Lexeme::Between;
+    for &b in text {
+        match state {
+            Lexeme::Text => match b {
+                b'"' => state = Lexeme::AfterText,
+                b'\\' => state = Lexeme::Escape,
+                _ => {}
+            },
+            Lexeme::Escape => state = Lexeme::Text,
+            Lexeme::Between | Lexeme::Scalar | Lexeme::AfterText => {
+                let ws = matches!(b, b' ' | b'\t' | b'\n' | b'\r');
+                if state == Lexeme::AfterText {
+                    if ws {
+                        continue;
+                    }
+                    if b != b':' {
+                        values = values.saturating_add(1);
+                    }
+                }
+                state = match b {
+                    b'"' => Lexeme::Text,
+                    b'{' | b'[' => {
+                        values = values.saturating_add(1);
+                        open = open.saturating_add(1);
+                        let level = open.saturating_sub(outer);
+                        if level > max_depth {
+                            return Err(RequestError::OverBudget {
+                                field,
+                                what: format!("a value nested {level} levels deep"),
+                                max: max_depth,
+                                variable: "MAX_JSON_DEPTH",
+                            });
+                        }
+                        deepest = deepest.max(level);
+                        Lexeme::Between
+                    }
+                    b'}' | b']' => {
+                        open = open.saturating_sub(1);
+                        Lexeme::Between
+                    }
+                    b',' | b':' => Lexeme::Between,
+                    _ if ws => Lexeme::Between,
+                    _ if state == Lexeme::Scalar => Lexeme::Scalar,
+                    _ => {
+                        values = values.saturating_add(1);
+                        Lexeme::Scalar
+                    }
+                };
+            }
+        }
+    }
+    if state == Lexeme::AfterText {
+        values = values.saturating_add(1);
+    }
+    if values > limits.max_json_values {
+        return Err(RequestError::OverBudget {
+            field,
+            what: format!("{values} JSON values"),
+            max: limits.max_json_values,
+            variable: "MAX_JSON_VALUES",
+        });
+    }
+    Ok(JsonScan {
+        values,
+        depth: deepest,
+    })
 }
 
 /// The error of one budget: `what` is the measured quantity with its place in the config.
@@ -70,10 +210,19 @@ fn entries(v: Option<&Value>) -> usize {
 /// every scale's `labels`), annotations (`options.plugins.annotation.annotations`, array or
 /// object map), sankey flows, treemap levels (`groups`) and rectangles; then, in one walk of
 /// the whole config, the nesting depth and the characters of every string (object keys
-/// included); then the distinct sankey nodes and the rows of object-shaped treemap trees.
+/// included), and the count of JSON values; then the distinct sankey nodes and the rows of object-shaped treemap trees.
 pub fn check_chart(chart: &Map<String, Value>, limits: &Limits) -> Result<Measure, RequestError> {
     let points = check_counts(chart, limits)?;
     let (values, depth) = walk(chart, limits)?;
+    // Already met by any config parsed through `scan_json`; checked again for configs built
+    // in code (the CLI's, the service's own callers).
+    if values > limits.max_json_values {
+        return Err(over(
+            format!("{values} JSON values"),
+            limits.max_json_values,
+            "MAX_JSON_VALUES",
+        ));
+    }
     check_structures(chart, limits)?;
     Ok(Measure {
         values,

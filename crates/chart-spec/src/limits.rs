@@ -26,6 +26,22 @@ pub struct Limits {
     pub max_text_chars: usize,
     /// Nesting depth of the config's JSON (`MAX_JSON_DEPTH`). Default: 64.
     pub max_json_depth: usize,
+    /// JSON values (scalars, arrays and objects; not object keys) of one request: a request
+    /// body with every field, or a chart config given alone (`MAX_JSON_VALUES`). Default:
+    /// 1,200,000, what [`Limits::json_values_needed`] gives for the other defaults.
+    ///
+    /// The one budget checked on the raw bytes, before serde_json builds anything
+    /// ([`crate::budget::scan_json`]): a parsed value costs about a hundred bytes and up to a
+    /// few hundred in small objects and arrays, some 50 times its text, so this is what bounds
+    /// the memory of parsing a request (see the README's Limits section for the figures).
+    /// Derived from the other budgets so that a config meeting all of them at once still
+    /// parses: `max_points` points of up to 4 values each (`{x, y, r}` bubbles, `{from, to,
+    /// flow}` sankey flows; `{x, y}` takes 3, a bare number 1), `max_labels` labels, and 50
+    /// values of options for each of `max_datasets` datasets and `max_annotations`
+    /// annotations. Richer points (financial `{x, o, h, l, c}`, box plots' sample arrays)
+    /// meet it with fewer points. When `MAX_JSON_VALUES` is unset, [`Limits::from_vars`]
+    /// derives it again from the budgets as set.
+    pub max_json_values: usize,
     /// Sankey nodes (`MAX_SANKEY_NODES`). Default: 10,000.
     pub max_sankey_nodes: usize,
     /// Sankey flows (`MAX_SANKEY_FLOWS`). Default: 50,000.
@@ -52,6 +68,7 @@ impl Default for Limits {
             max_labels: 100_000,
             max_text_chars: 10_000,
             max_json_depth: 64,
+            max_json_values: 1_200_000,
             max_sankey_nodes: 10_000,
             max_sankey_flows: 50_000,
             max_treemap_depth: 16,
@@ -89,13 +106,14 @@ pub struct LimitsError {
 impl Limits {
     /// The environment variable of every configurable budget, in field order. `max_ticks` has
     /// none: it is Chart.js's own constant.
-    pub const VARIABLES: [&'static str; 12] = [
+    pub const VARIABLES: [&'static str; 13] = [
         "MAX_DATASETS",
         "MAX_POINTS_PER_DATASET",
         "MAX_POINTS",
         "MAX_LABELS",
         "MAX_TEXT_CHARS",
         "MAX_JSON_DEPTH",
+        "MAX_JSON_VALUES",
         "MAX_SANKEY_NODES",
         "MAX_SANKEY_FLOWS",
         "MAX_TREEMAP_DEPTH",
@@ -105,7 +123,7 @@ impl Limits {
     ];
 
     /// Each configurable budget with its environment variable (the order of [`Self::VARIABLES`]).
-    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 12] {
+    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 13] {
         let v = Self::VARIABLES;
         [
             (v[0], &mut self.max_datasets),
@@ -114,26 +132,45 @@ impl Limits {
             (v[3], &mut self.max_labels),
             (v[4], &mut self.max_text_chars),
             (v[5], &mut self.max_json_depth),
-            (v[6], &mut self.max_sankey_nodes),
-            (v[7], &mut self.max_sankey_flows),
-            (v[8], &mut self.max_treemap_depth),
-            (v[9], &mut self.max_treemap_leaves),
-            (v[10], &mut self.max_annotations),
-            (v[11], &mut self.max_scene_items),
+            (v[6], &mut self.max_json_values),
+            (v[7], &mut self.max_sankey_nodes),
+            (v[8], &mut self.max_sankey_flows),
+            (v[9], &mut self.max_treemap_depth),
+            (v[10], &mut self.max_treemap_leaves),
+            (v[11], &mut self.max_annotations),
+            (v[12], &mut self.max_scene_items),
         ]
+    }
+
+    /// The JSON values a request needs to meet every other budget at once: 4 per data point
+    /// (`max_points`), 1 per label (`max_labels`), and 50 per dataset and per annotation for
+    /// their options. The default of `max_json_values`; see its documentation for why.
+    pub fn json_values_needed(&self) -> usize {
+        self.max_points
+            .saturating_mul(4)
+            .saturating_add(self.max_labels)
+            .saturating_add(
+                self.max_datasets
+                    .saturating_add(self.max_annotations)
+                    .saturating_mul(50),
+            )
     }
 
     /// The defaults, each overridden by its environment variable read through `var` (the
     /// process environment in the binaries, a map in tests). An empty value counts as unset;
-    /// a set value must be a whole number of at least 1.
+    /// a set value must be a whole number of at least 1. An unset `MAX_JSON_VALUES` follows
+    /// the other budgets ([`Limits::json_values_needed`]), so raising `MAX_POINTS` alone
+    /// still lets such charts parse.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, LimitsError> {
         let mut limits = Self::default();
+        let mut values_set = false;
         for (name, slot) in limits.settings_mut() {
             let Some(value) = var(name) else { continue };
             let text = value.trim();
             if text.is_empty() {
                 continue;
             }
+            values_set |= name == "MAX_JSON_VALUES";
             let n: usize = text.parse().map_err(|_| LimitsError {
                 name,
                 value: value.clone(),
@@ -154,6 +191,9 @@ impl Limits {
                 });
             }
             *slot = n;
+        }
+        if !values_set {
+            limits.max_json_values = limits.json_values_needed();
         }
         Ok(limits)
     }
@@ -229,6 +269,7 @@ mod tests {
             l.max_labels,
             l.max_text_chars,
             l.max_json_depth,
+            l.max_json_values,
             l.max_sankey_nodes,
             l.max_sankey_flows,
             l.max_treemap_depth,
@@ -236,8 +277,28 @@ mod tests {
             l.max_annotations,
             l.max_scene_items,
         ];
-        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12]);
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13]);
         assert_eq!(l.max_ticks, 1_000);
+    }
+
+    #[test]
+    fn the_json_value_budget_follows_the_others_unless_set() {
+        let d = Limits::default();
+        assert_eq!(d.max_json_values, d.json_values_needed());
+        assert_eq!(d.max_json_values, 1_200_000);
+        let l = Limits::from_vars(vars(&[("MAX_POINTS", "1000000"), ("MAX_LABELS", "7")])).unwrap();
+        assert_eq!(l.max_json_values, 4_000_000 + 7 + 100_000);
+        let l = Limits::from_vars(vars(&[
+            ("MAX_POINTS", "1000000"),
+            ("MAX_JSON_VALUES", "99"),
+        ]))
+        .unwrap();
+        assert_eq!(l.max_json_values, 99);
+        let huge = Limits {
+            max_points: usize::MAX,
+            ..Limits::default()
+        };
+        assert_eq!(huge.json_values_needed(), usize::MAX);
     }
 
     #[test]

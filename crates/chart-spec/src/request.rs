@@ -12,6 +12,7 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
+use crate::budget::{scan_json, JsonText};
 use crate::limits::Limits;
 
 /// Default `width`, CSS pixels.
@@ -344,12 +345,30 @@ impl RenderOptions {
         Self::from_json_bytes_with_limits(body, &Limits::default())
     }
 
-    /// Parses and validates a JSON request body within `limits`. serde_json refuses nesting
-    /// deeper than 128 levels itself (an `Invalid JSON body` error).
+    /// Parses and validates a JSON request body within `limits`.
+    ///
+    /// The raw bytes are scanned first ([`scan_json`]): a body over `MAX_JSON_VALUES` or
+    /// `MAX_JSON_DEPTH` is refused before serde_json builds a single value, so parsing never
+    /// takes more memory than the value budget allows, whatever the body's size. The parsed
+    /// config is then moved, not copied, into the options.
     pub fn from_json_bytes_with_limits(body: &[u8], limits: &Limits) -> Result<Self, RequestError> {
+        scan_json(body, JsonText::RequestBody, limits)?;
         let v: Value =
             serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
-        Self::from_json_with_limits(&v, limits)
+        Self::from_owned_json(v, limits)
+    }
+
+    /// [`from_json_with_limits`](Self::from_json_with_limits) on a request object it may
+    /// take apart: the chart config is moved into the options instead of copied, so a
+    /// request's config is never held twice.
+    fn from_owned_json(v: Value, limits: &Limits) -> Result<Self, RequestError> {
+        let mut opts = Self::validate(&v, limits)?;
+        if let Value::Object(mut obj) = v {
+            if let Some(Value::Object(chart)) = obj.remove("chart") {
+                opts.chart = chart;
+            }
+        }
+        Ok(opts)
     }
 
     /// Validates a JSON request object and fills in defaults, within the default [`Limits`].
@@ -363,6 +382,17 @@ impl RenderOptions {
     /// is copied or read any further). Unknown fields are ignored; a field set to `null`
     /// takes its default.
     pub fn from_json_with_limits(v: &Value, limits: &Limits) -> Result<Self, RequestError> {
+        let mut opts = Self::validate(v, limits)?;
+        if let Some(Value::Object(chart)) = v.get("chart") {
+            opts.chart = chart.clone();
+        }
+        Ok(opts)
+    }
+
+    /// Every check of [`from_json_with_limits`](Self::from_json_with_limits), the chart
+    /// config's budgets included; the options it returns have an empty `chart`, for the
+    /// caller to fill (the config is known to be an object by then).
+    fn validate(v: &Value, limits: &Limits) -> Result<Self, RequestError> {
         let obj = v.as_object().ok_or(RequestError::BodyNotObject(kind(v)))?;
         let chart = match field(obj, "chart") {
             None => return Err(RequestError::MissingChart),
@@ -421,7 +451,7 @@ impl RenderOptions {
             other => other,
         })?;
         let background_color = background_color.to_string();
-        let mut opts = Self {
+        let opts = Self {
             chart: Map::new(),
             width,
             height,
@@ -432,9 +462,9 @@ impl RenderOptions {
             engine,
         };
         opts.check_bitmap()?;
-        // The cheap checks first; the config is copied only once it is known to be in budget.
+        // The cheap checks first; the config is copied or moved only once it is known to be
+        // in budget.
         crate::budget::check_chart(chart, limits)?;
-        opts.chart = chart.clone();
         Ok(opts)
     }
 
@@ -461,6 +491,10 @@ impl RenderOptions {
                     if v.trim().is_empty() {
                         continue;
                     }
+                    // Budgets before parsing, as for a body; and the config of an earlier
+                    // `chart` parameter is dropped first, so two are never held at once.
+                    scan_json(v.as_bytes(), JsonText::ChartConfig, limits)?;
+                    obj.remove("chart");
                     serde_json::from_str::<Value>(v)
                         .map_err(|e| RequestError::ChartNotJson(e.to_string()))?
                 }
@@ -486,7 +520,7 @@ impl RenderOptions {
             };
             obj.insert(k.to_string(), value);
         }
-        Self::from_json_with_limits(&Value::Object(obj), limits)
+        Self::from_owned_json(Value::Object(obj), limits)
     }
 
     /// Bitmap width in device pixels: `floor(width · dpr)`, as the skia engine sizes it.
@@ -569,20 +603,91 @@ impl RenderOptions {
     /// every depth, no whitespace. The crate's `serde_json` keeps insertion order
     /// (`preserve_order`, needed by the config resolution), so keys are sorted here explicitly.
     pub fn canonical_json(&self) -> String {
-        let v = sorted(&self.to_json());
-        // Serialising a `Value` cannot fail (all keys are strings).
-        serde_json::to_string(&v).unwrap_or_default()
+        // Serialising JSON values into a `Vec` cannot fail (all keys are strings).
+        let bytes = serde_json::to_vec(&Canonical::Request(self)).unwrap_or_default();
+        String::from_utf8(bytes).unwrap_or_default()
     }
 
     /// The cache key: the first 16 lowercase hex characters of SHA-256 over
     /// [`canonical_json`](Self::canonical_json).
+    ///
+    /// The canonical JSON is streamed into the hash as it is written: neither the text nor a
+    /// sorted copy of the config is ever held, so hashing a large config costs no memory in
+    /// proportion to it (beyond one list of key references per object being written).
     pub fn hash(&self) -> String {
-        let digest = Sha256::digest(self.canonical_json().as_bytes());
+        let mut sink = HashSink(Sha256::new());
+        // Writing into a hash cannot fail, nor can serialising JSON values.
+        let _ = serde_json::to_writer(&mut sink, &Canonical::Request(self));
+        let digest = sink.0.finalize();
         let mut out = String::with_capacity(16);
         for b in &digest[..8] {
             out.push_str(&format!("{b:02x}"));
         }
         out
+    }
+}
+
+/// An `io::Write` that feeds SHA-256.
+struct HashSink(Sha256);
+
+impl std::io::Write for HashSink {
+    fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+        self.0.update(buf);
+        Ok(buf.len())
+    }
+
+    fn flush(&mut self) -> std::io::Result<()> {
+        Ok(())
+    }
+}
+
+/// Something written as canonical JSON: object keys in byte order of their UTF-8 text at
+/// every depth, values as `serde_json` writes them. Serialised in place, without copying.
+enum Canonical<'a> {
+    /// The whole request, every field ([`RenderOptions::to_json`]'s object).
+    Request(&'a RenderOptions),
+    /// An object of the config.
+    Object(&'a Map<String, Value>),
+    /// Any value of the config.
+    Value(&'a Value),
+}
+
+impl serde::Serialize for Canonical<'_> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        use serde::ser::{SerializeMap, SerializeSeq};
+        match *self {
+            Canonical::Request(o) => {
+                // `to_json`'s fields, already in key order.
+                let mut m = s.serialize_map(Some(8))?;
+                m.serialize_entry("backgroundColor", &o.background_color)?;
+                m.serialize_entry("chart", &Canonical::Object(&o.chart))?;
+                m.serialize_entry("devicePixelRatio", &json_f64(o.device_pixel_ratio))?;
+                m.serialize_entry("engine", o.engine.as_str())?;
+                m.serialize_entry("format", o.format.as_str())?;
+                m.serialize_entry("height", &json_f64(o.height))?;
+                m.serialize_entry("quality", &o.quality)?;
+                m.serialize_entry("width", &json_f64(o.width))?;
+                m.end()
+            }
+            Canonical::Object(obj) => {
+                let mut keys: Vec<(&String, &Value)> = obj.iter().collect();
+                keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
+                let mut m = s.serialize_map(Some(keys.len()))?;
+                for (k, v) in keys {
+                    m.serialize_entry(k, &Canonical::Value(v))?;
+                }
+                m.end()
+            }
+            Canonical::Value(Value::Object(obj)) => Canonical::Object(obj).serialize(s),
+            Canonical::Value(Value::Array(a)) => {
+                let mut seq = s.serialize_seq(Some(a.len()))?;
+                for v in a {
+                    seq.serialize_element(&Canonical::Value(v))?;
+                }
+                seq.end()
+            }
+            Canonical::Value(v) => v.serialize(s),
+        }
     }
 }
 
@@ -606,27 +711,52 @@ fn json_f64(x: f64) -> Value {
     }
 }
 
-/// A copy of `v` with the keys of every object sorted (byte order of the UTF-8 keys).
-fn sorted(v: &Value) -> Value {
-    match v {
-        Value::Object(m) => {
-            let mut keys: Vec<&String> = m.keys().collect();
-            keys.sort();
-            let mut out = Map::with_capacity(m.len());
-            for k in keys {
-                out.insert(k.clone(), sorted(&m[k]));
-            }
-            Value::Object(out)
-        }
-        Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-        other => other.clone(),
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
     use serde_json::json;
+
+    /// The canonical form as it was first written, by building a sorted copy: the reference
+    /// the streamed [`Canonical`] must reproduce byte for byte (cache keys must not change).
+    fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = Map::with_capacity(m.len());
+                for k in keys {
+                    out.insert(k.clone(), sorted(&m[k]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+
+    #[test]
+    fn canonical_json_is_the_sorted_copy_written_out() {
+        let chart = json!({
+            "type": "bar",
+            "data": {"labels": ["b", "a", "é", "A"], "datasets": [
+                {"data": [1, 2.5, -3e-7, 1e300, null, true, "x\u{0}\"y"], "z": {}, "a": []},
+                {"data": {"b": 1, "a": {"d": [{"k": 1, "c": 2}], "b": 2}}}
+            ]},
+            "options": {"é": 1, "e": 2, "E": 3, "": 4, "plugins": {"title": {"text": "t"}}}
+        });
+        let Value::Object(chart) = chart else {
+            unreachable!()
+        };
+        let mut opts = RenderOptions::new(chart);
+        opts.width = 333.25;
+        opts.format = ImageFormat::Webp;
+        opts.quality = 7;
+        let reference = serde_json::to_string(&sorted(&opts.to_json())).unwrap();
+        assert_eq!(opts.canonical_json(), reference);
+        let digest = Sha256::digest(reference.as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(opts.hash(), hex);
+    }
 
     #[test]
     fn sorted_sorts_nested_objects_inside_arrays() {

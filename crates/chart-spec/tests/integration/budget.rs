@@ -223,18 +223,32 @@ fn ten_thousand_levels_are_refused_without_recursion() {
     );
     dismantle(req);
 
-    // Sent as a body, serde_json refuses it first, with a clean error.
+    // Sent as a body, the scan of its bytes refuses it before serde_json parses anything,
+    // at the first level too deep (the body object is level 0, its config level 1).
     let body = format!(
         "{{\"chart\":{{\"x\":{}{}}}}}",
         "[".repeat(10_000),
         "]".repeat(10_000)
     );
-    let msg = RenderOptions::from_json_bytes(body.as_bytes())
+    assert_eq!(
+        RenderOptions::from_json_bytes(body.as_bytes())
+            .unwrap_err()
+            .to_string(),
+        "Invalid request body: a value nested 65 levels deep is over the limit of 64 \
+         (MAX_JSON_DEPTH)"
+    );
+    // At the largest depth budget a setting may ask for, too.
+    let deepest = Limits {
+        max_json_depth: 128,
+        ..Limits::default()
+    };
+    let msg = RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &deepest)
         .unwrap_err()
         .to_string();
-    assert!(
-        msg.starts_with("Invalid JSON body: recursion limit exceeded"),
-        "{msg}"
+    assert_eq!(
+        msg,
+        "Invalid request body: a value nested 129 levels deep is over the limit of 128 \
+         (MAX_JSON_DEPTH)"
     );
 }
 
@@ -446,8 +460,9 @@ fn ten_mib_body(prefix: &str, item: &str, suffix: &str) -> (String, usize) {
 fn a_ten_mib_body_is_checked_in_one_linear_walk() {
     // What a 10 MiB body of 1-element arrays outside any budgeted place parses to (built
     // directly: parsing 10 MiB in a debug build takes seconds and is not what is tested).
-    // Accepted, and the walk visits every value exactly once: the config, `options`, `x`,
-    // then each array and its number.
+    // Refused by the value budget, which the walk counts for configs built in code; with
+    // that budget lifted, accepted, and the walk visits every value exactly once: the
+    // config, `options`, `x`, then each array and its number.
     let n = (10 * 1024 * 1024) / "[1],".len();
     let mut x = Vec::with_capacity(n);
     x.resize_with(n, || json!([1]));
@@ -455,13 +470,27 @@ fn a_ten_mib_body_is_checked_in_one_linear_walk() {
     options.insert("x".into(), Value::Array(x));
     let mut chart = Map::new();
     chart.insert("options".into(), Value::Object(options));
-    let measure = check_chart(&chart, &Limits::default()).unwrap();
+    assert_eq!(
+        check_chart(&chart, &Limits::default())
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "Invalid chart: {} JSON values is over the limit of 1200000 (MAX_JSON_VALUES)",
+            3 + 2 * n
+        )
+    );
+    let lifted = Limits {
+        max_json_values: usize::MAX,
+        ..Limits::default()
+    };
+    let measure = check_chart(&chart, &lifted).unwrap();
     assert_eq!(measure.values, 3 + 2 * n);
     assert_eq!(measure.depth, 4);
     assert_eq!(measure.points, 0);
 
-    // As data points, a real 10 MiB body is refused from the array's length alone (the
-    // issue's 5,000,000-point line chart).
+    // As data points, a real 10 MiB body (the issue's 5,000,000-point line chart) is
+    // refused by the scan of its bytes, before serde_json builds its values: the body object,
+    // `chart`, `"line"`, `data`, `datasets`, the dataset, its `data` and the numbers.
     let (body, n) = ten_mib_body(
         r#"{"chart":{"type":"line","data":{"datasets":[{"data":["#,
         "1",
@@ -470,6 +499,18 @@ fn a_ten_mib_body_is_checked_in_one_linear_walk() {
     assert!(n > 5_000_000, "{n}");
     assert_eq!(
         RenderOptions::from_json_bytes(body.as_bytes())
+            .unwrap_err()
+            .to_string(),
+        format!(
+            "Invalid request body: {} JSON values is over the limit of 1200000 \
+             (MAX_JSON_VALUES)",
+            n + 7
+        )
+    );
+    // With the value budget lifted, the parsed config is refused from the array's length
+    // alone.
+    assert_eq!(
+        RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &lifted)
             .unwrap_err()
             .to_string(),
         format!(
@@ -490,6 +531,7 @@ fn the_readme_documents_every_budget() {
         d.max_labels,
         d.max_text_chars,
         d.max_json_depth,
+        d.max_json_values,
         d.max_sankey_nodes,
         d.max_sankey_flows,
         d.max_treemap_depth,
@@ -500,7 +542,7 @@ fn the_readme_documents_every_budget() {
     for (name, default) in Limits::VARIABLES.iter().zip(defaults) {
         let row = readme
             .lines()
-            .find(|l| l.starts_with('|') && l.contains(&format!("`{name}`")))
+            .find(|l| l.starts_with('|') && l.contains(&format!("| `{name}` |")))
             .unwrap_or_else(|| panic!("README has no row for {name}"));
         assert!(
             row.contains(&format!("| {default} |")),
