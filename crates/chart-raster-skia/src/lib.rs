@@ -9,6 +9,7 @@ pub mod chart;
 pub mod controllers;
 pub mod elements;
 pub mod layout;
+mod math;
 pub mod plugins;
 pub mod raster;
 pub mod scales;

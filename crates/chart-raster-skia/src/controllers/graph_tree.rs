@@ -501,7 +501,7 @@ fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f6
     let (fx, fy, tx, ty) = match o.orientation.as_str() {
         "vertical" => (0.0, (to.1 - from.1) * t, 0.0, (from.1 - to.1) * t),
         "radial" => {
-            let h = (to.0 - from.0).hypot(to.1 - from.1) * t;
+            let h = libm::hypot(to.0 - from.0, to.1 - from.1) * t;
             let (fa, ta) = (from.2, to.2);
             (
                 if fa.is_nan() { 0.0 } else { libm::cos(fa) * h },

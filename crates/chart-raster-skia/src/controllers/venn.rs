@@ -208,7 +208,7 @@ impl Controller for VennController {
         };
         let n = ds.data.len();
         // `Math.log2(data.length + 1)` sets; the plugin's lookup clamps to its last template.
-        let sets = ((n + 1) as f64).log2().max(0.0) as usize;
+        let sets = libm::log2((n + 1) as f64).max(0.0) as usize;
         let bb = (
             xs.core.left,
             ys.core.top,
@@ -298,6 +298,7 @@ impl Controller for VennController {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::math::squared;
 
     #[test]
     fn two_sets_fit_the_box_and_keep_their_shape() {
@@ -312,7 +313,7 @@ mod tests {
         for r in &l.regions {
             for arc in &r.arcs {
                 let c = &l.circles[arc.circle];
-                let d = ((arc.x2 - c.cx).powi(2) + (arc.y2 - c.cy).powi(2)).sqrt();
+                let d = (squared(arc.x2 - c.cx) + squared(arc.y2 - c.cy)).sqrt();
                 assert!(
                     (d - c.r).abs() < 1e-6 * c.r.max(1.0) + 0.02 * c.r,
                     "{d} vs {}",

@@ -4,6 +4,7 @@
 
 use super::point::in_area;
 use super::{Area, Ctx, StrokeStyle, P};
+use crate::math::squared;
 use crate::scene::{LineCap, LineJoin};
 use chart_spec::model::{Axis, CapStyle, JoinStyle, LineOptions, Stepped};
 
@@ -434,7 +435,7 @@ fn solid_segments(points: &[LinePoint], start: usize, max: usize, lp: bool) -> V
 }
 
 fn distance(a: &LinePoint, b: &LinePoint) -> f64 {
-    ((b.x - a.x).powi(2) + (b.y - a.y).powi(2)).sqrt()
+    (squared(b.x - a.x) + squared(b.y - a.y)).sqrt()
 }
 
 /// `splineCurve(first, middle, after, t)`: (previous cp, next cp).
@@ -559,7 +560,7 @@ fn spline_curve_monotone(points: &mut [LinePoint], index_axis: Axis) {
         }
         let alpha = m_k[i] / delta_k[i];
         let beta = m_k[i + 1] / delta_k[i];
-        let sq = alpha.powi(2) + beta.powi(2);
+        let sq = squared(alpha) + squared(beta);
         if sq <= 9.0 {
             continue;
         }

@@ -8,6 +8,7 @@
 
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::math::squared;
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::annotation::{
@@ -213,7 +214,7 @@ fn line_props(a: &Annotation, scales: &Scales<'_>, area: &Area) -> (Bounds, bool
 /// `getControlPoint`: the quadratic control point of a curved line.
 fn control_point(a: &Annotation, b: &Bounds, center: (f64, f64)) -> (f64, f64) {
     let angle = libm::atan2(b.y2 - b.y, b.x2 - b.x);
-    let distance = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+    let distance = (squared(b.x2 - b.x) + squared(b.y2 - b.y)).sqrt();
     let (cx, cy) = center;
     let px = cx + a.control_point.0.size(distance);
     let py = cy + a.control_point.1.size(distance);
@@ -573,7 +574,7 @@ fn draw_callout(ctx: &mut Ctx<'_>, c: &Callout, border_width: f64, lb: &LabelBox
         let mut best = (0, f64::INFINITY);
         for i in 0..4 {
             let q = rotated((xs[i], ys[i]), center, rad);
-            let d = ((q.0 - pt.0).powi(2) + (q.1 - pt.1).powi(2)).sqrt();
+            let d = (squared(q.0 - pt.0) + squared(q.1 - pt.1)).sqrt();
             if d < best.1 {
                 best = (i, d);
             }
@@ -765,7 +766,7 @@ fn draw_doughnut_label(
 /// `getAngles`: where the line `y` crosses the circle, as angles (a full circle when it
 /// does not).
 fn hole_angles(y: f64, cx: f64, cy: f64, r: f64) -> (f64, f64) {
-    let yk2 = (cy - y).powi(2);
+    let yk2 = squared(cy - y);
     let b = cx * -2.0;
     let c = cx * cx + yk2 - r * r;
     let delta = b * b - 4.0 * c;
@@ -893,7 +894,7 @@ fn draw_main(
             if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
                 return;
             }
-            let length = ((b.x2 - b.x).powi(2) + (b.y2 - b.y).powi(2)).sqrt();
+            let length = (squared(b.x2 - b.x) + squared(b.y2 - b.y)).sqrt();
             // `getLineAdjust`: arrow heads shorten the line.
             let adjust = |h: &Option<ArrowHead>| {
                 h.as_ref()

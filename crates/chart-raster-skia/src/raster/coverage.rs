@@ -8,6 +8,7 @@
 //! accumulation buffer whose running sum along the row is the winding-weighted coverage.
 //! Interior pixels get the exact winding number, so `min(1, |sum|)` is the non-zero rule.
 
+use crate::math::squared;
 use tiny_skia::{Path, PathSegment};
 
 /// Coverage of a path over a pixel-aligned box, 0..=1 per pixel.
@@ -67,7 +68,7 @@ impl Coverage {
                     let c = (c.x - ox, c.y - oy);
                     let p = (p.x - ox, p.y - oy);
                     let n = segments_for(
-                        ((last.0 - 2.0 * c.0 + p.0).powi(2) + (last.1 - 2.0 * c.1 + p.1).powi(2))
+                        (squared(last.0 - 2.0 * c.0 + p.0) + squared(last.1 - 2.0 * c.1 + p.1))
                             .sqrt(),
                     );
                     let mut prev = last;
@@ -89,7 +90,7 @@ impl Coverage {
                     let p = (p.x - ox, p.y - oy);
                     // The second differences bound how far the curve strays from its chords.
                     let dd = |a: (f32, f32), b: (f32, f32), c: (f32, f32)| {
-                        ((a.0 - 2.0 * b.0 + c.0).powi(2) + (a.1 - 2.0 * b.1 + c.1).powi(2)).sqrt()
+                        (squared(a.0 - 2.0 * b.0 + c.0) + squared(a.1 - 2.0 * b.1 + c.1)).sqrt()
                     };
                     let n = segments_for(3.0 * dd(last, c1, c2).max(dd(c1, c2, p)));
                     let mut prev = last;
@@ -196,7 +197,7 @@ fn right_fraction(c: f32, xl: f32, xr: f32) -> f32 {
     let full = (xr.min(c) - xl).max(0.0);
     let (lo, hi) = (xl.max(c), xr.min(c + 1.0));
     let ramp = if hi > lo {
-        0.5 * ((c + 1.0 - lo).powi(2) - (c + 1.0 - hi).powi(2))
+        0.5 * (squared(c + 1.0 - lo) - squared(c + 1.0 - hi))
     } else {
         0.0
     };

@@ -86,7 +86,7 @@ pub fn nice_num(range: f64) -> f64 {
     } else {
         range
     };
-    let nice_range = 10f64.powf(range.log10().floor());
+    let nice_range = libm::pow(10.0, libm::log10(range).floor());
     let fraction = range / nice_range;
     let nice_fraction = if fraction <= 1.0 {
         1.0
@@ -172,7 +172,7 @@ pub fn generate_ticks(g: &TickGen, rmin: f64, rmax: f64) -> Vec<f64> {
         spacing = nice_num(num_spaces * spacing / max_spaces / unit) * unit;
     }
     if let Some(p) = g.precision {
-        let factor = 10f64.powf(p);
+        let factor = libm::pow(10.0, p);
         spacing = (spacing * factor).ceil() / factor;
     }
     let (mut nice_min, mut nice_max) = if g.bounds_ticks {
@@ -211,10 +211,13 @@ pub fn generate_ticks(g: &TickGen, rmin: f64, rmax: f64) -> Vec<f64> {
         }
     }
     let decimal_places = decimal_places(spacing).max(decimal_places(nice_min));
-    let factor = 10f64.powf(match g.precision {
-        Some(p) => p,
-        None => f64::from(decimal_places),
-    });
+    let factor = libm::pow(
+        10.0,
+        match g.precision {
+            Some(p) => p,
+            None => f64::from(decimal_places),
+        },
+    );
     nice_min = js_round(nice_min * factor) / factor;
     nice_max = js_round(nice_max * factor) / factor;
     let mut j = 0.0;

@@ -23,12 +23,12 @@ pub fn format_number(
         if v == 0.0 {
             return "0E0".into();
         }
-        let mut exp = v.abs().log10().floor() as i32;
-        let mut mant = v / 10f64.powi(exp);
+        let mut exp = libm::log10(v.abs()).floor() as i32;
+        let mut mant = v / libm::pow(10.0, f64::from(exp));
         let mut s = round_decimal(mant.abs(), max_fraction);
         if s.starts_with("10") {
             exp += 1;
-            mant = v / 10f64.powi(exp);
+            mant = v / libm::pow(10.0, f64::from(exp));
             s = round_decimal(mant.abs(), max_fraction);
         }
         let s = trim_fraction(&s, min_fraction);
@@ -134,7 +134,7 @@ pub fn numeric(value: f64, ticks: &[Tick], fmt: &NumberFormat) -> String {
             delta = value - value.floor();
         }
     }
-    let log_delta = delta.abs().log10();
+    let log_delta = libm::log10(delta.abs());
     let num_decimal = if log_delta.is_nan() {
         1
     } else {
