@@ -392,6 +392,15 @@ fn draw_chart(
             text,
         )
     };
+    for s in scales.iter_mut() {
+        messages.extend(s.core.warnings.drain(..).map(Message::warn));
+    }
+    // An exception out of a scale's update ends `chart.update()` before anything is drawn:
+    // the canvas stays blank and the browser reports the exception's message.
+    if let Some(thrown) = scales.iter().find_map(|s| s.core.thrown.clone()) {
+        messages.push(Message::error(thrown));
+        return;
+    }
     // `box.configure()` after layout: pixel ranges from the final positions.
     for s in scales.iter_mut() {
         s.configure();

@@ -106,6 +106,18 @@ pub fn truthy(v: &Value) -> bool {
     }
 }
 
+/// A digit count of `Intl.NumberFormat` options (`GetNumberOption`: `ToNumber`, then floor):
+/// NaN and negative values become `u32::MAX`, so that every value Intl rejects with a
+/// `RangeError` stays out of range for the engine to report.
+pub fn intl_digits(v: &Value) -> u32 {
+    let n = to_number(v);
+    if n >= 0.0 {
+        n.floor() as u32
+    } else {
+        u32::MAX
+    }
+}
+
 /// JavaScript `+value` for a JSON value (`NaN` when not numeric).
 pub fn to_number(v: &Value) -> f64 {
     match v {

@@ -263,16 +263,12 @@ pub fn generate_ticks(g: &TickGen, rmin: f64, rmax: f64) -> Vec<f64> {
 }
 
 impl LinearScale {
-    fn tick_limit(&self, core: &ScaleCore) -> f64 {
-        let t = &core.opts.ticks;
-        let mut max_ticks_limit = t.max_ticks_limit;
+    fn tick_limit(&self, core: &mut ScaleCore) -> f64 {
+        let mut max_ticks_limit = core.opts.ticks.max_ticks_limit;
         let mut max_ticks;
-        match t.step_size.filter(|s| *s != 0.0) {
+        match core.opts.ticks.step_size.filter(|s| *s != 0.0) {
             Some(step) => {
-                max_ticks = (core.max / step).ceil() - (core.min / step).floor() + 1.0;
-                if max_ticks > 1000.0 {
-                    max_ticks = 1000.0;
-                }
+                max_ticks = step_tick_limit(core, step);
             }
             None => {
                 max_ticks = compute_tick_limit(core);
@@ -284,6 +280,26 @@ impl LinearScale {
         }
         max_ticks
     }
+}
+
+/// Chart.js's tick budget: `getTickLimit` never lets a `stepSize` ask for more ticks.
+pub const MAX_STEP_TICKS: f64 = 1000.0;
+
+/// The `stepSize` branch of `getTickLimit` (scale.linearbase): the ticks the step would
+/// make, limited to 1000 with Chart.js's warning.
+pub fn step_tick_limit(core: &mut ScaleCore, step: f64) -> f64 {
+    let max_ticks = (core.max / step).ceil() - (core.min / step).floor() + 1.0;
+    if max_ticks > MAX_STEP_TICKS {
+        let msg = format!(
+            "scales.{}.ticks.stepSize: {} would result generating up to {} ticks. Limiting to 1000.",
+            core.id(),
+            chart_spec::values::js_number(step),
+            chart_spec::values::js_number(max_ticks)
+        );
+        core.warn(msg);
+        return MAX_STEP_TICKS;
+    }
+    max_ticks
 }
 
 /// `LinearScale.computeTickLimit`.
@@ -355,6 +371,10 @@ fn compute_tick_limit(core: &ScaleCore) -> f64 {
 }
 
 impl ScaleType for LinearScale {
+    fn formats_numbers(&self) -> bool {
+        true
+    }
+
     fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
         parse_linear(raw)
     }

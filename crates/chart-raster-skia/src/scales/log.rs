@@ -265,6 +265,10 @@ pub struct LogScale {
 }
 
 impl ScaleType for LogScale {
+    fn formats_numbers(&self) -> bool {
+        true
+    }
+
     fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
         match parse_linear(raw).map(parse_log) {
             Some(LogValue::Value(v)) => Some(v),

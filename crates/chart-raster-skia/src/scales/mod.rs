@@ -94,6 +94,11 @@ pub trait ScaleType {
     fn update_custom(&mut self, _core: &mut ScaleCore, _text: &TextEngine) -> bool {
         false
     }
+    /// Whether the default tick callback formats numbers with `Intl.NumberFormat` and
+    /// `ticks.format` (`Ticks.formatters.numeric`: linear, logarithmic, radialLinear).
+    fn formats_numbers(&self) -> bool {
+        false
+    }
     /// Replaces [`Scale::draw_layer`] (radial); true when it did.
     fn draw_custom(&mut self, _core: &ScaleCore, _layer: ScaleLayer, _ctx: &mut Ctx<'_>) -> bool {
         false
@@ -207,6 +212,21 @@ pub struct ScaleCore {
     pub start: f64,
     /// `end`.
     pub end: f64,
+    /// The exception Chart.js throws out of this scale's `update` (a `RangeError` of
+    /// `Intl.NumberFormat`, time ticks too far apart): the chart then fails to build, and
+    /// the message is reported as the browser reports it (`error.message`).
+    pub thrown: Option<String>,
+    /// What Chart.js `console.warn`s while updating this scale, each once.
+    pub warnings: Vec<String>,
+}
+
+impl ScaleCore {
+    /// Records a `console.warn` once (layout updates a scale several times).
+    pub fn warn(&mut self, message: String) {
+        if !self.warnings.contains(&message) {
+            self.warnings.push(message);
+        }
+    }
 }
 
 /// A scale: shared state and its type.
@@ -265,6 +285,8 @@ impl ScaleCore {
             label_sizes: None,
             start: 0.0,
             end: 0.0,
+            thrown: None,
+            warnings: Vec::new(),
         }
     }
 
@@ -554,6 +576,14 @@ impl Scale {
         c.margins = margins;
         c.ticks.clear();
         c.label_sizes = None;
+        // `new Intl.NumberFormat(locale, ticks.format)` throws in the first label's
+        // formatting, which ends the chart's update.
+        if self.kind.formats_numbers() {
+            if let Err(e) = ticks::check_format(&self.core.opts.ticks.format) {
+                self.core.thrown = Some(e);
+                return;
+            }
+        }
         if self.kind.update_custom(&mut self.core, text) {
             return;
         }

@@ -63,6 +63,10 @@ fn padding_sides(p: &Padding) -> Sides {
 }
 
 impl ScaleType for RadialLinearScale {
+    fn formats_numbers(&self) -> bool {
+        true
+    }
+
     fn parse(&mut self, _core: &ScaleCore, raw: &Raw, _index: Option<usize>) -> Option<f64> {
         parse_linear(raw)
     }
@@ -98,11 +102,10 @@ impl ScaleType for RadialLinearScale {
     }
 
     fn build_ticks(&mut self, core: &mut ScaleCore, _text: &TextEngine) -> Vec<Tick> {
-        let t = &core.opts.ticks;
         // getTickLimit with computeTickLimit = ceil(drawingArea / tickBackdropHeight).
-        let mut max_ticks_limit = t.max_ticks_limit.filter(|m| *m != 0.0);
-        let mut max_ticks = match t.step_size.filter(|s| *s != 0.0) {
-            Some(step) => ((core.max / step).ceil() - (core.min / step).floor() + 1.0).min(1000.0),
+        let mut max_ticks_limit = core.opts.ticks.max_ticks_limit.filter(|m| *m != 0.0);
+        let mut max_ticks = match core.opts.ticks.step_size.filter(|s| *s != 0.0) {
+            Some(step) => super::linear::step_tick_limit(core, step),
             None => {
                 max_ticks_limit = Some(max_ticks_limit.unwrap_or(11.0));
                 (self.geom.drawing_area / Self::tick_backdrop_height(core)).ceil()
@@ -111,7 +114,7 @@ impl ScaleType for RadialLinearScale {
         if let Some(m) = max_ticks_limit {
             max_ticks = m.min(max_ticks);
         }
-        let max_digits = core.height / t.font.first().line_height;
+        let max_digits = core.height / core.opts.ticks.font.first().line_height;
         build_linear_ticks(core, max_ticks.max(2.0), max_digits, false)
     }
 

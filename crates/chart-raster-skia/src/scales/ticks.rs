@@ -3,6 +3,27 @@
 use super::Tick;
 use chart_spec::model::NumberFormat;
 
+/// The largest `minimumFractionDigits`/`maximumFractionDigits` `Intl.NumberFormat` accepts.
+pub const MAX_FRACTION_DIGITS: u32 = 100;
+
+/// The `RangeError` `new Intl.NumberFormat('en-US', format)` throws for digit options out of
+/// range (`SetNumberFormatDigitOptions`), as V8 words it; `Ok` when it accepts them.
+pub fn check_format(fmt: &NumberFormat) -> Result<(), String> {
+    let out_of_range = |name: &str| Err(format!("{name} value is out of range."));
+    if fmt.min_fraction.is_some_and(|d| d > MAX_FRACTION_DIGITS) {
+        return out_of_range("minimumFractionDigits");
+    }
+    if fmt.max_fraction.is_some_and(|d| d > MAX_FRACTION_DIGITS) {
+        return out_of_range("maximumFractionDigits");
+    }
+    if let (Some(min), Some(max)) = (fmt.min_fraction, fmt.max_fraction) {
+        if min > max {
+            return out_of_range("maximumFractionDigits");
+        }
+    }
+    Ok(())
+}
+
 /// Formats like `new Intl.NumberFormat('en-US', {minimumFractionDigits, maximumFractionDigits,
 /// notation}).format(v)`: grouping commas, half-away-from-zero rounding of the exact value.
 pub fn format_number(
@@ -18,7 +39,10 @@ pub fn format_number(
     if v.is_infinite() {
         return if v > 0.0 { "∞" } else { "-∞" }.into();
     }
-    let max_fraction = max_fraction.max(min_fraction);
+    // Intl rejects more than 100 digits (see `check_format`); a chart asking for them never
+    // gets here, but the formatter stays bounded on its own.
+    let min_fraction = min_fraction.min(MAX_FRACTION_DIGITS);
+    let max_fraction = max_fraction.max(min_fraction).min(MAX_FRACTION_DIGITS);
     if scientific {
         if v == 0.0 {
             return "0E0".into();
@@ -200,6 +224,27 @@ mod tests {
         assert_eq!(numeric(4000.0, &t, &NumberFormat::default()), "4,000");
         let t = ticks(&[-10.0, -5.0, 0.0]);
         assert_eq!(numeric(-5.0, &t, &NumberFormat::default()), "-5");
+    }
+
+    #[test]
+    fn digit_options_out_of_range_throw() {
+        let fmt = |min, max| NumberFormat {
+            min_fraction: min,
+            max_fraction: max,
+            ..NumberFormat::default()
+        };
+        assert_eq!(check_format(&fmt(None, Some(100))), Ok(()));
+        assert_eq!(
+            check_format(&fmt(None, Some(2_000_000_000))),
+            Err("maximumFractionDigits value is out of range.".into())
+        );
+        assert_eq!(
+            check_format(&fmt(Some(u32::MAX), None)),
+            Err("minimumFractionDigits value is out of range.".into())
+        );
+        assert!(check_format(&fmt(Some(3), Some(2))).is_err());
+        // The formatter itself never allocates for absurd digits.
+        assert_eq!(format_number(1.5, 0, u32::MAX, false, true), "1.5");
     }
 
     #[test]

@@ -12,6 +12,7 @@ use crate::text::TextEngine;
 use chart_spec::model::TimeSource;
 use chart_spec::model::{Raw, ScaleOptions};
 use chart_spec::time::{DateAdapter, DisplayFormats, TimeUnit};
+use chart_spec::values::js_number;
 
 /// `INTERVALS` of scale.time: whether a unit is "common" (auto ticks may use it), its size in
 /// ms and how many of it make the next unit.
@@ -355,7 +356,10 @@ impl TimeScaleState {
         );
         if adapter.diff(max, min, minor) > 100_000.0 * step {
             return Err(format!(
-                "{min} and {max} are too far apart with stepSize of {step} {}",
+                "{} and {} are too far apart with stepSize of {} {}",
+                js_number(min),
+                js_number(max),
+                js_number(step),
                 minor.name()
             ));
         }
@@ -806,6 +810,7 @@ impl ScaleType for TimeScale {
             }
             Err(e) => {
                 self.ticks.clear();
+                core.thrown = Some(e.clone());
                 self.error = Some(e);
             }
         }

@@ -234,3 +234,104 @@ fn hostile_display_list_items_raster_in_bounded_time() {
     // The huge disc covers the canvas.
     assert_eq!(&out.data[..4], &[255, 0, 0, 255]);
 }
+
+/// Configs that once panicked: a radar value above `scales.r.max`, a title shown without
+/// text (they render, with no message).
+#[test]
+fn radar_above_its_max_and_a_title_without_text_render() {
+    for cfg in [
+        json!({"type": "radar", "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [1, 20, 3], "fill": true}]},
+            "options": {"scales": {"r": {"max": 10}}, "plugins": {"title": {"display": true}}}}),
+        json!({"type": "radar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1e300, 5], "fill": "start"}]},
+            "options": {"scales": {"r": {"max": 10, "min": 5}}}}),
+        json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+            "options": {"plugins": {"title": {"display": true, "text": []}, "subtitle": {"display": true, "position": "left"}}}}),
+    ] {
+        let out = rendered(cfg);
+        assert!(out.messages.is_empty(), "{:?}", out.messages);
+    }
+}
+
+/// The canvas is left blank: every pixel is the background.
+fn is_blank(out: &Rendered) -> bool {
+    out.bitmap
+        .data
+        .chunks_exact(4)
+        .all(|p| p == [255, 255, 255, 255])
+}
+
+/// `new Intl.NumberFormat(locale, ticks.format)` throws a `RangeError` for digits outside
+/// 0..=100; Chart.js's update ends there, before anything is drawn.
+#[test]
+fn fraction_digits_out_of_range_fail_the_chart_as_intl_does() {
+    for (format, message) in [
+        (
+            json!({"maximumFractionDigits": 2e9}),
+            "maximumFractionDigits value is out of range.",
+        ),
+        (
+            json!({"maximumFractionDigits": 2_000_000_000u64}),
+            "maximumFractionDigits value is out of range.",
+        ),
+        (
+            json!({"maximumFractionDigits": "many"}),
+            "maximumFractionDigits value is out of range.",
+        ),
+        (
+            json!({"minimumFractionDigits": -1}),
+            "minimumFractionDigits value is out of range.",
+        ),
+        (
+            json!({"minimumFractionDigits": 5, "maximumFractionDigits": 2}),
+            "maximumFractionDigits value is out of range.",
+        ),
+    ] {
+        let out = rendered(
+            json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+            "options": {"scales": {"y": {"ticks": {"format": format}}}}}),
+        );
+        assert!(is_blank(&out), "{format}");
+        let m: Vec<&str> = out.messages.iter().map(|m| m.message.as_str()).collect();
+        assert_eq!(m, [message], "{format}");
+    }
+    // 100 digits are valid.
+    let out = rendered(
+        json!({"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+        "options": {"scales": {"y": {"ticks": {"format": {"maximumFractionDigits": 100}}}}}}),
+    );
+    assert!(!is_blank(&out));
+    assert!(out.messages.is_empty(), "{:?}", out.messages);
+}
+
+/// `getTickLimit` of scale.linearbase: a `stepSize` asking for more than 1000 ticks is
+/// limited to 1000, with Chart.js's warning.
+#[test]
+fn a_tiny_step_size_is_limited_to_1000_ticks_with_the_chartjs_warning() {
+    for kind in ["bar", "radar"] {
+        let scale = if kind == "bar" { "y" } else { "r" };
+        let out = rendered(
+            json!({"type": kind, "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [0, 5, 10]}]},
+            "options": {"scales": {scale: {"min": 0, "max": 10, "ticks": {"stepSize": 1e-9}}}}}),
+        );
+        let m: Vec<&str> = out.messages.iter().map(|m| m.message.as_str()).collect();
+        assert_eq!(
+            m,
+            [format!("scales.{scale}.ticks.stepSize: 1e-9 would result generating up to 10000000001 ticks. Limiting to 1000.").as_str()]
+        );
+    }
+}
+
+/// `generate` of scale.time throws past 100,000 steps of the unit.
+#[test]
+fn time_ticks_too_far_apart_fail_the_chart_as_chartjs_does() {
+    let out = rendered(
+        json!({"type": "line", "data": {"datasets": [{"data": [{"x": 0, "y": 1}, {"x": 1e15, "y": 2}]}]},
+        "options": {"scales": {"x": {"type": "time", "time": {"unit": "millisecond"}}}}}),
+    );
+    assert!(is_blank(&out));
+    let m: Vec<&str> = out.messages.iter().map(|m| m.message.as_str()).collect();
+    assert_eq!(
+        m,
+        ["0 and 1000000000000000 are too far apart with stepSize of 1 millisecond"]
+    );
+}

@@ -398,12 +398,10 @@ fn resolve_scale(
             NumberFormat {
                 min_fraction: f
                     .get("minimumFractionDigits")
-                    .and_then(Value::as_u64)
-                    .map(|v| v as u32),
+                    .map(crate::scopes::intl_digits),
                 max_fraction: f
                     .get("maximumFractionDigits")
-                    .and_then(Value::as_u64)
-                    .map(|v| v as u32),
+                    .map(crate::scopes::intl_digits),
                 percent: f.get("style").and_then(Value::as_str) == Some("percent"),
                 grouping: f.get("useGrouping").map(truthy),
                 notation: f.get("notation").and_then(Value::as_str).map(String::from),
