@@ -174,6 +174,100 @@ pub fn scan_json(text: &[u8], at: JsonText, limits: &Limits) -> Result<JsonScan,
     })
 }
 
+/// Parses JSON text as `serde_json::from_slice` does, into the same `Value`, but with every
+/// array and object allocated at its exact size.
+///
+/// serde_json grows arrays and maps by doubling while it parses and keeps the slack: a map
+/// of one key holds room for three (a hash table of four slots and three entries of some
+/// 100 bytes), an array of one element room for four. In the small containers a config is
+/// made of, that slack is most of the memory, up to 375 bytes per value for objects of one
+/// key nested in each other; at exact sizes, about half. Run it after [`scan_json`], which
+/// bounds the number of values. Like serde_json, it refuses nesting deeper than 127
+/// containers, so its recursion is bounded.
+pub fn parse_json(text: &[u8]) -> Result<Value, serde_json::Error> {
+    use serde::de::DeserializeSeed;
+    let mut de = serde_json::Deserializer::from_slice(text);
+    let v = ExactValue.deserialize(&mut de)?;
+    de.end()?;
+    Ok(v)
+}
+
+/// A `Value` built by [`parse_json`]: containers at their exact sizes.
+struct ExactValue;
+
+impl<'de> serde::de::DeserializeSeed<'de> for ExactValue {
+    type Value = Value;
+
+    fn deserialize<D: serde::Deserializer<'de>>(self, d: D) -> Result<Value, D::Error> {
+        d.deserialize_any(self)
+    }
+}
+
+impl<'de> serde::de::Visitor<'de> for ExactValue {
+    type Value = Value;
+
+    fn expecting(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("any valid JSON value")
+    }
+
+    fn visit_bool<E>(self, b: bool) -> Result<Value, E> {
+        Ok(Value::Bool(b))
+    }
+
+    fn visit_i64<E>(self, n: i64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_u64<E>(self, n: u64) -> Result<Value, E> {
+        Ok(Value::Number(n.into()))
+    }
+
+    fn visit_f64<E>(self, x: f64) -> Result<Value, E> {
+        // As serde_json's own visitor: JSON text never holds a non-finite number.
+        Ok(serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
+    }
+
+    fn visit_str<E>(self, s: &str) -> Result<Value, E> {
+        Ok(Value::String(s.to_owned()))
+    }
+
+    fn visit_string<E>(self, s: String) -> Result<Value, E> {
+        Ok(Value::String(s))
+    }
+
+    fn visit_unit<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_none<E>(self) -> Result<Value, E> {
+        Ok(Value::Null)
+    }
+
+    fn visit_seq<A: serde::de::SeqAccess<'de>>(self, mut seq: A) -> Result<Value, A::Error> {
+        let mut items = Vec::new();
+        while let Some(v) = seq.next_element_seed(ExactValue)? {
+            items.push(v);
+        }
+        items.shrink_to_fit();
+        Ok(Value::Array(items))
+    }
+
+    fn visit_map<A: serde::de::MapAccess<'de>>(self, mut map: A) -> Result<Value, A::Error> {
+        // Collected first, so the map is allocated once at its size; inserted in order, so a
+        // repeated key keeps its first place and its last value, as in serde_json.
+        let mut entries: Vec<(String, Value)> = Vec::new();
+        while let Some(k) = map.next_key::<String>()? {
+            let v = map.next_value_seed(ExactValue)?;
+            entries.push((k, v));
+        }
+        let mut out = Map::with_capacity(entries.len());
+        for (k, v) in entries {
+            out.insert(k, v);
+        }
+        Ok(Value::Object(out))
+    }
+}
+
 /// The error of one budget: `what` is the measured quantity with its place in the config.
 fn over(what: String, max: usize, variable: &'static str) -> RequestError {
     RequestError::OverBudget {

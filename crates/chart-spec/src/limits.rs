@@ -30,10 +30,11 @@ pub struct Limits {
     /// body with every field, or a chart config given alone (`MAX_JSON_VALUES`). Default:
     /// 1,200,000, what [`Limits::json_values_needed`] gives for the other defaults.
     ///
-    /// The one budget checked on the raw bytes, before serde_json builds anything
-    /// ([`crate::budget::scan_json`]): a parsed value costs about a hundred bytes and up to a
-    /// few hundred in small objects and arrays, some 50 times its text, so this is what bounds
-    /// the memory of parsing a request (see the README's Limits section for the figures).
+    /// Checked on the raw bytes, before serde_json builds anything
+    /// ([`crate::budget::scan_json`]): a parsed value costs from about 80 bytes (a number in
+    /// an array) to about 210 (objects of one key nested in each other), up to a hundred times
+    /// its text, so this is what bounds the memory of parsing a request (the README's Limits
+    /// section has the figures).
     /// Derived from the other budgets so that a config meeting all of them at once still
     /// parses: `max_points` points of up to 4 values each (`{x, y, r}` bubbles, `{from, to,
     /// flow}` sankey flows; `{x, y}` takes 3, a bare number 1), `max_labels` labels, and 50

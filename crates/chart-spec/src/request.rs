@@ -12,7 +12,7 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::budget::{scan_json, JsonText};
+use crate::budget::{parse_json, scan_json, JsonText};
 use crate::limits::Limits;
 
 /// Default `width`, CSS pixels.
@@ -349,12 +349,12 @@ impl RenderOptions {
     ///
     /// The raw bytes are scanned first ([`scan_json`]): a body over `MAX_JSON_VALUES` or
     /// `MAX_JSON_DEPTH` is refused before serde_json builds a single value, so parsing never
-    /// takes more memory than the value budget allows, whatever the body's size. The parsed
-    /// config is then moved, not copied, into the options.
+    /// takes more memory than the value budget allows, whatever the body's size. It is then
+    /// parsed with every container at its exact size ([`parse_json`]), and the parsed config
+    /// is moved, not copied, into the options.
     pub fn from_json_bytes_with_limits(body: &[u8], limits: &Limits) -> Result<Self, RequestError> {
         scan_json(body, JsonText::RequestBody, limits)?;
-        let v: Value =
-            serde_json::from_slice(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
+        let v = parse_json(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
         Self::from_owned_json(v, limits)
     }
 
@@ -495,7 +495,7 @@ impl RenderOptions {
                     // `chart` parameter is dropped first, so two are never held at once.
                     scan_json(v.as_bytes(), JsonText::ChartConfig, limits)?;
                     obj.remove("chart");
-                    serde_json::from_str::<Value>(v)
+                    parse_json(v.as_bytes())
                         .map_err(|e| RequestError::ChartNotJson(e.to_string()))?
                 }
                 "width" | "height" | "devicePixelRatio" | "quality" => {

@@ -1,16 +1,17 @@
 //! The byte scan that runs before serde_json (`budget::scan_json`): its count of values and
 //! levels is exactly what serde_json builds of any valid JSON (random texts, random bytes,
 //! every gallery example and fixture config, and mutations of them), it never panics, and the
-//! budgets it enforces (`MAX_JSON_VALUES`, `MAX_JSON_DEPTH`) apply to bodies and to the
-//! `chart` query parameter before anything is parsed.
+//! exact-size parser after it (`budget::parse_json`) gives serde_json's own values and errors;
+//! the budgets the scan enforces (`MAX_JSON_VALUES`, `MAX_JSON_DEPTH`) apply to bodies and to
+//! the `chart` query parameter before anything is parsed.
 
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use chart_spec::budget::{scan_json, JsonScan, JsonText};
+use chart_spec::budget::{parse_json, scan_json, JsonScan, JsonText};
 use chart_spec::{Limits, RenderOptions, RequestError};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
-use serde_json::Value;
+use serde_json::{Map, Value};
 
 /// What serde_json itself meets while parsing a text: every value it builds (a duplicate
 /// key's replaced value included) and the deepest container, counted by a visitor that
@@ -134,6 +135,16 @@ fn scan(text: &[u8]) -> JsonScan {
 /// counts, accepted at exactly those budgets, refused one under either. Returns whether the
 /// text was valid.
 fn agrees(text: &[u8]) -> bool {
+    // The exact-size parser builds the same value as serde_json, or fails with its error.
+    match (parse_json(text), serde_json::from_slice::<Value>(text)) {
+        // (`Map`'s equality ignores key order; the text shows it.)
+        (Ok(ours), Ok(theirs)) => assert_eq!(ours.to_string(), theirs.to_string()),
+        (Err(ours), Err(theirs)) => assert_eq!(ours.to_string(), theirs.to_string()),
+        (ours, theirs) => panic!(
+            "parse_json {ours:?} vs serde_json {theirs:?} on {}",
+            String::from_utf8_lossy(text)
+        ),
+    }
     let counted = scan(text);
     // Counted as a body, the same values, one level less.
     let as_body = scan_json(text, JsonText::RequestBody, &unbounded()).unwrap();
@@ -556,6 +567,13 @@ fn the_depth_budget_applies_before_parsing() {
             .to_string(),
         "Invalid chart: a value nested 65 levels deep is over the limit of 64 (MAX_JSON_DEPTH)"
     );
+    // The exact-size parser recurses like serde_json's, and stops where it does.
+    let deep = format!("{}{}", "[".repeat(10_000), "]".repeat(10_000));
+    assert_eq!(
+        parse_json(deep.as_bytes()).unwrap_err().to_string(),
+        "recursion limit exceeded at line 1 column 128"
+    );
+    assert!(parse_json(format!("{}{}", "[".repeat(127), "]".repeat(127)).as_bytes()).is_ok());
     // Unbalanced brackets are counted too: 10,000 unclosed arrays are refused by the scan,
     // not handed to serde_json.
     let open = format!(r#"{{"chart":{{"x":{}"#, "[".repeat(10_000));
@@ -597,18 +615,22 @@ fn ten_mib_of(item: &str) -> (String, usize) {
 
 /// Not a test: the figures in the README. Run one case per process, alone, e.g.
 /// `RSS_CASE=numbers RSS_PATH=serde cargo test -p chart-spec --test integration --
-/// --ignored --exact json_scan::peak_memory_of_parsing --nocapture`. `RSS_PATH` is `serde`
-/// (what the service did before the scan: parse the whole body) or `request`
-/// (`RenderOptions::from_json_bytes_with_limits`, scan first); `RSS_CASE` is the item the
-/// body repeats: `numbers` (`1`), `arrays` (`[1]`), `objects` (`{"a":1}`), `points`
-/// (`{"x":1,"y":2}`), `strings` (`"ab"`), `chains` (7 objects of one key in each other),
-/// `nested` (7 arrays of one element in each other). `RSS_ITEMS` caps the items (default: as many as fit
-/// in 10 MiB), `MAX_JSON_VALUES` sets the budget. The peak is read from `/proc/self/status`
-/// after resetting it through `/proc/self/clear_refs`.
+/// --ignored --exact json_scan::peak_memory_of_parsing --nocapture`.
+///
+/// `RSS_PATH` is `serde` (what the service did before the scan: parse the whole body),
+/// `request` (`RenderOptions::from_json_bytes_with_limits`, scan first), `hash`
+/// (`RenderOptions::hash` of the parsed request) or `copy` (`RenderOptions::to_json`: one
+/// copy of it, which hashing used to make twice). `RSS_CASE` is the item the body repeats:
+/// `numbers` (`1`), `arrays` (`[1]`), `objects` (`{"a":1}`), `points` (`{"x":1,"y":2}`),
+/// `strings` (`"ab"`), `chains` (7 objects of one key in each other), `long-chains` (60 of
+/// them), `nested` (7 arrays of one element in each other). `RSS_ITEMS` caps the items
+/// (default: as many as fit in 10 MiB), `MAX_JSON_VALUES` sets the budget. The peak is read
+/// from `/proc/self/status` after resetting it through `/proc/self/clear_refs`.
 #[test]
 #[ignore = "a measurement, run by hand"]
 fn peak_memory_of_parsing() {
     let case = std::env::var("RSS_CASE").unwrap_or_else(|_| "numbers".into());
+    let long_chain = format!("{}1{}", r#"{"a":"#.repeat(60), "}".repeat(60));
     let item = match case.as_str() {
         "numbers" => "1",
         "arrays" => "[1]",
@@ -617,6 +639,7 @@ fn peak_memory_of_parsing() {
         "strings" => r#""ab""#,
         "chains" => r#"{"a":{"a":{"a":{"a":{"a":{"a":{"a":1}}}}}}}"#,
         "nested" => "[[[[[[[1]]]]]]]",
+        "long-chains" => long_chain.as_str(),
         other => panic!("unknown RSS_CASE {other}"),
     };
     let (mut body, mut n) = ten_mib_of(item);
@@ -631,15 +654,26 @@ fn peak_memory_of_parsing() {
     }
     let limits = Limits::from_vars(|k| std::env::var(k).ok()).unwrap();
     let values = scan(body.as_bytes()).values;
+    let path = std::env::var("RSS_PATH").unwrap_or_else(|_| "request".into());
+    // For the hashing paths, the request is parsed before the measurement starts.
+    let parsed = matches!(path.as_str(), "hash" | "copy")
+        .then(|| RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &limits).unwrap());
     std::fs::write("/proc/self/clear_refs", "5").expect("resetting VmHWM");
     let (_, before) = rss_kib();
-    let path = std::env::var("RSS_PATH").unwrap_or_else(|_| "request".into());
-    let outcome = match path.as_str() {
-        "serde" => {
+    let outcome = match (path.as_str(), &parsed) {
+        // The cache key, streamed.
+        (_, Some(o)) if path == "hash" => format!("hash {}", o.hash()),
+        // One copy of the request as a `Value`: what hashing cost twice over before it was
+        // streamed (`to_json`, then a sorted copy of it, then its text).
+        (_, Some(o)) => format!(
+            "copied, {} keys",
+            o.to_json().as_object().map_or(0, Map::len)
+        ),
+        ("serde", _) => {
             let v: Value = serde_json::from_slice(body.as_bytes()).unwrap();
             format!("parsed, {} values", walk_count(&v).0)
         }
-        _ => match RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &limits) {
+        (_, _) => match RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &limits) {
             Ok(o) => format!("admitted, config of {} keys", o.chart.len()),
             Err(e) => format!("refused: {e}"),
         },
@@ -652,5 +686,25 @@ fn peak_memory_of_parsing() {
         body.len(),
         grew as f64 / 1024.0,
         grew as f64 * 1024.0 / values as f64,
+    );
+}
+
+#[test]
+fn parsed_arrays_keep_no_spare_room() {
+    // serde_json grows an array to room for 4 and keeps it; each spare slot is a whole
+    // `Value`, so in configs made of small arrays the slack was most of the memory.
+    let grown: Value = serde_json::from_str("[[1],[1,2,3,4,5]]").unwrap();
+    assert_eq!(grown[0].as_array().unwrap().capacity(), 4);
+    let exact = parse_json(b"[[1],[1,2,3,4,5]]").unwrap();
+    assert_eq!(exact.as_array().unwrap().capacity(), 2);
+    assert_eq!(exact[0].as_array().unwrap().capacity(), 1);
+    assert_eq!(exact[1].as_array().unwrap().capacity(), 5);
+    // The request paths parse with it.
+    let body = RenderOptions::from_json_bytes(br#"{"chart":{"options":{"x":[1]}}}"#).unwrap();
+    assert_eq!(body.chart["options"]["x"].as_array().unwrap().capacity(), 1);
+    let query = RenderOptions::from_query([("chart", r#"{"options":{"x":[1]}}"#)]).unwrap();
+    assert_eq!(
+        query.chart["options"]["x"].as_array().unwrap().capacity(),
+        1
     );
 }
