@@ -4,10 +4,12 @@
 //! - `browser-assets`: fetch and verify the pinned JS bundles of the browser engine.
 //! - `compare`: the skia and browser engines side by side.
 //! - `loadtest`: cache-hit and cache-miss throughput of the service.
+//! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
 
 mod browser_assets;
 mod compare;
 mod fixtures;
+mod fuzz;
 mod loadtest;
 mod pixelmatch;
 
@@ -20,8 +22,9 @@ fn main() -> anyhow::Result<()> {
         "browser-assets" => browser_assets::run(&rest),
         "compare" => compare::run(&rest),
         "loadtest" => loadtest::run(&rest),
+        "fuzz" => fuzz::run(&rest),
         _ => anyhow::bail!(
-            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest"
+            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz"
         ),
     }
 }

@@ -1,6 +1,8 @@
 //! Integration tests of the chart-raster facade: the service end to end (without HTTP) and
 //! the built-in examples.
 
+mod fuzz_regressions;
+
 use chart_raster::cache::ManualClock;
 use chart_raster::{examples, ImageFormat, Service, ServiceConfig, ServiceError};
 use serde_json::json;

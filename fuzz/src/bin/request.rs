@@ -1,0 +1,4 @@
+//! AFL target `request`: see the crate docs.
+fn main() {
+    afl::fuzz!(|data: &[u8]| chart_raster_fuzz::request(data));
+}
