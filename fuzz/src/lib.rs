@@ -87,10 +87,11 @@ pub fn engine() -> Engine {
     Engine::new().with_limits(fuzz_limits())
 }
 
-/// A whole render of a request body: validation as the service does it, then the canvas is
-/// forced to [`CANVAS`] at dpr 1 (the size limits are the request target's business).
+/// A whole render of a request body: validation within the limits as the service does it,
+/// then the canvas is forced to [`CANVAS`] at dpr 1 (the size limits are the request
+/// target's business).
 pub fn render_request(engine: &Engine, data: &[u8]) {
-    if let Ok(mut opts) = RenderOptions::from_json_bytes(data) {
+    if let Ok(mut opts) = RenderOptions::from_json_bytes_with_limits(data, engine.limits()) {
         opts.width = CANVAS.0;
         opts.height = CANVAS.1;
         opts.device_pixel_ratio = 1.0;
@@ -98,8 +99,12 @@ pub fn render_request(engine: &Engine, data: &[u8]) {
     }
 }
 
-/// A whole render of a chart config on the small canvas, encoded as `format`.
+/// A whole render of a chart config on the small canvas, encoded as `format`. The config
+/// first goes through the input budgets, as every request of the service does.
 pub fn render_config(engine: &Engine, config: Map<String, Value>, format: ImageFormat) {
+    if chart_spec::budget::check_chart(&config, engine.limits()).is_err() {
+        return;
+    }
     let mut opts = RenderOptions::new(config);
     opts.width = CANVAS.0;
     opts.height = CANVAS.1;

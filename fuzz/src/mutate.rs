@@ -660,7 +660,9 @@ const EXTREMES: &[Extreme] = &[
 ];
 
 /// Repeat counts: small, at the budgets of the render targets, past them.
-const COUNTS: &[usize] = &[1, 2, 3, 10, 100, 999, 1000, 1001, 4000, 4001, 8001, 20_000, 50_000];
+const COUNTS: &[usize] = &[
+    1, 2, 3, 10, 100, 999, 1000, 1001, 4000, 4001, 8001, 20_000, 50_000,
+];
 
 /// Nesting depths: shallow, around the JSON depth budget (64), near serde_json's 128.
 const DEPTHS: &[usize] = &[1, 2, 3, 8, 33, 63, 64, 65, 100, 120];

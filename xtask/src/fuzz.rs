@@ -124,7 +124,11 @@ pub fn run(args: &[String]) -> Result<()> {
     let seeds = gather_seeds(&root)?;
     let seed_dir = work.join("seeds");
     write_seeds(&seed_dir, &seeds)?;
-    println!("fuzz: {} seed configs in {}", seeds.len(), seed_dir.display());
+    println!(
+        "fuzz: {} seed configs in {}",
+        seeds.len(),
+        seed_dir.display()
+    );
     let stamp = SystemTime::now()
         .duration_since(UNIX_EPOCH)
         .map_or(0, |d| d.as_secs());
@@ -458,11 +462,7 @@ fn collect_findings(
                     .map(|n| n.to_string_lossy().into_owned())
                     .unwrap_or_default();
                 // `:` and `,` in AFL's names are awkward in shells; keep the id and the op.
-                let short: String = name
-                    .split(',')
-                    .take(1)
-                    .collect::<String>()
-                    .replace(':', "");
+                let short: String = name.split(',').take(1).collect::<String>().replace(':', "");
                 let to = dest.join(format!("{stamp}-{inst_name}-{kind}-{short}"));
                 std::fs::copy(&p, &to)?;
                 copied.push(to);

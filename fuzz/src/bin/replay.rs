@@ -42,7 +42,11 @@ fn main() {
                     eprintln!("{f}: under two bytes");
                     continue;
                 };
-                let kind = if target == "resolve-struct" { "resolve" } else { "render" };
+                let kind = if target == "resolve-struct" {
+                    "resolve"
+                } else {
+                    "render"
+                };
                 let format = chart_raster_fuzz::format_of(m.word).as_str();
                 let seed = seeds.as_ref().map_or("", |s| s.name(m.seed));
                 json!({"kind": kind, "seed": seed, "format": format, "input": m.config})
@@ -58,7 +62,10 @@ fn main() {
             o.insert("found".into(), json!(f));
             o.entry("note").or_insert(json!(""));
         }
-        println!("{}", serde_json::to_string_pretty(&case).unwrap_or_default());
+        println!(
+            "{}",
+            serde_json::to_string_pretty(&case).unwrap_or_default()
+        );
         if let Some(engine) = &engine {
             let t = Instant::now();
             match target.as_str() {

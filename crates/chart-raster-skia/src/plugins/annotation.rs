@@ -1003,10 +1003,14 @@ fn draw_main(
             if cx.is_nan() || cy.is_nan() || a.sides == 0 {
                 return;
             }
-            let step = 2.0 * PI / a.sides as f64;
+            // The plugin loops over `sides` as given (a browser hangs on `sides: 1e308`);
+            // past 1,024 sides the polygon is its circle to well under a pixel at any radius
+            // a canvas holds, so the vertices are capped there (found by fuzzing).
+            let sides = a.sides.min(1024);
+            let step = 2.0 * PI / sides as f64;
             let mut rad = a.rotation.to_radians();
             let mut p = P::new();
-            for i in 0..a.sides {
+            for i in 0..sides {
                 let (x, y) = (cx + libm::sin(rad) * r, cy - libm::cos(rad) * r);
                 if i == 0 {
                     p.move_to(x, y);

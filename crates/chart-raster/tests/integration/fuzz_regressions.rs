@@ -79,13 +79,19 @@ fn replay(case: &Value) -> Result<String, String> {
                 .as_str()
                 .and_then(ImageFormat::parse)
                 .unwrap_or(ImageFormat::Png);
+            // The service's order: the input budgets first, then the engine.
+            if let Err(e) = chart_raster::spec::budget::check_chart(config, &fuzz_limits()) {
+                return Ok(format!("over a budget: {e}"));
+            }
             let mut opts = RenderOptions::new(config.clone());
             opts.format = format;
             render(opts)
         }
         "render-request" => {
-            let body = input.as_str().ok_or("render-request input must be a string")?;
-            match RenderOptions::from_json_bytes(body.as_bytes()) {
+            let body = input
+                .as_str()
+                .ok_or("render-request input must be a string")?;
+            match RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &fuzz_limits()) {
                 Ok(opts) => render(opts),
                 Err(e) => Ok(format!("rejected: {e}")),
             }
