@@ -660,6 +660,7 @@ fn peak_memory_of_parsing() {
         .then(|| RenderOptions::from_json_bytes_with_limits(body.as_bytes(), &limits).unwrap());
     std::fs::write("/proc/self/clear_refs", "5").expect("resetting VmHWM");
     let (_, before) = rss_kib();
+    let start = std::time::Instant::now();
     let outcome = match (path.as_str(), &parsed) {
         // The cache key, streamed.
         (_, Some(o)) if path == "hash" => format!("hash {}", o.hash()),
@@ -678,11 +679,12 @@ fn peak_memory_of_parsing() {
             Err(e) => format!("refused: {e}"),
         },
     };
+    let took = start.elapsed();
     let (peak, _) = rss_kib();
     let grew = peak.saturating_sub(before);
     println!(
         "RSS case={case} path={path} body={} bytes values={values} (items {n}): \
-         peak grew by {grew} KiB ({:.1} MiB, {:.1} bytes per value); {outcome}",
+         peak grew by {grew} KiB ({:.1} MiB, {:.1} bytes per value) in {took:?}; {outcome}",
         body.len(),
         grew as f64 / 1024.0,
         grew as f64 * 1024.0 / values as f64,
