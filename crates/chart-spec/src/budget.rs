@@ -91,7 +91,9 @@ enum Lexeme {
 /// structural bytes (`{}[]:,`), whitespace and scalar tokens (every other run of bytes), and
 /// a value is an opening bracket, a scalar token, or a string not followed by `:`. Of valid
 /// JSON that count is exact; invalid JSON is counted somehow and left to serde_json to
-/// report, unless its count alone is over a budget. Any bytes are accepted without panic.
+/// report, unless its count alone is over a budget. Either way serde_json builds no more
+/// than counted: it stops at the first error, and the text before it is a valid prefix,
+/// counted exactly. Any bytes are accepted without panic.
 ///
 /// A values error reports the text's whole count (the scan goes on to the end: it costs
 /// nothing but time linear in the text); a depth error stops at the first level too deep.
