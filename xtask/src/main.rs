@@ -5,6 +5,7 @@
 //! - `compare`: the skia and browser engines side by side.
 //! - `loadtest`: cache-hit and cache-miss throughput of the service.
 //! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
+//! - `tidy`: the workspace's structure rules (layering, module cycles, file length).
 
 mod browser_assets;
 mod compare;
@@ -12,6 +13,7 @@ mod fixtures;
 mod fuzz;
 mod loadtest;
 mod pixelmatch;
+mod tidy;
 
 fn main() -> anyhow::Result<()> {
     let mut args = std::env::args().skip(1);
@@ -23,8 +25,9 @@ fn main() -> anyhow::Result<()> {
         "compare" => compare::run(&rest),
         "loadtest" => loadtest::run(&rest),
         "fuzz" => fuzz::run(&rest),
+        "tidy" => tidy::run(&rest),
         _ => anyhow::bail!(
-            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz"
+            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz, tidy"
         ),
     }
 }
