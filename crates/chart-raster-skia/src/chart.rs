@@ -9,7 +9,7 @@ use crate::plugins::filler;
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
 use crate::scales::{self, Scale, ScaleCore, ScaleLayer};
-use crate::scene::Scene;
+use crate::scene::{ItemList, Scene};
 use crate::text::TextEngine;
 use crate::Settings;
 use chart_spec::model::annotation::DrawTime as AnnDrawTime;
@@ -18,13 +18,15 @@ use chart_spec::{Cancel, Message};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-/// Builds the display list of a chart.
+/// Builds the display list of a chart, of at most `max_items` items; the flag is true when
+/// the chart needed more (the scene is then cut short).
 pub fn build_scene(
     config: &Map<String, Value>,
     settings: &Settings,
     text: &TextEngine,
     cancel: &Cancel,
-) -> (Scene, Vec<Message>) {
+    max_items: usize,
+) -> (Scene, Vec<Message>, bool) {
     let mut scene = Scene {
         width: settings.width,
         height: settings.height,
@@ -34,7 +36,7 @@ pub fn build_scene(
     };
     let (chart, mut messages) = match chart_spec::resolve_chart(config) {
         Ok(v) => v,
-        Err(m) => return (scene, m),
+        Err(m) => return (scene, m, false),
     };
     // The request's device pixel ratio sets the bitmap size, in both engines (the browser
     // engine overwrites `options.devicePixelRatio` too): letting the config choose it would
@@ -51,6 +53,7 @@ pub fn build_scene(
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
     let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
+    let mut items = ItemList::new(max_items, cancel.clone());
     draw_chart(
         &chart,
         &bundled,
@@ -59,10 +62,12 @@ pub fn build_scene(
         dpr,
         text,
         cancel,
-        &mut scene,
+        &mut items,
         &mut messages,
     );
-    (scene, messages)
+    let over = items.is_over();
+    scene.items = items.into_items();
+    (scene, messages, over)
 }
 
 struct ScaleBox<'a> {
@@ -158,7 +163,7 @@ fn draw_chart(
     dpr: f64,
     text: &TextEngine,
     cancel: &Cancel,
-    scene: &mut Scene,
+    items: &mut ItemList,
     messages: &mut Vec<Message>,
 ) {
     // Scales (`buildOrUpdateScales`).
@@ -185,6 +190,7 @@ fn draw_chart(
             ScaleCore::new(so.clone(), width, height, dpr, chart.font.clone()),
             kind,
         );
+        s.core.cancel = cancel.clone();
         s.init();
         scales.push(s);
     }
@@ -250,11 +256,20 @@ fn draw_chart(
         ctrls.push(c);
     }
     for (i, ds) in chart.datasets.iter().enumerate() {
+        if cancel.is_cancelled() {
+            return;
+        }
         let mut meta = data.metas[i].clone();
         ctrls[i].parse(ds, &mut meta, &mut scales, &chart.labels);
         data.metas[i] = meta;
     }
+    if cancel.is_cancelled() {
+        return;
+    }
     crate::plugins::decimation::apply(chart, &mut data.metas, &scales, width);
+    if cancel.is_cancelled() {
+        return;
+    }
     let mut sorted: Vec<usize> = (0..data.metas.len()).collect();
     sorted.sort_by(|&a, &b| {
         let (ma, mb) = (&data.metas[a], &data.metas[b]);
@@ -392,6 +407,9 @@ fn draw_chart(
             text,
         )
     };
+    if cancel.is_cancelled() {
+        return;
+    }
     for s in scales.iter_mut() {
         messages.extend(s.core.warnings.drain(..).map(Message::warn));
     }
@@ -417,12 +435,15 @@ fn draw_chart(
             cancel,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
+            if cancel.is_cancelled() {
+                return;
+            }
             ctrls[i].update(ds, &data.metas[i], &cx);
         }
     }
 
     // Draw (`Chart.draw`).
-    let mut ctx = Ctx::new(&mut scene.items, text);
+    let mut ctx = Ctx::new(items, text);
     // `Chart.draw`: nothing is drawn on an empty canvas.
     if width <= 0.0 || height <= 0.0 {
         return;
@@ -557,6 +578,9 @@ fn draw_chart(
     }
     annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
     for &i in data.sorted_visible.iter().rev() {
+        if ctx.stopped() {
+            return;
+        }
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
@@ -590,7 +614,13 @@ fn draw_chart(
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
-    crate::plugins::gradient::apply(&mut scene.items, &bundled.gradients, &scales, &data, &area);
+    crate::plugins::gradient::apply(
+        &mut ctx.items[..],
+        &bundled.gradients,
+        &scales,
+        &data,
+        &area,
+    );
 }
 
 /// `chart.options.indexAxis`.

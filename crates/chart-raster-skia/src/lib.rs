@@ -142,9 +142,27 @@ impl Engine {
         settings: &Settings,
         cancel: &Cancel,
     ) -> (scene::Scene, Vec<Message>) {
-        let (scene, mut messages) = chart::build_scene(config, settings, &self.text, cancel);
-        messages.extend(support::unsupported(config));
+        let (scene, messages, _) = self.build(config, settings, cancel);
         (scene, messages)
+    }
+
+    /// The scene, its messages, and whether it exceeded `max_scene_items` (it is then cut
+    /// short).
+    fn build(
+        &self,
+        config: &Map<String, Value>,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> (scene::Scene, Vec<Message>, bool) {
+        let (scene, mut messages, over) = chart::build_scene(
+            config,
+            settings,
+            &self.text,
+            cancel,
+            self.limits.max_scene_items,
+        );
+        messages.extend(support::unsupported(config));
+        (scene, messages, over)
     }
 
     /// Renders a chart config at the given canvas settings.
@@ -163,9 +181,16 @@ impl Engine {
         settings: &Settings,
         cancel: &Cancel,
     ) -> Result<Rendered, Error> {
-        let (scene, messages) = self.scene_with(config, settings, cancel);
+        let (scene, messages, over) = self.build(config, settings, cancel);
         if cancel.is_cancelled() {
             return Err(Error::Cancelled);
+        }
+        if over {
+            return Err(Error::Limit {
+                what: "display-list items",
+                max: self.limits.max_scene_items,
+                variable: "MAX_SCENE_ITEMS",
+            });
         }
         let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
         Ok(Rendered { bitmap, messages })

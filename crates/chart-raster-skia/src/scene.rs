@@ -5,7 +5,7 @@
 //! writer could consume the same list.
 
 use chart_spec::font::FontSpec;
-use chart_spec::Rgba;
+use chart_spec::{Cancel, Rgba};
 use std::f32::consts::{PI, TAU};
 
 /// A whole chart, ready to rasterise.
@@ -21,6 +21,87 @@ pub struct Scene {
     pub background: Rgba,
     /// Drawing operations, in paint order.
     pub items: Vec<Item>,
+}
+
+/// The display list while a chart is drawn: the one place items are added, so the
+/// `MAX_SCENE_ITEMS` budget and the render's [`Cancel`] are kept here. Past the budget, or
+/// once the render is cancelled, pushes are refused and [`ItemList::stopped`] tells the
+/// drawing loops to end.
+#[derive(Debug)]
+pub struct ItemList {
+    items: Vec<Item>,
+    max: usize,
+    over: bool,
+    cancel: Cancel,
+    cancelled: bool,
+}
+
+impl ItemList {
+    /// Pushes between polls of the [`Cancel`] (a poll is an atomic load, an item a path).
+    const POLL_EVERY: usize = 64;
+
+    /// A list of at most `max` items, stopping when `cancel` fires.
+    pub fn new(max: usize, cancel: Cancel) -> Self {
+        Self {
+            items: Vec::new(),
+            max,
+            over: false,
+            cancel,
+            cancelled: false,
+        }
+    }
+
+    /// A list without budget or cancel (tests, single elements).
+    pub fn unbounded() -> Self {
+        Self::new(usize::MAX, Cancel::new())
+    }
+
+    /// Appends an item, unless the budget is spent or the render cancelled.
+    pub fn push(&mut self, item: Item) {
+        if self.over || self.cancelled {
+            return;
+        }
+        if self.items.len() >= self.max {
+            self.over = true;
+            return;
+        }
+        if self.items.len().is_multiple_of(Self::POLL_EVERY) && self.cancel.is_cancelled() {
+            self.cancelled = true;
+            return;
+        }
+        self.items.push(item);
+    }
+
+    /// The budget was exceeded: an item was refused.
+    pub fn is_over(&self) -> bool {
+        self.over
+    }
+
+    /// Nothing more will be added (budget spent or render cancelled): drawing loops end.
+    pub fn stopped(&mut self) -> bool {
+        if !self.cancelled && self.cancel.is_cancelled() {
+            self.cancelled = true;
+        }
+        self.over || self.cancelled
+    }
+
+    /// The items, in paint order.
+    pub fn into_items(self) -> Vec<Item> {
+        self.items
+    }
+}
+
+impl std::ops::Deref for ItemList {
+    type Target = [Item];
+    fn deref(&self) -> &[Item] {
+        &self.items
+    }
+}
+
+impl std::ops::DerefMut for ItemList {
+    fn deref_mut(&mut self) -> &mut [Item] {
+        &mut self.items
+    }
 }
 
 /// One drawing operation.
@@ -475,6 +556,24 @@ mod tests {
             }
             other => panic!("unexpected {other:?}"),
         }
+    }
+
+    #[test]
+    fn item_list_keeps_its_budget_and_cancel() {
+        let mut l = ItemList::new(2, Cancel::new());
+        for _ in 0..3 {
+            l.push(Item::PopClip);
+        }
+        assert!(l.is_over() && l.stopped());
+        assert_eq!(l.len(), 2);
+        let cancel = Cancel::new();
+        let mut l = ItemList::new(10, cancel.clone());
+        l.push(Item::PopClip);
+        assert!(!l.stopped());
+        cancel.cancel();
+        assert!(l.stopped());
+        l.push(Item::PopClip);
+        assert_eq!(l.into_items().len(), 1);
     }
 
     #[test]

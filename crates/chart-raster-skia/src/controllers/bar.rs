@@ -427,6 +427,9 @@ impl Controller for BarController {
             .map(|p| p as f64)
             .unwrap_or(-1.0);
         for (i, p) in meta.parsed.iter().enumerate() {
+            if i % 4096 == 4095 && cx.cancel.is_cancelled() {
+                return;
+            }
             let bopts: &BarOptions = &opts[i.min(opts.len() - 1)];
             let (vsize, vbase, vhead) = if p.get(v_scale.core.axis()).is_none() {
                 let b = v_scale.base_pixel();
@@ -580,6 +583,9 @@ impl Controller for BarController {
     fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, meta: &Meta, _area: &Area) {
         let vaxis = meta.v_axis();
         for (i, b) in self.bars.iter().enumerate() {
+            if i % 1024 == 1023 && ctx.stopped() {
+                return;
+            }
             if let Some(b) = b {
                 if meta.parsed.get(i).and_then(|p| p.get(vaxis)).is_some() {
                     draw_bar(ctx, b);

@@ -69,6 +69,9 @@ impl Controller for BubbleController {
             return;
         };
         for (i, p) in meta.parsed.iter().enumerate() {
+            if i % 4096 == 4095 && cx.cancel.is_cancelled() {
+                return;
+            }
             let ip = p
                 .get(i_scale.core.axis())
                 .map(|v| i_scale.pixel_for_value(v))
@@ -89,7 +92,10 @@ impl Controller for BubbleController {
     }
 
     fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, area: &Area) {
-        for (x, y, skip, o) in &self.points {
+        for (i, (x, y, skip, o)) in self.points.iter().enumerate() {
+            if i % 1024 == 1023 && ctx.stopped() {
+                return;
+            }
             if !*skip {
                 draw_point_element(ctx, o, *x, *y, area);
             }

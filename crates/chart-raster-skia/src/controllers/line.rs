@@ -139,6 +139,10 @@ impl LineController {
         let mut lps = Vec::new();
         let mut prev_i: Option<f64> = None;
         for (i, p) in meta.parsed.iter().enumerate() {
+            // A cancelled render is discarded: stop with what is there.
+            if i % 4096 == 4095 && cx.cancel.is_cancelled() {
+                return;
+            }
             let ip = p
                 .get(iaxis)
                 .map(|v| i_scale.pixel_for_value(v))
@@ -196,6 +200,9 @@ impl LineController {
         }
         let (start, count) = self.draw_range;
         for (i, (x, y, skip)) in self.points.iter().enumerate() {
+            if i % 1024 == 1023 && ctx.stopped() {
+                return;
+            }
             if *skip || i < start || i >= start + count {
                 continue;
             }

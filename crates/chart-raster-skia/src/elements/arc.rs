@@ -688,11 +688,11 @@ mod tests {
     }
 
     fn draw(g: &ArcGeometry, o: &ArcOptions) -> Vec<Item> {
-        let mut items = Vec::new();
+        let mut items = crate::scene::ItemList::unbounded();
         let text = TextEngine::system();
         let mut ctx = Ctx::new(&mut items, &text);
         draw_arc(&mut ctx, g, o);
-        items
+        items.into_items()
     }
 
     #[test]

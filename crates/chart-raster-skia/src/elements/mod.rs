@@ -10,7 +10,8 @@ pub mod line;
 pub mod point;
 
 use crate::scene::{
-    Item, LineCap, LineJoin, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem, Transform,
+    Item, ItemList, LineCap, LineJoin, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem,
+    Transform,
 };
 use crate::text::TextEngine;
 use chart_spec::values::Font;
@@ -136,8 +137,8 @@ impl StrokeStyle {
 
 /// The canvas-like writer: a transform stack and the scene being built.
 pub struct Ctx<'a> {
-    /// Items are appended here.
-    pub items: &'a mut Vec<Item>,
+    /// Items are appended here (within the scene budget, until the render is cancelled).
+    pub items: &'a mut ItemList,
     /// Text measuring.
     pub text: &'a TextEngine,
     pub(crate) transform: Transform,
@@ -147,7 +148,7 @@ pub struct Ctx<'a> {
 
 impl<'a> Ctx<'a> {
     /// A writer appending to `items`.
-    pub fn new(items: &'a mut Vec<Item>, text: &'a TextEngine) -> Self {
+    pub fn new(items: &'a mut ItemList, text: &'a TextEngine) -> Self {
         Self {
             items,
             text,
@@ -155,6 +156,12 @@ impl<'a> Ctx<'a> {
             saved: Vec::new(),
             clips: 0,
         }
+    }
+
+    /// Nothing more will be drawn (the scene budget is spent or the render cancelled): long
+    /// drawing loops poll this and end.
+    pub fn stopped(&mut self) -> bool {
+        self.items.stopped()
     }
 
     /// `ctx.save()`.

@@ -103,6 +103,9 @@ impl ScaleType for CategoryScale {
         let mut ticks = Vec::new();
         let mut v = min;
         while v <= max {
+            if ticks.len() % 4096 == 4095 && core.cancelled() {
+                break;
+            }
             ticks.push(Tick::new(v));
             v += 1.0;
         }

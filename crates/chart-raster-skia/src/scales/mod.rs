@@ -207,7 +207,7 @@ pub struct ScaleCore {
     pub chart_font: Font,
     /// `_borderValue`.
     pub border_value: f64,
-    label_sizes: Option<LabelSizes>,
+    label_sizes: Option<std::rc::Rc<LabelSizes>>,
     /// `start` of linear scales (after reverse).
     pub start: f64,
     /// `end`.
@@ -218,9 +218,17 @@ pub struct ScaleCore {
     pub thrown: Option<String>,
     /// What Chart.js `console.warn`s while updating this scale, each once.
     pub warnings: Vec<String>,
+    /// The render's stop signal: the loops over ticks and labels end early once it fires
+    /// (the scene is discarded then).
+    pub cancel: chart_spec::Cancel,
 }
 
 impl ScaleCore {
+    /// The render was cancelled: stop working on this scale.
+    pub fn cancelled(&self) -> bool {
+        self.cancel.is_cancelled()
+    }
+
     /// Records a `console.warn` once (layout updates a scale several times).
     pub fn warn(&mut self, message: String) {
         if !self.warnings.contains(&message) {
@@ -287,6 +295,7 @@ impl ScaleCore {
             end: 0.0,
             thrown: None,
             warnings: Vec::new(),
+            cancel: chart_spec::Cancel::new(),
         }
     }
 
@@ -419,7 +428,7 @@ impl ScaleCore {
     }
 
     /// `_getLabelSizes()` (cached).
-    pub fn label_sizes(&mut self, text: &TextEngine) -> LabelSizes {
+    pub fn label_sizes(&mut self, text: &TextEngine) -> std::rc::Rc<LabelSizes> {
         if let Some(ls) = &self.label_sizes {
             return ls.clone();
         }
@@ -427,7 +436,7 @@ impl ScaleCore {
             Some(n) if (n as usize) < self.ticks.len() => sample(&self.ticks, n as usize),
             _ => self.ticks.clone(),
         };
-        let ls = self.compute_label_sizes(&ticks, text);
+        let ls = std::rc::Rc::new(self.compute_label_sizes(&ticks, text));
         self.label_sizes = Some(ls.clone());
         ls
     }
@@ -441,6 +450,9 @@ impl ScaleCore {
         let (mut widest, mut highest) = (0.0f64, 0.0f64);
         let mut i = 0;
         while i < length {
+            if widths.len() % 1024 == 1023 && self.cancelled() {
+                break;
+            }
             let font = self.tick_font(i);
             let (mut w, mut h) = (0.0f64, 0.0f64);
             if let Some(lines) = &ticks[i].label {
@@ -471,8 +483,8 @@ impl ScaleCore {
             last: at(length.checked_sub(1)),
             widest: at(wi),
             highest: at(hi),
-            widths: widths.clone(),
-            heights: heights.clone(),
+            widths,
+            heights,
         }
     }
 
@@ -608,9 +620,17 @@ impl Scale {
         self.core.ticks = ticks;
         let sample_size = self.core.opts.ticks.sample_size;
         let sampling = matches!(sample_size, Some(n) if (n as usize) < self.core.ticks.len());
+        // Each step below walks every tick (a category scale has one per label): a
+        // cancelled render stops between them, and inside the longest.
+        if self.core.cancelled() {
+            return;
+        }
         self.convert_ticks_to_labels();
         self.configure();
         self.calculate_label_rotation(text);
+        if self.core.cancelled() {
+            return;
+        }
         let t = &self.core.opts.ticks;
         if t.display && t.auto_skip {
             let ticks = self.auto_skip(text);
@@ -620,13 +640,19 @@ impl Scale {
         if sampling {
             self.convert_ticks_to_labels();
         }
+        if self.core.cancelled() {
+            return;
+        }
         self.fit(text);
     }
 
     fn convert_ticks_to_labels(&mut self) {
-        let ticks = self.core.ticks.clone();
-        let mut out = Vec::new();
+        let ticks = std::mem::take(&mut self.core.ticks);
+        let mut out = Vec::with_capacity(ticks.len());
         for i in 0..ticks.len() {
+            if i % 1024 == 1023 && self.core.cancelled() {
+                break;
+            }
             let mut t = ticks[i].clone();
             t.label = self.kind.tick_label(&self.core, i, &ticks);
             if t.label.is_some() {

@@ -2,7 +2,9 @@
 //! `drawLabels`, `drawPointLabels`) into display-list items, from resolved styles.
 
 use super::radial_geometry::{PointLabelItem, RadialGeometry};
-use crate::scene::{Item, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem, Transform};
+use crate::scene::{
+    Item, ItemList, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem, Transform,
+};
 use chart_spec::font::FontSpec;
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
@@ -133,7 +135,7 @@ pub fn draw_background(
     color: Option<Rgba>,
     circular: bool,
     end_value: f64,
-    items: &mut Vec<Item>,
+    items: &mut ItemList,
 ) {
     let Some(color) = color.filter(|c| !c.is_transparent()) else {
         return;
@@ -151,7 +153,7 @@ fn draw_radius_line(
     style: &LineStyle,
     circular: bool,
     radius: f64,
-    items: &mut Vec<Item>,
+    items: &mut ItemList,
 ) {
     if (!circular && g.label_count == 0)
         || style.color.is_transparent()
@@ -222,7 +224,7 @@ pub fn draw_point_labels(
     labels: &[Vec<String>],
     placed: &[PointLabelItem],
     styles: &[PointLabelStyle],
-    items: &mut Vec<Item>,
+    items: &mut ItemList,
 ) {
     for i in (0..labels.len().min(placed.len())).rev() {
         let item = &placed[i];
@@ -283,7 +285,7 @@ pub fn draw_grid_lines(
     ticks: &[RadialTick],
     grid: Option<(&[LineStyle], bool)>,
     angle_lines: Option<&[LineStyle]>,
-    items: &mut Vec<Item>,
+    items: &mut ItemList,
 ) {
     if let Some((styles, circular)) = grid {
         for (index, tick) in ticks.iter().enumerate() {
@@ -331,7 +333,7 @@ pub fn draw_tick_labels(
     ticks: &[RadialTick],
     styles: &[TickLabelStyle],
     measure: &dyn Fn(&FontSpec, &str) -> f64,
-    items: &mut Vec<Item>,
+    items: &mut ItemList,
 ) {
     let transform = Transform::translate(g.x_center as f32, g.y_center as f32)
         .then(Transform::rotate(g.index_angle(0) as f32));
@@ -426,7 +428,7 @@ mod tests {
             dash: vec![],
             dash_offset: 0.0,
         };
-        let mut items = Vec::new();
+        let mut items = ItemList::unbounded();
         let styles = vec![style.clone()];
         draw_grid_lines(
             &g,
@@ -460,7 +462,7 @@ mod tests {
             backdrop_padding: Sides::all(2.0),
             stroke: None,
         };
-        let mut items = Vec::new();
+        let mut items = ItemList::unbounded();
         draw_tick_labels(
             &g,
             &ticks,

@@ -335,3 +335,129 @@ fn time_ticks_too_far_apart_fail_the_chart_as_chartjs_does() {
         ["0 and 1000000000000000 are too far apart with stepSize of 1 millisecond"]
     );
 }
+
+/// A line chart of `n` points (labels and values), as the JSON text a client sends.
+fn big_line_json(n: usize) -> String {
+    let labels: Vec<String> = (0..n).map(|i| i.to_string()).collect();
+    let data: Vec<String> = (0..n)
+        .map(|i| format!("{}", libm::sin(i as f64 * 0.001) * 100.0 + (i % 7) as f64))
+        .collect();
+    format!(
+        r#"{{"type": "line", "data": {{"labels": [{}], "datasets": [{{"data": [{}], "borderWidth": 1}}]}}}}"#,
+        labels.join(","),
+        data.join(",")
+    )
+}
+
+/// Cancelled from another thread 50 ms into a 250,000-point render, `render_with` returns
+/// `Cancelled` soon after. The bound here is generous for a debug build on a shared machine;
+/// the 100 ms target is checked in release by the service's hostile suite.
+#[test]
+fn a_cancelled_render_of_250000_points_returns_cancelled_promptly() {
+    let config: serde_json::Map<String, Value> =
+        serde_json::from_str(&big_line_json(250_000)).expect("json");
+    let opts = chart_spec::RenderOptions {
+        chart: config,
+        width: 800.0,
+        height: 600.0,
+        device_pixel_ratio: 2.0,
+        background_color: "white".into(),
+        format: chart_spec::ImageFormat::default(),
+        quality: 90,
+        engine: chart_spec::EngineKind::default(),
+    };
+    let cancel = Cancel::new();
+    let raiser = cancel.clone();
+    let (tx, rx) = mpsc::channel();
+    std::thread::spawn(move || {
+        std::thread::sleep(Duration::from_millis(50));
+        raiser.cancel();
+        let _ = tx.send(std::time::Instant::now());
+    });
+    let engine = Engine::new();
+    let result = engine.render_with(&opts, &cancel);
+    let returned = std::time::Instant::now();
+    let raised = rx.recv().expect("the cancel was raised");
+    assert!(
+        matches!(result, Err(Error::Cancelled)),
+        "{:?}",
+        result.map(|r| r.messages)
+    );
+    let latency = returned.saturating_duration_since(raised);
+    eprintln!("cancel() -> Cancelled in {latency:?}");
+    assert!(latency < Duration::from_secs(2), "{latency:?}");
+}
+
+/// A measuring aid: `N=250000 cargo test --release -p chart-raster-skia --test integration
+/// memory_per_point -- --ignored --nocapture` prints the peak RSS of parsing and rendering
+/// an `N`-point line chart (run with N=0 for the baseline).
+#[test]
+#[ignore = "measuring aid"]
+fn memory_per_point() {
+    let n: usize = std::env::var("N")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(250_000);
+    let text = big_line_json(n);
+    let t = std::time::Instant::now();
+    let config: serde_json::Map<String, Value> = serde_json::from_str(&text).expect("json");
+    drop(text);
+    let engine = Engine::new();
+    let parsed = t.elapsed();
+    let (scene, _) = engine.scene(&config, &settings());
+    let scened = t.elapsed();
+    drop(scene);
+    let out = engine
+        .render_chart_with(&config, &settings(), &Cancel::new())
+        .expect("image");
+    let total = t.elapsed();
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let hwm = status
+        .lines()
+        .find(|l| l.starts_with("VmHWM"))
+        .unwrap_or("VmHWM: ?");
+    eprintln!(
+        "N={n}: {hwm}; parse {parsed:?}, scene {:?}, scene+raster {:?}, {} bytes of bitmap",
+        scened - parsed,
+        total - scened,
+        out.bitmap.data.len()
+    );
+}
+
+/// Past `Limits::max_scene_items` the scene stops growing and the render is a budget error.
+#[test]
+fn a_scene_over_its_item_budget_is_a_limit_error() {
+    let labels: Vec<usize> = (0..500).collect();
+    let cfg = json!({"type": "bar", "data": {"labels": labels, "datasets": [{"data": labels}]}});
+    let limits = chart_spec::Limits {
+        max_scene_items: 100,
+        ..chart_spec::Limits::default()
+    };
+    let engine = Engine::new().with_limits(limits);
+    let config = cfg.as_object().expect("object");
+    let Err(err) = engine.render_chart_with(config, &settings(), &Cancel::new()) else {
+        panic!("a limit error expected");
+    };
+    assert!(
+        matches!(
+            err,
+            Error::Limit {
+                what: "display-list items",
+                max: 100,
+                variable: "MAX_SCENE_ITEMS"
+            }
+        ),
+        "{err:?}"
+    );
+    assert_eq!(
+        err.to_string(),
+        "the chart needs more display-list items than the limit of 100 (MAX_SCENE_ITEMS)"
+    );
+    // The scene itself stops at the budget.
+    let (scene, _) = engine.scene(config, &settings());
+    assert_eq!(scene.items.len(), 100);
+    // Within the budget the same chart renders.
+    assert!(Engine::new()
+        .render_chart_with(config, &settings(), &Cancel::new())
+        .is_ok());
+}
