@@ -7,6 +7,8 @@
 //! - miss: every request differs (a distinct chart title), so each one is a full render.
 //!
 //! Run it in release for figures worth quoting: `cargo run --release -p xtask -- loadtest`.
+//!
+//! `--soak [--seconds 60] [--bin PATH]`: see [`soak`].
 
 use anyhow::{bail, Context};
 use bytes::Bytes;
@@ -25,6 +27,8 @@ struct Args {
     connections: usize,
     width: u32,
     height: u32,
+    soak: bool,
+    bin: Option<std::path::PathBuf>,
 }
 
 fn parse(args: &[String]) -> anyhow::Result<Args> {
@@ -34,20 +38,33 @@ fn parse(args: &[String]) -> anyhow::Result<Args> {
         connections: 8,
         width: 800,
         height: 600,
+        soak: false,
+        bin: None,
     };
+    let mut seconds_given = false;
     let mut it = args.iter();
     while let Some(flag) = it.next() {
+        if flag == "--soak" {
+            a.soak = true;
+            continue;
+        }
         let value = it.next().with_context(|| format!("{flag} needs a value"))?;
+        seconds_given |= flag == "--seconds";
         match flag.as_str() {
+            "--bin" => a.bin = Some(value.into()),
             "--requests" => a.requests = value.parse().context("--requests")?,
             "--seconds" => a.seconds = value.parse().context("--seconds")?,
             "--connections" => a.connections = value.parse().context("--connections")?,
             "--width" => a.width = value.parse().context("--width")?,
             "--height" => a.height = value.parse().context("--height")?,
             other => bail!(
-                "unknown flag {other}; flags: --requests N --seconds S --connections C --width W --height H"
+                "unknown flag {other}; flags: --requests N --seconds S --connections C --width W \
+                 --height H --soak --bin PATH"
             ),
         }
+    }
+    if a.soak && !seconds_given {
+        a.seconds = 60.0;
     }
     if a.connections == 0 || a.requests == 0 {
         bail!("--connections and --requests must be at least 1");
@@ -57,6 +74,12 @@ fn parse(args: &[String]) -> anyhow::Result<Args> {
 
 pub fn run(args: &[String]) -> anyhow::Result<()> {
     let args = parse(args)?;
+    if args.soak {
+        return soak::run(soak::Args {
+            seconds: args.seconds,
+            bin: args.bin,
+        });
+    }
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async move {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
@@ -158,6 +181,8 @@ async fn phase(args: &Args, addr: SocketAddr, miss: bool) -> anyhow::Result<Outc
                 connections: 1,
                 width,
                 height,
+                soak: false,
+                bin: None,
             };
             let mut conn = Conn::open(addr).await?;
             let mut out = Outcome {
@@ -229,6 +254,19 @@ impl Conn {
         })
     }
 
+    /// Sends one render; returns its status (the body is read and dropped).
+    async fn post_status(&mut self, body: Bytes) -> anyhow::Result<u16> {
+        self.sender.ready().await?;
+        let req = Request::post("/render")
+            .header("host", &self.host)
+            .header("content-type", "application/json")
+            .body(Full::new(body))?;
+        let resp = self.sender.send_request(req).await?;
+        let status = resp.status().as_u16();
+        resp.into_body().collect().await?;
+        Ok(status)
+    }
+
     /// Sends one render; returns whether it was a cache hit.
     async fn post(&mut self, body: Bytes) -> anyhow::Result<bool> {
         self.sender.ready().await?;
@@ -247,5 +285,425 @@ impl Conn {
             bail!("HTTP {status}: {}", String::from_utf8_lossy(&bytes));
         }
         Ok(hit)
+    }
+}
+
+/// `--soak`: the shipped binary under about twice its cache-miss capacity, with hostile
+/// requests mixed in.
+///
+/// Runs `chart-raster serve` (release build, next to this xtask binary, or `--bin PATH`) as a
+/// child process, so its RSS is the service's alone and its allocator is the one it ships
+/// with. Measures the cache-miss capacity for a few seconds, then sends requests open-loop at
+/// twice that rate for `--seconds` (default 60): every tenth request is a hostile one from
+/// the HTTP tests' suite. Every response must have an expected status (normal: 200, or 503
+/// from the bounded queue; hostile: its designed answer, or 503). Reports normal requests'
+/// p50/p99, the status counts and the server's RSS sampled every second from `/proc`.
+mod soak {
+    use super::Conn;
+    use anyhow::{bail, Context};
+    use bytes::Bytes;
+    use std::collections::BTreeMap;
+    use std::io::BufRead;
+    use std::net::SocketAddr;
+    use std::path::PathBuf;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    use std::sync::{Arc, Mutex};
+    use std::time::{Duration, Instant};
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+    pub struct Args {
+        pub seconds: f64,
+        pub bin: Option<PathBuf>,
+    }
+
+    /// How a request is sent and which statuses it may get.
+    struct Kind {
+        name: &'static str,
+        wire: Wire,
+        expected: &'static [u16],
+    }
+
+    enum Wire {
+        /// `POST /render` with this body.
+        Post(Bytes),
+        /// Raw bytes on a fresh connection.
+        Raw(Bytes),
+    }
+
+    fn json_post(v: serde_json::Value) -> Wire {
+        Wire::Post(Bytes::from(serde_json::to_vec(&v).unwrap_or_default()))
+    }
+
+    /// The hostile mix: the suite's cases whose designed answer the engine gives today.
+    fn hostile() -> Vec<Kind> {
+        let flows: Vec<serde_json::Value> = (0..20_000)
+            .map(|i| serde_json::json!({"from": format!("n{i}"), "to": format!("n{}", i + 1), "flow": 1}))
+            .collect();
+        let groups: Vec<String> = (0..300).map(|g| format!("g{g}")).collect();
+        let tree: Vec<serde_json::Value> = (0..300)
+            .map(|r| {
+                let mut row = serde_json::Map::new();
+                for g in &groups {
+                    row.insert(g.clone(), serde_json::json!(r % 7));
+                }
+                row.insert("v".into(), serde_json::json!(r + 1));
+                serde_json::Value::Object(row)
+            })
+            .collect();
+        let mut points = String::from(r#"{"chart":{"type":"line","data":{"datasets":[{"data":[0"#);
+        for _ in 1..5_000_000 {
+            points.push_str(",0");
+        }
+        points.push_str("]}]}}}");
+        let bar = serde_json::json!({"labels": ["a", "b"], "datasets": [{"data": [1, 2]}]});
+        vec![
+            Kind {
+                name: "sankey chain of 20,000 nodes",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "sankey", "data": {"datasets": [{"data": flows}]}}}),
+                ),
+                expected: &[400],
+            },
+            Kind {
+                name: "treemap 300 groups x 300 rows",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "treemap", "data": {"datasets": [{"tree": tree, "key": "v", "groups": groups}]}}}),
+                ),
+                expected: &[400],
+            },
+            Kind {
+                name: "line with 5,000,000 points",
+                wire: Wire::Post(Bytes::from(points)),
+                expected: &[400],
+            },
+            Kind {
+                name: "5 MB title",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "bar", "data": bar, "options": {"plugins": {"title": {"display": true, "text": "x".repeat(5_000_000)}}}}}),
+                ),
+                expected: &[400],
+            },
+            Kind {
+                name: "width 0.4",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "bar", "data": bar}, "width": 0.4}),
+                ),
+                expected: &[400],
+            },
+            Kind {
+                name: "pie whose sum overflows",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "pie", "data": {"datasets": [{"data": [1e308, 1e308, 1]}]}}, "width": 300, "height": 300}),
+                ),
+                expected: &[200, 503],
+            },
+            Kind {
+                name: "borderWidth 1e300",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [1], "borderWidth": 1e300}]}}, "width": 300, "height": 200}),
+                ),
+                expected: &[200, 503],
+            },
+            Kind {
+                name: "radar above r.max, title without text",
+                wire: json_post(
+                    serde_json::json!({"chart": {"type": "radar", "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [1, 50, 3]}]}, "options": {"scales": {"r": {"max": 10}}, "plugins": {"title": {"display": true}}}}, "width": 300, "height": 300}),
+                ),
+                expected: &[200, 503],
+            },
+            Kind {
+                name: "config nested 10,000 deep",
+                wire: Wire::Post(Bytes::from(format!(
+                    "{{\"chart\":{}1{}}}",
+                    "{\"a\":".repeat(10_000),
+                    "}".repeat(10_000)
+                ))),
+                expected: &[400],
+            },
+            Kind {
+                name: "1 MB query string",
+                wire: Wire::Raw(Bytes::from(format!(
+                    "GET /render?chart={} HTTP/1.1\r\nHost: x\r\n\r\n",
+                    "a".repeat(1 << 20)
+                ))),
+                expected: &[414],
+            },
+            Kind {
+                name: "1 MB header",
+                wire: Wire::Raw(Bytes::from(format!(
+                    "GET /health HTTP/1.1\r\nHost: x\r\nX-A: {}\r\n\r\n",
+                    "a".repeat(1 << 20)
+                ))),
+                expected: &[431],
+            },
+            Kind {
+                name: "body over 10 MiB",
+                wire: Wire::Raw(Bytes::from(format!(
+                    "POST /render HTTP/1.1\r\nHost: x\r\nContent-Length: {}\r\n\r\n",
+                    11 << 20
+                ))),
+                expected: &[413],
+            },
+        ]
+    }
+
+    /// A normal cache-miss request: the load test's bar chart with a distinct title.
+    fn normal(n: u64) -> Bytes {
+        super::body(
+            &super::Args {
+                requests: 0,
+                seconds: 0.0,
+                connections: 1,
+                width: 800,
+                height: 600,
+                soak: false,
+                bin: None,
+            },
+            Some(n),
+        )
+    }
+
+    fn rss_mib(pid: u32) -> Option<f64> {
+        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+        let kb: f64 = status
+            .lines()
+            .find(|l| l.starts_with("VmRSS:"))?
+            .split_whitespace()
+            .nth(1)?
+            .parse()
+            .ok()?;
+        Some(kb / 1024.0)
+    }
+
+    /// Sends one request on a fresh connection; the status, or 0 when there was none.
+    async fn send(addr: SocketAddr, wire: &Wire) -> u16 {
+        let go = async {
+            match wire {
+                Wire::Post(body) => {
+                    let mut c = Conn::open(addr).await?;
+                    c.post_status(body.clone()).await
+                }
+                Wire::Raw(bytes) => {
+                    let mut s = tokio::net::TcpStream::connect(addr).await?;
+                    // The server may answer and stop reading before all is sent.
+                    let _ = s.write_all(bytes).await;
+                    let mut out = Vec::new();
+                    let _ = s.read_to_end(&mut out).await;
+                    let text = String::from_utf8_lossy(&out);
+                    Ok(text
+                        .split(' ')
+                        .nth(1)
+                        .and_then(|c| c.parse().ok())
+                        .unwrap_or(0))
+                }
+            }
+        };
+        match tokio::time::timeout(Duration::from_secs(60), go).await {
+            Ok(Ok(s)) => s,
+            _ => 0,
+        }
+    }
+
+    struct Tally {
+        statuses: BTreeMap<(&'static str, u16), u64>,
+        unexpected: Vec<String>,
+        normal_ms: Vec<f64>,
+    }
+
+    pub fn run(args: Args) -> anyhow::Result<()> {
+        let bin = match args.bin {
+            Some(b) => b,
+            None => std::env::current_exe()?
+                .parent()
+                .context("xtask has no directory")?
+                .join("chart-raster"),
+        };
+        if !bin.exists() {
+            bail!(
+                "{} not found: build it first (cargo build --release -p chart-cli) or pass --bin",
+                bin.display()
+            );
+        }
+        let mut child = std::process::Command::new(&bin)
+            .args(["serve", "--port", "0", "--host", "127.0.0.1"])
+            .env("MAX_RENDER_TIME_SECONDS", "10")
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::piped())
+            .spawn()
+            .with_context(|| format!("starting {}", bin.display()))?;
+        let pid = child.id();
+        let mut err = std::io::BufReader::new(child.stderr.take().context("stderr")?);
+        let mut first = String::new();
+        err.read_line(&mut first)?;
+        let addr: SocketAddr = first
+            .split("http://")
+            .nth(1)
+            .and_then(|s| s.split_whitespace().next())
+            .and_then(|s| s.parse().ok())
+            .with_context(|| format!("no address in {first:?}"))?;
+        // Drain the request log so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = String::new();
+            while err.read_line(&mut sink).map(|n| n > 0).unwrap_or(false) {
+                sink.clear();
+            }
+        });
+        println!(
+            "soak: {} pid {pid} on {addr}; {}",
+            bin.display(),
+            first.trim()
+        );
+        let rt = tokio::runtime::Runtime::new()?;
+        let result = rt.block_on(soak(addr, pid, args.seconds));
+        let _ = child.kill();
+        let _ = child.wait();
+        result
+    }
+
+    async fn soak(addr: SocketAddr, pid: u32, seconds: f64) -> anyhow::Result<()> {
+        let rss_idle = rss_mib(pid).unwrap_or(0.0);
+        // Capacity: closed loop, 8 connections, 5 s of distinct (cache-miss) requests.
+        let counter = Arc::new(AtomicU64::new(0));
+        let cap_end = Instant::now() + Duration::from_secs(5);
+        let mut tasks = Vec::new();
+        for _ in 0..8 {
+            let counter = counter.clone();
+            tasks.push(tokio::spawn(async move {
+                let mut conn = Conn::open(addr).await?;
+                let mut ok = 0u64;
+                while Instant::now() < cap_end {
+                    let n = counter.fetch_add(1, Ordering::SeqCst);
+                    if conn.post_status(normal(n)).await? == 200 {
+                        ok += 1;
+                    }
+                }
+                anyhow::Ok(ok)
+            }));
+        }
+        let start = Instant::now();
+        let mut ok = 0;
+        for t in tasks {
+            ok += t.await??;
+        }
+        let capacity = ok as f64 / start.elapsed().as_secs_f64();
+        let rate = 2.0 * capacity;
+        println!(
+            "soak: cache-miss capacity {capacity:.0} req/s; sending {rate:.0} req/s for {seconds} s, \
+             every 10th hostile"
+        );
+        let hostile = Arc::new(hostile());
+        let tally = Arc::new(Mutex::new(Tally {
+            statuses: BTreeMap::new(),
+            unexpected: Vec::new(),
+            normal_ms: Vec::new(),
+        }));
+        let rss = Arc::new(Mutex::new(Vec::<(f64, f64)>::new()));
+        let soak_start = Instant::now();
+        let end = soak_start + Duration::from_secs_f64(seconds);
+        let sampler = {
+            let rss = rss.clone();
+            tokio::spawn(async move {
+                let mut tick = tokio::time::interval(Duration::from_secs(1));
+                while Instant::now() < end {
+                    tick.tick().await;
+                    if let Some(m) = rss_mib(pid) {
+                        rss.lock()
+                            .unwrap_or_else(|e| e.into_inner())
+                            .push((soak_start.elapsed().as_secs_f64(), m));
+                    }
+                }
+            })
+        };
+        // Open loop: one task per request, started on schedule whatever the answers do; at
+        // most 512 in flight, so the generator itself stays bounded.
+        let in_flight = Arc::new(tokio::sync::Semaphore::new(512));
+        let interval = Duration::from_secs_f64(1.0 / rate.max(1.0));
+        let mut next = Instant::now();
+        let mut n: u64 = 1_000_000;
+        let mut handles = Vec::new();
+        while Instant::now() < end {
+            tokio::time::sleep_until(next.into()).await;
+            next += interval;
+            n += 1;
+            let Ok(permit) = in_flight.clone().acquire_owned().await else {
+                break;
+            };
+            let tally = tally.clone();
+            let hostile = hostile.clone();
+            handles.push(tokio::spawn(async move {
+                let _permit = permit;
+                let t = Instant::now();
+                let (name, expected, status) = if n.is_multiple_of(10) {
+                    let k = &hostile[(n / 10) as usize % hostile.len()];
+                    (k.name, k.expected, send(addr, &k.wire).await)
+                } else {
+                    (
+                        "normal",
+                        &[200u16, 503][..],
+                        send(addr, &Wire::Post(normal(n))).await,
+                    )
+                };
+                let ms = t.elapsed().as_secs_f64() * 1000.0;
+                let mut tl = tally.lock().unwrap_or_else(|e| e.into_inner());
+                *tl.statuses.entry((name, status)).or_default() += 1;
+                if !expected.contains(&status) {
+                    tl.unexpected.push(format!("{name}: {status}"));
+                }
+                if name == "normal" && status == 200 {
+                    tl.normal_ms.push(ms);
+                }
+            }));
+        }
+        for h in handles {
+            let _ = h.await;
+        }
+        let _ = sampler.await;
+        let elapsed = soak_start.elapsed().as_secs_f64();
+        tokio::time::sleep(Duration::from_secs(5)).await;
+        let rss_after_idle = rss_mib(pid).unwrap_or(0.0);
+        // Still rendering a normal chart afterwards.
+        let after = send(addr, &Wire::Post(normal(1))).await;
+        let tl = tally.lock().unwrap_or_else(|e| e.into_inner());
+        let mut ms = tl.normal_ms.clone();
+        ms.sort_by(f64::total_cmp);
+        let pct = |p: f64| {
+            ms.get(((ms.len() as f64 - 1.0) * p).round() as usize)
+                .copied()
+                .unwrap_or(0.0)
+        };
+        let total: u64 = tl.statuses.values().sum();
+        println!(
+            "soak: {total} requests in {elapsed:.1} s ({:.0} req/s)",
+            total as f64 / elapsed
+        );
+        for ((name, status), count) in &tl.statuses {
+            println!("  {name:<40} {status:>3} x {count}");
+        }
+        println!(
+            "soak: normal 200s: {}, latency p50 {:.1} ms, p99 {:.1} ms",
+            ms.len(),
+            pct(0.5),
+            pct(0.99)
+        );
+        let samples = rss.lock().unwrap_or_else(|e| e.into_inner()).clone();
+        let max = samples.iter().map(|s| s.1).fold(0.0, f64::max);
+        let series: Vec<String> = samples
+            .iter()
+            .filter(|(t, _)| (t.round() as u64).is_multiple_of(10))
+            .map(|(t, m)| format!("{t:.0}s {m:.0}"))
+            .collect();
+        println!(
+            "soak: RSS MiB: idle before {rss_idle:.0}, max {max:.0}, every 10 s [{}], \
+             5 s after the soak {rss_after_idle:.0}",
+            series.join(", ")
+        );
+        println!("soak: a normal chart afterwards: {after}");
+        if !tl.unexpected.is_empty() || after != 200 {
+            let mut u = tl.unexpected.clone();
+            u.sort();
+            u.dedup();
+            bail!("unexpected statuses: {u:?} (afterwards: {after})");
+        }
+        Ok(())
     }
 }

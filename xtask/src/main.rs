@@ -3,7 +3,8 @@
 //! - `fixtures`: render Chart.js's image tests with the skia engine and compare.
 //! - `browser-assets`: fetch and verify the pinned JS bundles of the browser engine.
 //! - `compare`: the skia and browser engines side by side.
-//! - `loadtest`: cache-hit and cache-miss throughput of the service.
+//! - `loadtest`: cache-hit and cache-miss throughput of the service; `--soak`: the binary
+//!   under twice its capacity with hostile requests mixed in.
 //! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
 //! - `tidy`: the workspace's structure rules (layering, module cycles, file length).
 

@@ -595,7 +595,8 @@ fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
         ServiceError::Request(_) | ServiceError::Rejected(_) => StatusCode::BAD_REQUEST,
         ServiceError::BrowserUnavailable(_)
         | ServiceError::Busy { .. }
-        | ServiceError::ShuttingDown => StatusCode::SERVICE_UNAVAILABLE,
+        | ServiceError::ShuttingDown
+        | ServiceError::QueueTimeout(_) => StatusCode::SERVICE_UNAVAILABLE,
         ServiceError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
         ServiceError::Render(_) | ServiceError::Encode(_) => {
             eprintln!("chart-raster: request {id}: {e}");

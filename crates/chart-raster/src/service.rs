@@ -67,6 +67,13 @@ pub enum ServiceError {
     /// The service is shutting down and starts no more renders (HTTP 503).
     #[error("the service is shutting down")]
     ShuttingDown,
+    /// The request waited `MAX_RENDER_TIME_SECONDS` in the queue without getting a render
+    /// slot (HTTP 503 with `Retry-After`).
+    #[error(
+        "no render slot became free within {} s (MAX_RENDER_TIME_SECONDS); retry later",
+        .0.as_secs_f64()
+    )]
+    QueueTimeout(Duration),
     /// The render took longer than `MAX_RENDER_TIME_SECONDS` (HTTP 504).
     #[error("render timed out after {} s (MAX_RENDER_TIME_SECONDS)", .0.as_secs_f64())]
     Timeout(Duration),
@@ -97,7 +104,9 @@ impl ServiceError {
     /// come from the service's state rather than from the request.
     pub fn retry_after(&self) -> Option<u64> {
         match self {
-            ServiceError::Busy { .. } | ServiceError::ShuttingDown => Some(RETRY_AFTER_SECONDS),
+            ServiceError::Busy { .. }
+            | ServiceError::ShuttingDown
+            | ServiceError::QueueTimeout(_) => Some(RETRY_AFTER_SECONDS),
             _ => None,
         }
     }
@@ -670,12 +679,15 @@ impl Service {
         let _queued = Gauge::below(&self.inner.pending, max_pending)
             .ok_or(ServiceError::Busy { max_pending })?;
         // Dropping this future (the flight was abandoned) leaves the semaphore's queue and
-        // counts `pending` down.
+        // counts `pending` down. The wait is bounded too: slots held by renders that do not
+        // stop (an engine bug) must not hold every later request forever.
+        let limit = self.inner.config.max_render_time;
         tokio::select! {
             p = self.inner.permits.clone().acquire_owned() => {
                 p.map_err(|_| ServiceError::Internal("the render slots are closed".into()))
             }
             _ = closing.wait_for(|c| *c) => Err(ServiceError::ShuttingDown),
+            () = tokio::time::sleep(limit) => Err(ServiceError::QueueTimeout(limit)),
         }
     }
 

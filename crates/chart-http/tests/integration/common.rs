@@ -20,7 +20,8 @@ use tokio::task::JoinHandle;
 
 /// A renderer driven by the chart config, for what the skia engine cannot be made to do on
 /// demand: `{"test": "panic"}` panics, `{"test": "gate"}` waits until the gate opens or its
-/// Cancel fires, `{"test": "spin"}` works until its Cancel fires, `{"test": "fail"}` fails,
+/// Cancel fires, `{"test": "stuck"}` waits for the gate only, `{"test": "spin"}` works until
+/// its Cancel fires, `{"test": "fail"}` fails,
 /// `{"test": "limit"}` exceeds a budget, and `{"messages": ["..."]}` returns those strings as
 /// warn messages. The bitmap is solid blue at the request's size.
 #[derive(Default)]
@@ -54,6 +55,13 @@ impl TestRenderer {
                         .wait_timeout(open, Duration::from_millis(10))
                         .unwrap()
                         .0;
+                }
+            }
+            Some("stuck") => {
+                // A render that ignores its Cancel (an engine bug): only the gate ends it.
+                let mut open = self.gate.lock().unwrap();
+                while !*open {
+                    open = self.opened.wait(open).unwrap();
                 }
             }
             Some("spin") => {

@@ -4,5 +4,6 @@ mod auth;
 mod cache;
 mod common;
 mod errors;
+mod hostile;
 mod render;
 mod service;

@@ -307,3 +307,38 @@ async fn graceful_shutdown_finishes_in_flight_requests() {
     assert_eq!(r.status, 200);
     s.stop().await;
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_queued_request_waits_at_most_the_render_limit() {
+    let mut opts = one_slot(4);
+    opts.config.max_render_time = Duration::from_millis(400);
+    let s = Server::start(opts).await;
+    let addr = s.addr;
+    // A render that ignores its deadline (an engine bug) holds the only slot.
+    let stuck = {
+        let body =
+            serde_json::to_vec(&json!({"chart": {"test": "stuck"}, "width": 5, "height": 5}))
+                .unwrap();
+        tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await })
+    };
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
+        .await;
+    let start = Instant::now();
+    let r = s.post_json("/render", &gated(9)).await;
+    r.assert_error(
+        503,
+        "no render slot became free within 0.4 s (MAX_RENDER_TIME_SECONDS); retry later",
+    );
+    assert_eq!(r.header("retry-after"), Some("1"));
+    assert!(start.elapsed() < Duration::from_secs(2));
+    assert_eq!(s.service.health().renderer.concurrency.pending, 0);
+    stuck.await.unwrap().assert_error(
+        504,
+        "render timed out after 0.4 s (MAX_RENDER_TIME_SECONDS)",
+    );
+    // The stuck render still holds its slot until it really ends.
+    assert_eq!(s.service.health().renderer.concurrency.active, 1);
+    s.renderer.open_gate();
+    s.wait_until(|s| s.service.health().renderer.concurrency.active == 0)
+        .await;
+}
