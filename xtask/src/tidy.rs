@@ -87,10 +87,6 @@ const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[
 /// Files allowed over [`MAX_LINES`]: (path from the repository root, why).
 const LONG_FILES: &[(&str, &str)] = &[
     (
-        "crates/chart-spec/src/time.rs",
-        "a date adapter (parse, format, add, diff, startOf) with both token styles; a third is tests",
-    ),
-    (
         "crates/chart-raster-skia/src/scales/mod.rs",
         "issue 10: fitting, autoskip and drawing of scales are to be split into their own files",
     ),
