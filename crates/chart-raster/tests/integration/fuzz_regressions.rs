@@ -68,6 +68,10 @@ fn replay(case: &Value) -> Result<String, String> {
         }
         "resolve" => {
             let config = input.as_object().ok_or("resolve input must be an object")?;
+            // As the fuzz target and the service: the default budgets, then resolution.
+            if let Err(e) = chart_raster::spec::budget::check_chart(config, &Limits::default()) {
+                return Ok(format!("over a budget: {e}"));
+            }
             Ok(match chart_raster::spec::resolve_chart(config) {
                 Ok((_, msgs)) => format!("resolved, {} message(s)", msgs.len()),
                 Err(msgs) => format!("not a chart, {} message(s)", msgs.len()),
