@@ -204,22 +204,41 @@ fn parse_int_prefix(s: &str) -> Option<f64> {
 }
 
 /// An option that may be an array: one value per data (or tick) index, wrapping
-/// (`value[index % value.length]` in Chart.js's `_resolveArray`).
+/// (`value[index % value.length]` in Chart.js's `_resolveArray`). Never empty: Chart.js
+/// reads an empty array as no value, so the resolver falls back to the scalar option.
 #[derive(Debug, Clone, PartialEq)]
-pub struct Indexable<T>(pub Vec<T>);
+pub struct Indexable<T> {
+    first: T,
+    rest: Vec<T>,
+}
 
 impl<T: Clone> Indexable<T> {
     /// A single value for every index.
     pub fn one(v: T) -> Self {
-        Self(vec![v])
+        Self {
+            first: v,
+            rest: Vec::new(),
+        }
+    }
+    /// One value per index, or `None` when `values` is empty.
+    pub fn from_values(values: Vec<T>) -> Option<Self> {
+        let mut it = values.into_iter();
+        let first = it.next()?;
+        Some(Self {
+            first,
+            rest: it.collect(),
+        })
     }
     /// The value at `i`, wrapping.
     pub fn at(&self, i: usize) -> T {
-        self.0[i % self.0.len().max(1)].clone()
+        match i % (self.rest.len() + 1) {
+            0 => self.first.clone(),
+            k => self.rest.get(k - 1).unwrap_or(&self.first).clone(),
+        }
     }
     /// The first value.
     pub fn first(&self) -> T {
-        self.0[0].clone()
+        self.first.clone()
     }
 }
 
@@ -254,6 +273,16 @@ pub fn js_number(v: f64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn indexable_is_never_empty_and_wraps() {
+        assert_eq!(Indexable::<f64>::from_values(Vec::new()), None);
+        let ix = Indexable::from_values(vec![1.0, 2.0, 3.0]).expect("non-empty");
+        let got: Vec<f64> = (0..7).map(|i| ix.at(i)).collect();
+        assert_eq!(got, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0]);
+        assert_eq!(ix.first(), 1.0);
+        assert_eq!(Indexable::one(5.0).at(usize::MAX), 5.0);
+    }
     use serde_json::json;
 
     #[test]

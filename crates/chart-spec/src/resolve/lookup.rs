@@ -114,32 +114,33 @@ pub(super) fn indexable_colors(
     key: &str,
     fallback: Rgba,
 ) -> Indexable<Rgba> {
-    match r.raw(key) {
-        Some(Value::Array(a)) if !a.is_empty() => Indexable(
-            a.iter()
-                .map(|v| v.as_str().and_then(parse_color).unwrap_or(fallback))
-                .collect(),
-        ),
-        _ => Indexable::one(r.color(key).unwrap_or(fallback)),
-    }
+    let values = match r.raw(key) {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| v.as_str().and_then(parse_color).unwrap_or(fallback))
+            .collect(),
+        _ => Vec::new(),
+    };
+    Indexable::from_values(values)
+        .unwrap_or_else(|| Indexable::one(r.color(key).unwrap_or(fallback)))
 }
 
 pub(super) fn indexable_nums(r: &mut Reader<'_, '_>, key: &str, fallback: f64) -> Indexable<f64> {
-    match r.raw(key) {
-        Some(Value::Array(a)) if !a.is_empty() => Indexable(
-            a.iter()
-                .map(|v| {
-                    let n = to_number(v);
-                    if n.is_nan() {
-                        fallback
-                    } else {
-                        n
-                    }
-                })
-                .collect(),
-        ),
-        _ => Indexable::one(r.num(key).unwrap_or(fallback)),
-    }
+    let values = match r.raw(key) {
+        Some(Value::Array(a)) => a
+            .iter()
+            .map(|v| {
+                let n = to_number(v);
+                if n.is_nan() {
+                    fallback
+                } else {
+                    n
+                }
+            })
+            .collect(),
+        _ => Vec::new(),
+    };
+    Indexable::from_values(values).unwrap_or_else(|| Indexable::one(r.num(key).unwrap_or(fallback)))
 }
 
 pub(super) fn num_array(v: Option<&Value>) -> Vec<f64> {

@@ -236,6 +236,21 @@ mod tests {
     }
 
     #[test]
+    fn empty_option_arrays_read_as_unset() {
+        // Chart.js's `_resolveArray` never sees `[]` as a value: the scalar default applies.
+        let with = |scale: Value| {
+            chart(
+                json!({"type": "line", "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+                "options": {"scales": {"x": scale}}}),
+            )
+            .scales
+        };
+        let empty = with(json!({"grid": {"color": [], "lineWidth": []},
+            "ticks": {"color": [], "font": []}}));
+        assert_eq!(empty, with(json!({})));
+    }
+
+    #[test]
     fn unknown_type_is_an_error() {
         let e = resolve_chart(json!({"type": "nope"}).as_object().unwrap()).unwrap_err();
         assert_eq!(e[0].message, "\"nope\" is not a registered controller.");

@@ -363,17 +363,13 @@ fn resolve_scale(
     };
     let ticks = {
         let mut t = r.child("ticks");
-        let font = match t.raw("font") {
-            Some(Value::Array(a)) if !a.is_empty() => Indexable(
-                a.iter()
-                    .map(|f| match f.as_object() {
-                        Some(o) => to_font(&Scopes::new(vec![o]), &global_font_scopes()),
-                        None => to_font(&Scopes::default(), &global_font_scopes()),
-                    })
-                    .collect(),
-            ),
-            _ => Indexable::one(to_font(&t.scopes.child("font"), &global_font_scopes())),
+        let fonts = match t.raw("font") {
+            Some(Value::Array(a)) => a.iter().map(font_entry).collect(),
+            _ => Vec::new(),
         };
+        let font = Indexable::from_values(fonts).unwrap_or_else(|| {
+            Indexable::one(to_font(&t.scopes.child("font"), &global_font_scopes()))
+        });
         let format = {
             let f = t.scopes.child("format");
             // Intl.NumberFormat options beyond fraction digits, percent and grouping are not
@@ -562,16 +558,20 @@ fn time_options(scopes: &Scopes<'_>) -> TimeScaleOptions {
 }
 
 fn indexable_fonts(s: &Scopes<'_>) -> Indexable<Font> {
-    match s.get("font") {
-        Some(Value::Array(a)) if !a.is_empty() => Indexable(
-            a.iter()
-                .map(|f| match f.as_object() {
-                    Some(o) => to_font(&Scopes::new(vec![o]), &global_font_scopes()),
-                    None => to_font(&Scopes::default(), &global_font_scopes()),
-                })
-                .collect(),
-        ),
-        _ => Indexable::one(to_font(&s.child("font"), &global_font_scopes())),
+    let fonts = match s.get("font") {
+        Some(Value::Array(a)) => a.iter().map(font_entry).collect(),
+        _ => Vec::new(),
+    };
+    Indexable::from_values(fonts)
+        .unwrap_or_else(|| Indexable::one(to_font(&s.child("font"), &global_font_scopes())))
+}
+
+/// One entry of a `font` array: an object read over the global font, anything else the global
+/// font itself.
+fn font_entry(f: &Value) -> Font {
+    match f.as_object() {
+        Some(o) => to_font(&Scopes::new(vec![o]), &global_font_scopes()),
+        None => to_font(&Scopes::default(), &global_font_scopes()),
     }
 }
 
