@@ -7,10 +7,16 @@
 //! `options.datasets[type]` → `options` → `options.elements.<element>` → chart-type overrides →
 //! global defaults, the latter as data in [`defaults`]), producing the typed, fully resolved
 //! [`model::Chart`]. Small value types (padding, fonts via `toFont`, indexable options) live
-//! in [`values`].
+//! in [`values`]; dates in [`time`].
 //!
-//! This crate depends on no other workspace crate. Engines read only the resolved model,
-//! never raw JSON.
+//! [`model`], [`resolve`] and [`defaults`] are cut the same way, one file per concept (chart,
+//! dataset, element, scale, plugin, plugin chart, annotation); `resolve` uses the other two,
+//! `model` uses neither.
+//!
+//! This crate depends on no other workspace crate. The aim is that engines read only the
+//! resolved model, never raw JSON; the skia engine does not yet (`Engine::scene` takes the
+//! config map and calls [`resolve_chart`] itself, and some plugin options are resolved there:
+//! issue 10, listed in `cargo xtask tidy`'s serde_json allow-list).
 
 pub mod bitmap;
 pub mod budget;
