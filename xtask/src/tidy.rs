@@ -14,6 +14,8 @@
 //! 4. No source file over [`MAX_LINES`] lines unless [`LONG_FILES`] gives the reason.
 //! 5. No `serde_json` in the skia engine: it draws the resolved model of chart-spec. Today's
 //!    uses are [`SERDE_JSON_DEBT`] (issue 10); no other file may add one.
+//! 6. Modules are files where their path says and name what they import: no `#[path]`
+//!    attribute, no `use super::*` outside test modules.
 //!
 //! An allow-list entry that no longer matches anything is an error too, so the lists only
 //! shrink.
@@ -198,6 +200,7 @@ pub fn check(root: &Path) -> Result<Vec<String>> {
     }
     file_lengths(&sources, &mut problems);
     no_serde_json_in_engine(&sources, &mut problems);
+    plain_modules(&sources, &mut problems);
     Ok(problems)
 }
 
@@ -344,6 +347,29 @@ fn no_serde_json_in_engine(sources: &BTreeMap<PathBuf, String>, problems: &mut V
         if !users.contains(Path::new(p)) {
             problems.push(format!(
                 "SERDE_JSON_DEBT lists {p}, which no longer uses serde_json: remove the entry"
+            ));
+        }
+    }
+}
+
+/// Rule 6.
+fn plain_modules(sources: &BTreeMap<PathBuf, String>, problems: &mut Vec<String>) {
+    for (path, text) in sources {
+        let t = without_tests(&tokens(&code_only(text)));
+        let has = |seq: &[&str]| {
+            t.windows(seq.len())
+                .any(|w| w.iter().zip(seq).all(|(a, b)| a == b))
+        };
+        if has(&["#", "[", "path", "="]) {
+            problems.push(format!(
+                "{}: #[path] mounts a module away from its file: move the file to where its module is",
+                path.display()
+            ));
+        }
+        if has(&["use", "super", "::", "*"]) {
+            problems.push(format!(
+                "{}: use super::* outside tests: import the items by name",
+                path.display()
             ));
         }
     }
@@ -860,6 +886,23 @@ mod tests {
             .filter(|c| c.len() > 1)
             .collect();
         assert_eq!(sccs, vec![vec![s(&["a"]), s(&["a", "b"])]]);
+    }
+
+    #[test]
+    fn path_mounts_and_parent_globs_are_reported() {
+        let mut sources = BTreeMap::new();
+        sources.insert(
+            PathBuf::from("a.rs"),
+            "#[path = \"x.rs\"]\nmod extra;\nuse super::*;\n".to_string(),
+        );
+        sources.insert(
+            PathBuf::from("b.rs"),
+            "#[cfg(test)]\nmod tests {\n    use super::*;\n}\n".to_string(),
+        );
+        let mut problems = Vec::new();
+        plain_modules(&sources, &mut problems);
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems.iter().all(|p| p.starts_with("a.rs")));
     }
 
     #[test]
