@@ -120,8 +120,10 @@ pub enum Item {
         stroke: Stroke,
         transform: Transform,
     },
-    /// `ctx.fillText()` (or `strokeText` when `stroke` is set).
-    Text(TextItem),
+    /// `ctx.fillText()` (or `strokeText` when `stroke` is set). Boxed: the largest variant
+    /// would otherwise set the size of every item (a scatter of 250,000 points is 500,000
+    /// fills and strokes).
+    Text(Box<TextItem>),
     /// `ctx.save(); ctx.clip(path)`: later items are clipped until the matching [`Item::PopClip`].
     PushClip { path: Path, transform: Transform },
     /// `ctx.restore()` of the last [`Item::PushClip`].

@@ -275,7 +275,7 @@ impl<'a> Ctx<'a> {
         baseline: TextBaseline,
         stroke: Option<(f64, Rgba)>,
     ) {
-        self.items.push(Item::Text(TextItem {
+        self.items.push(Item::Text(Box::new(TextItem {
             text: s.to_string(),
             x: x as f32,
             y: y as f32,
@@ -285,7 +285,7 @@ impl<'a> Ctx<'a> {
             baseline,
             transform: self.transform,
             stroke: stroke.map(|(w, c)| (StrokeStyle::new(w, c).to_scene(), Paint::Solid(c))),
-        }));
+        })));
     }
 }
 

@@ -109,6 +109,7 @@ pub fn rasterize(
         base,
         text,
         sprite: None,
+        cancel: Some(cancel),
     };
     // Polled between items: one item's fill is bounded by the bitmap, so a cancelled render
     // stops within one item.
@@ -170,6 +171,9 @@ struct Painter<'a> {
     /// The sprite image as a pixmap, made on first use.
     #[allow(dead_code)]
     sprite: Option<tiny_skia::Pixmap>,
+    /// The render's stop signal, also polled between the stages of one item (a path of a
+    /// quarter million curves takes seconds to stroke and fill).
+    cancel: Option<&'a chart_spec::Cancel>,
 }
 
 fn ts(t: Transform) -> tiny_skia::Transform {
@@ -488,6 +492,11 @@ impl Painter<'_> {
         }
     }
 
+    /// The render was cancelled: the item being drawn is abandoned.
+    fn cancelled(&self) -> bool {
+        self.cancel.is_some_and(|c| c.is_cancelled())
+    }
+
     /// The canvas in device pixels, for [`guard`].
     fn canvas(&self) -> guard::Canvas {
         guard::Canvas {
@@ -505,6 +514,9 @@ impl Painter<'_> {
         let Some(tp) = build_path(path) else {
             return;
         };
+        if self.cancelled() {
+            return;
+        }
         if let Paint::Solid(c) = p {
             if self.fill_solid_path(&tp, *c, t) {
                 return;
@@ -720,9 +732,15 @@ impl Painter<'_> {
             },
             None => &tp,
         };
+        if self.cancelled() {
+            return;
+        }
         let Some(outline) = src.stroke(&st, res_scale) else {
             return;
         };
+        if self.cancelled() {
+            return;
+        }
         let Ok(mask) = self
             .clips
             .mask_for(device_bounds(&outline, t, 0.0), self.pool)
@@ -1162,6 +1180,7 @@ mod tests {
                 base: Transform::IDENTITY,
                 text: &text,
                 sprite: None,
+                cancel: None,
             };
             if clipped {
                 painter.push_clip(&clip, Transform::IDENTITY);
@@ -1273,7 +1292,7 @@ mod tests {
             image: [255, 0, 0, 255].repeat(34 * 34),
         };
         let item = |x: f32, baseline| {
-            Item::Text(TextItem {
+            Item::Text(Box::new(TextItem {
                 text: " ".into(),
                 x,
                 y: 20.0,
@@ -1283,7 +1302,7 @@ mod tests {
                 baseline,
                 transform: Transform::IDENTITY,
                 stroke: None,
-            })
+            }))
         };
         let mut s = scene(vec![item(10.5, TextBaseline::Bottom)], 1.0);
         s.width = 40.0;
@@ -1347,7 +1366,7 @@ mod tests {
 
     #[test]
     fn text_draws_ink() {
-        let item = Item::Text(TextItem {
+        let item = Item::Text(Box::new(TextItem {
             text: "Hi".into(),
             x: 2.0,
             y: 5.0,
@@ -1357,7 +1376,7 @@ mod tests {
             baseline: TextBaseline::Middle,
             transform: Transform::IDENTITY,
             stroke: None,
-        });
+        }));
         let b = rasterize(
             &scene(vec![item], 1.0),
             &TextEngine::system(),

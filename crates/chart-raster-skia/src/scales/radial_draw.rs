@@ -262,7 +262,7 @@ pub fn draw_point_labels(
         let lh = f64::from(style.font.line_height);
         let mut y = item.y + lh / 2.0;
         for line in &labels[i] {
-            items.push(Item::Text(TextItem {
+            items.push(Item::Text(Box::new(TextItem {
                 text: line.clone(),
                 x: item.x as f32,
                 y: y as f32,
@@ -272,7 +272,7 @@ pub fn draw_point_labels(
                 baseline: TextBaseline::Middle,
                 transform: Transform::IDENTITY,
                 stroke: None,
-            }));
+            })));
             y += lh;
         }
     }
@@ -381,7 +381,7 @@ pub fn draw_tick_labels(
                         solid(c),
                     )
                 });
-            items.push(Item::Text(TextItem {
+            items.push(Item::Text(Box::new(TextItem {
                 text: line.clone(),
                 x: 0.0,
                 y: y as f32,
@@ -391,7 +391,7 @@ pub fn draw_tick_labels(
                 baseline: TextBaseline::Middle,
                 transform,
                 stroke,
-            }));
+            })));
             y += lh;
         }
     }
