@@ -3,7 +3,7 @@
 
 use super::calendar::{
     civil_from_days, days_from_civil, days_in_month, month_from_name, valid_civil,
-    valid_or_end_of_day, weekday_from_name, Civil,
+    valid_or_end_of_day, weekday_from_name, Civil, MAX_TIME_MS,
 };
 use super::format::write_field;
 use super::parse::{field_can_start, parse_field, Cursor, ParseState};
@@ -235,7 +235,8 @@ impl DateAdapter {
 
     /// `adapter.format(time, format)` with the adapter's token style.
     pub fn format(&self, time: f64, fmt: &str) -> String {
-        if !time.is_finite() {
+        // moment's "Invalid date" for what `new Date(time)` cannot hold (TimeClip).
+        if !time.is_finite() || time.abs() > MAX_TIME_MS {
             return "Invalid date".to_owned();
         }
         let c = self.civil(time);
@@ -489,6 +490,16 @@ mod tests {
             second: s,
             millisecond: 0,
         })
+    }
+
+    #[test]
+    fn times_past_the_js_date_range_are_invalid_dates() {
+        let a = DateAdapter::default();
+        assert_eq!(a.format(1e308, "yyyy-MM-dd"), "Invalid date");
+        assert_eq!(a.format(-1e308, "yyyy-MM-dd"), "Invalid date");
+        // The civil conversion clamps instead of overflowing (it panicked in debug builds).
+        assert!(a.civil(1e308).year > 200_000);
+        assert!(a.civil(-1e308).year < -200_000);
     }
 
     #[test]

@@ -27,6 +27,10 @@ pub(super) const WEEKDAYS: [&str; 7] = [
     "Saturday",
 ];
 
+/// The largest magnitude of a JS `Date` value: 100,000,000 days either side of the epoch
+/// (ECMAScript TimeClip; `new Date(8.64e15 + 1)` is an Invalid Date).
+pub const MAX_TIME_MS: f64 = 8.64e15;
+
 /// Broken-down local time.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Civil {
@@ -97,7 +101,10 @@ impl Civil {
     }
 
     pub(super) fn from_local_ms(ms: f64) -> Civil {
-        let ms = ms.floor();
+        // Beyond JS's date range (TimeClip) the day count would overflow the civil arithmetic
+        // (a `1e308` timestamp, found by fuzzing); such times format as "Invalid date", and
+        // other callers get the range's end instead of an overflow.
+        let ms = ms.floor().clamp(-MAX_TIME_MS, MAX_TIME_MS);
         let days = (ms / MS_DAY).floor();
         let rem = (ms - days * MS_DAY) as i64;
         let (year, month, day) = civil_from_days(days as i64);
