@@ -2,6 +2,12 @@
 //! d3-hierarchy's `tree()` (Buchheim, Jünger and Leipert's linear-time tidy tree) or
 //! `cluster()` (leaves evenly spaced, parents over the mean of their children) in a 2 × 2 box
 //! mapped onto hidden -1..1 scales, then drawn as points joined by curved edges.
+//!
+//! Trees come from user data: every walk here keeps an explicit stack (a chain of 20,000
+//! nodes is as easy as a bush), children are found through adjacency lists and labels through
+//! a map, so the work stays linear in nodes plus edges; sizes from the options are clamped
+//! before they become geometry. chartjs-chart-graph's force-directed layout is not drawn by
+//! this engine, so there are no simulation iterations to bound.
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::point::draw_point_element;
@@ -9,7 +15,24 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
 use chart_spec::model::{GraphOptions, NodeRef, PluginDataset};
+use chart_spec::Cancel;
+use std::collections::HashMap;
 use std::f64::consts::PI;
+
+/// Largest pixel length taken from options (edge width, arrow size and offset, dashes).
+const MAX_PX: f64 = 1e5;
+
+/// How often the loops over nodes and edges poll the render's [`Cancel`].
+const CANCEL_EVERY: usize = 256;
+
+/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
+fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        default
+    }
+}
 
 /// A node of the hierarchy (`d3.hierarchy`), with the tidy-tree walk's fields.
 #[derive(Debug, Clone, Default)]
@@ -45,6 +68,13 @@ impl Hier {
     /// a.index)`.
     fn build(root: usize, edges: &[(usize, usize)], n: usize) -> Self {
         let mut h = Hier::default();
+        // Targets of each node, in edge order.
+        let mut adjacency: Vec<Vec<usize>> = vec![Vec::new(); n];
+        for &(s, t) in edges {
+            if s < n && t < n {
+                adjacency[s].push(t);
+            }
+        }
         let mut seen = vec![false; n];
         let mut stack = vec![(root, None, 0usize)];
         // Breadth of the JavaScript recursion is irrelevant: children lists keep edge order.
@@ -64,25 +94,20 @@ impl Hier {
             if let Some(p) = parent {
                 h.nodes[p].children.push(id);
             }
-            let kids: Vec<usize> = edges
-                .iter()
-                .filter(|(s, _)| *s == idx)
-                .map(|(_, t)| *t)
-                .collect();
-            for k in kids.into_iter().rev() {
+            for &k in adjacency[idx].iter().rev() {
                 stack.push((k, Some(id), depth + 1));
             }
         }
-        // Children were pushed in visiting order; restore edge order per parent.
+        // Children were pushed in visiting order; restore edge order per parent (the
+        // position of the first edge to each child).
+        let mut first_edge: HashMap<usize, usize> = HashMap::new();
         for id in 0..h.nodes.len() {
-            let mut kids = h.nodes[id].children.clone();
-            let parent_index = h.nodes[id].index;
-            let order: Vec<usize> = edges
-                .iter()
-                .filter(|(s, _)| *s == parent_index)
-                .map(|(_, t)| *t)
-                .collect();
-            kids.sort_by_key(|&k| order.iter().position(|&t| t == h.nodes[k].index));
+            first_edge.clear();
+            for (pos, &t) in adjacency[h.nodes[id].index].iter().enumerate() {
+                first_edge.entry(t).or_insert(pos);
+            }
+            let mut kids = std::mem::take(&mut h.nodes[id].children);
+            kids.sort_by_key(|&k| first_edge.get(&h.nodes[k].index).copied());
             h.nodes[id].children = kids;
         }
         // Heights, deepest first.
@@ -240,10 +265,13 @@ impl Hier {
         let mut root_parent_anc: Option<usize> = None;
         for &v in &post {
             let parent = self.nodes[v].parent;
-            let siblings: Vec<usize> = match parent {
-                Some(p) => self.nodes[p].children.clone(),
-                None => vec![v],
+            // The previous sibling and the first one, read in place: copying the sibling list
+            // for every node is quadratic in a wide tree.
+            let siblings: &[usize] = match parent {
+                Some(p) => &self.nodes[p].children,
+                None => &[],
             };
+            let first_sibling = siblings.first().copied().unwrap_or(v);
             let i = self.nodes[v].i;
             let w = if i > 0 {
                 siblings.get(i - 1).copied()
@@ -265,7 +293,7 @@ impl Hier {
             }
             match parent {
                 Some(p) => {
-                    let anc = self.nodes[p].anc.unwrap_or(siblings[0]);
+                    let anc = self.nodes[p].anc.unwrap_or(first_sibling);
                     let r = self.apportion(v, w, anc);
                     self.nodes[p].anc = Some(r);
                 }
@@ -400,6 +428,8 @@ pub struct GraphTreeController {
     angles: Vec<f64>,
     /// Node pixels after `update`: (x, y, angle).
     pub points: Vec<Option<(f64, f64, f64)>>,
+    /// The render's stop signal, kept from `update` for `draw`.
+    cancel: Cancel,
 }
 
 fn options(ds: &Dataset) -> Option<&GraphOptions> {
@@ -409,10 +439,12 @@ fn options(ds: &Dataset) -> Option<&GraphOptions> {
     }
 }
 
-fn resolve_ref(r: &NodeRef, labels: &[Raw]) -> Option<usize> {
+/// A node reference as a data index; labels are looked up in `by_label` (the first index
+/// of each label, as `labels.indexOf`).
+fn resolve_ref(r: &NodeRef, by_label: &HashMap<String, usize>) -> Option<usize> {
     match r {
         NodeRef::Index(i) => Some(*i),
-        NodeRef::Label(s) => labels.iter().position(|l| l.to_js_string() == *s),
+        NodeRef::Label(s) => by_label.get(s).copied(),
     }
 }
 
@@ -421,10 +453,19 @@ impl Controller for GraphTreeController {
         meta.parsed.clear();
         let Some(o) = options(ds) else { return };
         let n = ds.data.len();
+        let mut by_label: HashMap<String, usize> = HashMap::new();
+        if o.edges
+            .iter()
+            .any(|(s, t)| matches!(s, NodeRef::Label(_)) || matches!(t, NodeRef::Label(_)))
+        {
+            for (i, l) in labels.iter().enumerate() {
+                by_label.entry(l.to_js_string()).or_insert(i);
+            }
+        }
         self.edges = o
             .edges
             .iter()
-            .filter_map(|(s, t)| Some((resolve_ref(s, labels)?, resolve_ref(t, labels)?)))
+            .filter_map(|(s, t)| Some((resolve_ref(s, &by_label)?, resolve_ref(t, &by_label)?)))
             .filter(|(s, t)| *s < n && *t < n)
             .collect();
         let pos = layout(o, &self.edges, n);
@@ -444,6 +485,10 @@ impl Controller for GraphTreeController {
 
     fn update(&mut self, _ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
         self.points.clear();
+        self.cancel = cx.cancel.clone();
+        if cx.cancel.is_cancelled() {
+            return;
+        }
         let (Some(xs), Some(ys)) = (
             cx.scale(meta.x_id.as_deref()),
             cx.scale(meta.y_id.as_deref()),
@@ -468,7 +513,10 @@ impl Controller for GraphTreeController {
         let Some(o) = options(ds) else { return };
         if !self.edges.is_empty() {
             ctx.clip_area(*area);
-            for &(s, t) in &self.edges {
+            for (i, &(s, t)) in self.edges.iter().enumerate() {
+                if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                    break;
+                }
                 let (Some(Some(from)), Some(Some(to))) = (self.points.get(s), self.points.get(t))
                 else {
                     continue;
@@ -481,6 +529,9 @@ impl Controller for GraphTreeController {
             return;
         };
         for (i, p) in self.points.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                return;
+            }
             let (Some((x, y, _)), Some(po)) = (p, pts.get(i.min(pts.len().saturating_sub(1))))
             else {
                 continue;
@@ -497,7 +548,8 @@ impl Controller for GraphTreeController {
 /// `EdgeLine.draw` without intermediate points: a cubic with the orientation's control
 /// offsets when `tension`, else a straight line; an arrow head when `directed`.
 fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f64, f64, f64)) {
-    let t = o.tension;
+    // A tension far from 0..1 only throws the control points off the canvas.
+    let t = finite_in(o.tension, -10.0, 10.0, 0.0);
     let (fx, fy, tx, ty) = match o.orientation.as_str() {
         "vertical" => (0.0, (to.1 - from.1) * t, 0.0, (from.1 - to.1) * t),
         "radial" => {
@@ -519,8 +571,13 @@ fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f6
     } else {
         p.line_to(to.0, to.1);
     }
-    let mut style = StrokeStyle::new(o.edge_width, o.edge_color);
-    style.dash = o.edge_dash.clone();
+    let mut style = StrokeStyle::new(finite_in(o.edge_width, 0.0, MAX_PX, 3.0), o.edge_color);
+    // `setLineDash` ignores a list with a negative or non-finite entry; an all-zero list
+    // would never advance a dasher, so it draws solid too.
+    let valid = o.edge_dash.iter().all(|d| d.is_finite() && *d >= 0.0);
+    if valid && o.edge_dash.iter().any(|&d| d > 0.0) {
+        style.dash = o.edge_dash.iter().map(|&d| d.min(MAX_PX)).collect();
+    }
     ctx.stroke(&p, &style);
     if o.directed {
         let angle = if t != 0.0 {
@@ -533,11 +590,11 @@ fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f6
         } else {
             libm::atan2(to.1 - from.1, to.0 - from.0)
         };
-        let s = o.arrow_size;
+        let s = finite_in(o.arrow_size, -MAX_PX, MAX_PX, 15.0);
         ctx.save();
         ctx.translate(to.0, to.1);
         ctx.rotate(angle);
-        ctx.translate(-o.arrow_offset, 0.0);
+        ctx.translate(-finite_in(o.arrow_offset, -MAX_PX, MAX_PX, 5.0), 0.0);
         let mut a = P::new();
         a.move_to(0.0, 0.0);
         a.line_to(-s, -s / 2.0);

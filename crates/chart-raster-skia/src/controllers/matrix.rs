@@ -1,11 +1,31 @@
 //! Matrix controller of chartjs-chart-matrix 3.1.0: one rectangle per data point, centred (or
 //! anchored) on the point's pixel, `width` × `height` CSS px.
+//!
+//! Sizes, borders and radii come from user options: they are clamped to finite pixel lengths
+//! before they become geometry.
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{MatrixRect, PluginDataset};
+use chart_spec::Cancel;
+
+/// Largest pixel length taken from options (width, height, borders, radii): far past any
+/// canvas, small enough that no path explodes in the rasteriser.
+const MAX_PX: f64 = 1e5;
+
+/// How often the loops over data poll the render's [`Cancel`].
+const CANCEL_EVERY: usize = 256;
+
+/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
+fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        default
+    }
+}
 
 /// A laid-out rectangle: left, top, width, height and its options.
 #[derive(Debug, Clone, PartialEq)]
@@ -27,6 +47,8 @@ pub struct MatrixEl {
 pub struct MatrixController {
     /// The elements after `update`.
     pub rects: Vec<MatrixEl>,
+    /// The render's stop signal, kept from `update` for `draw`.
+    cancel: Cancel,
 }
 
 fn options(ds: &Dataset) -> &[MatrixRect] {
@@ -105,7 +127,7 @@ pub fn rect_path(p: &mut P, x: f64, y: f64, w: f64, h: f64, r: [f64; 4], reverse
 fn draw_rect(ctx: &mut Ctx<'_>, el: &MatrixEl) {
     let o = &el.options;
     let (w, h) = (el.width, el.height);
-    let lim = |v: f64, max: f64| v.min(max).max(0.0);
+    let lim = |v: f64, max: f64| finite_in(v, 0.0, max.max(0.0), 0.0);
     let [t, r, b, l] = o.border_width;
     let (t, r, b, l) = (
         lim(t, h / 2.0),
@@ -114,7 +136,10 @@ fn draw_rect(ctx: &mut Ctx<'_>, el: &MatrixEl) {
         lim(l, w / 2.0),
     );
     let (ix, iy, iw, ih) = (el.x + l, el.y + t, w - l - r, h - t - b);
-    let radius = o.border_radius;
+    // Radii past half the rectangle are what the plugin would draw as a pill; beyond that
+    // they only make arcs that leave the canvas.
+    let half = (w.abs() / 2.0).min(h.abs() / 2.0);
+    let radius = o.border_radius.map(|r| lim(r, half));
     if iw != w || ih != h {
         let mut outer = P::new();
         rect_path(&mut outer, el.x, el.y, w, h, radius, false);
@@ -143,23 +168,32 @@ impl Controller for MatrixController {
         ) else {
             return;
         };
+        self.cancel = cx.cancel.clone();
         let opts = options(ds);
         for (i, p) in meta.parsed.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && cx.cancel.is_cancelled() {
+                return;
+            }
             let Some(o) = opts.get(i) else { continue };
             let x = p.x.map(|v| xs.pixel_for_value(v)).unwrap_or(f64::NAN);
             let y = p.y.map(|v| ys.pixel_for_value(v)).unwrap_or(f64::NAN);
+            let width = finite_in(o.width, -MAX_PX, MAX_PX, 20.0);
+            let height = finite_in(o.height, -MAX_PX, MAX_PX, 20.0);
             self.rects.push(MatrixEl {
-                x: resolve_x(&o.anchor_x, x, o.width),
-                y: resolve_y(&o.anchor_y, y, o.height),
-                width: o.width,
-                height: o.height,
+                x: resolve_x(&o.anchor_x, x, width),
+                y: resolve_y(&o.anchor_y, y, height),
+                width,
+                height,
                 options: o.clone(),
             });
         }
     }
 
     fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, _area: &Area) {
-        for el in &self.rects {
+        for (i, el) in self.rects.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                return;
+            }
             if el.x.is_finite() && el.y.is_finite() {
                 draw_rect(ctx, el);
             }

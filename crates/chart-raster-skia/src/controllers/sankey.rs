@@ -5,6 +5,14 @@
 //!
 //! The layout works in flow units: x is the column, y the cumulated flow; the hidden linear
 //! scales map both to pixels.
+//!
+//! The data is hostile until proven otherwise: the plugin's graph walks recurse along the
+//! flows (a chain of 20,000 nodes overflows any stack) and some of its loops are quadratic
+//! (`nextColumn` rescans every flow per column, `flowByNodeCount` recounts reachable nodes on
+//! every comparison, `fixTop` steps through every integer up to the last column). Here every
+//! walk keeps an explicit stack, nodes are found by key through a map, each loop is near-linear
+//! in nodes plus flows, and the input is cut at [`Limits::default`]'s sankey budgets (the
+//! service rejects bigger charts before they get here). Results are the plugin's.
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
@@ -14,11 +22,38 @@ use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{PluginDataset, SankeyFlow, SankeyOptions};
 use chart_spec::scopes::{to_number, truthy};
 use chart_spec::values::Font;
-use chart_spec::Rgba;
+use chart_spec::{Cancel, Limits, Rgba};
 use serde_json::Value;
-use std::collections::HashSet;
+use std::cmp::Ordering;
+use std::collections::HashMap;
 
 const SMALL_VALUE: f64 = 1e-6;
+
+/// Largest flow magnitude the layout takes: 50,000 flows of this size still sum to a finite
+/// number far from overflow, so no node position becomes infinite.
+const MAX_FLOW: f64 = 1e12;
+
+/// Largest pixel length taken from options (node width, padding, border width, radii): far
+/// past any canvas the service draws, small enough that no path explodes in the rasteriser.
+const MAX_PX: f64 = 1e5;
+
+/// Largest column index the `column` option may set.
+const MAX_COLUMN: f64 = 1e6;
+
+/// Node-count steps `flowByNodeCount` may spend over a whole layout (see [`NodeCounts`]).
+const COUNT_BUDGET: usize = 4_000_000;
+
+/// How often the loops over flows and nodes poll the render's [`Cancel`].
+const CANCEL_EVERY: usize = 256;
+
+/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
+fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        default
+    }
+}
 
 /// One end of a flow as a node sees it.
 #[derive(Debug, Clone)]
@@ -26,7 +61,6 @@ struct Edge {
     add_y: f64,
     flow: f64,
     index: usize,
-    key: String,
     node: usize,
 }
 
@@ -67,6 +101,11 @@ fn or(a: f64, b: f64) -> f64 {
     }
 }
 
+/// A column as a map key: JavaScript compares columns with `===`, so `-0` is `0`.
+fn col_key(x: f64) -> u64 {
+    (x + 0.0).to_bits()
+}
+
 /// The whole layout.
 #[derive(Debug, Clone, Default)]
 pub struct Layout {
@@ -76,22 +115,19 @@ pub struct Layout {
     pub max_x: f64,
     /// Height in flow units, padding included.
     pub max_y: f64,
+    /// Per flow of the options: its (from, to) nodes; `None` for a flow past the budgets.
+    ends: Vec<Option<(usize, usize)>>,
+    /// Per flow: its amount as the layout takes it (finite, at most [`MAX_FLOW`]).
+    amounts: Vec<f64>,
+    /// Per flow: `addY` at its source and at its target (`getAddY`), after `sortFlows`.
+    add_y: Vec<(f64, f64)>,
+    /// Flows or nodes were left out to keep to the sankey budgets.
+    pub truncated: bool,
 }
 
-impl Layout {
-    fn idx(&self, key: &str) -> Option<usize> {
-        self.nodes.iter().position(|n| n.key == key)
-    }
-}
-
-fn flow_sort(a: &Edge, b: &Edge) -> std::cmp::Ordering {
-    if a.flow == b.flow {
-        a.index.cmp(&b.index)
-    } else {
-        b.flow
-            .partial_cmp(&a.flow)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    }
+/// `flowSort`: larger flows first, then data order.
+fn flow_sort(a: &Edge, b: &Edge) -> Ordering {
+    b.flow.total_cmp(&a.flow).then(a.index.cmp(&b.index))
 }
 
 /// `resolveNodeOption`: an object is a map by node key.
@@ -103,37 +139,47 @@ fn node_opt<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a Value> {
     }
 }
 
-fn build_nodes(o: &SankeyOptions) -> Layout {
+/// `buildNodesFromData`, keeping to `limits`: flows past `max_sankey_flows`, and flows that
+/// would add a node past `max_sankey_nodes`, are left out.
+fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
     let mut l = Layout::default();
+    let mut index: HashMap<&'o str, usize> = HashMap::new();
     for (i, f) in o.flows.iter().enumerate() {
-        let fi = match l.idx(&f.from) {
-            Some(i) => i,
-            None => {
-                l.nodes.push(new_node(&f.from));
+        let amount = finite_in(f.flow, -MAX_FLOW, MAX_FLOW, 0.0);
+        l.amounts.push(amount);
+        if i >= limits.max_sankey_flows {
+            l.truncated = true;
+            l.ends.push(None);
+            continue;
+        }
+        let new_nodes = usize::from(!index.contains_key(f.from.as_str()))
+            + usize::from(f.to != f.from && !index.contains_key(f.to.as_str()));
+        if l.nodes.len() + new_nodes > limits.max_sankey_nodes {
+            l.truncated = true;
+            l.ends.push(None);
+            continue;
+        }
+        let mut node_of = |key: &'o str, l: &mut Layout| -> usize {
+            *index.entry(key).or_insert_with(|| {
+                l.nodes.push(new_node(key));
                 l.nodes.len() - 1
-            }
+            })
         };
-        let ti = match l.idx(&f.to) {
-            Some(i) => i,
-            None => {
-                l.nodes.push(new_node(&f.to));
-                l.nodes.len() - 1
-            }
-        };
-        l.nodes[fi].outflow += f.flow;
+        let fi = node_of(&f.from, &mut l);
+        let ti = node_of(&f.to, &mut l);
+        l.ends.push(Some((fi, ti)));
+        l.nodes[fi].outflow += amount;
         l.nodes[fi].to.push(Edge {
             add_y: 0.0,
-            flow: f.flow,
+            flow: amount,
             index: i,
-            key: f.to.clone(),
             node: ti,
         });
-        l.nodes[ti].inflow += f.flow;
+        l.nodes[ti].inflow += amount;
         l.nodes[ti].from.push(Edge {
             add_y: 0.0,
-            flow: f.flow,
+            flow: amount,
             index: i,
-            key: f.from.clone(),
             node: fi,
         });
     }
@@ -143,11 +189,17 @@ fn build_nodes(o: &SankeyOptions) -> Layout {
         let (a, b) = (or(n.inflow, n.outflow), or(n.outflow, n.inflow));
         n.size = if o.size_min { a.min(b) } else { a.max(b) };
         if let Some(p) = o.priority.as_ref().and_then(|p| p.get(&n.key)) {
-            n.priority = Some(to_number(p));
+            // The plugin subtracts priorities; a value that is not a number sorts as 0.
+            n.priority = Some(finite_in(to_number(p), f64::MIN, f64::MAX, 0.0));
         }
         if let Some(c) = o.column.as_ref().and_then(|c| c.get(&n.key)) {
-            n.column = true;
-            n.x = Some(to_number(c));
+            let c = to_number(c);
+            // A column that is not a number would put the node nowhere; a huge one would
+            // make the plugin step through every integer up to it.
+            if c.is_finite() {
+                n.column = true;
+                n.x = Some(c.clamp(-MAX_COLUMN, MAX_COLUMN) + 0.0);
+            }
         }
     }
     l
@@ -169,190 +221,285 @@ fn new_node(key: &str) -> Node {
     }
 }
 
-fn keys_forward(
-    nodes: &[Node],
-    list: &[usize],
-    visited: &mut HashSet<usize>,
-    out: &mut Vec<usize>,
-) {
-    for &n in list {
-        if !visited.insert(n) {
-            continue;
-        }
-        out.push(n);
-        let next: Vec<usize> = nodes[n].to.iter().map(|e| e.node).collect();
-        keys_forward(nodes, &next, visited, out);
-    }
-}
-
 /// `calculateX`: columns from the sources forward; with `modeX: 'edge'` every sink goes to
 /// the last column.
+///
+/// The plugin's `nextColumn` takes every remaining node that no flow from a remaining node
+/// (self-loops aside) points to, or else (a cycle) the first remaining node. That is Kahn's
+/// topological sort by levels, done here with in-degree counts, so each flow is looked at a
+/// constant number of times instead of once per column.
 fn calculate_x(l: &mut Layout, o: &SankeyOptions) -> f64 {
-    let flows: Vec<(usize, usize)> = o
-        .flows
-        .iter()
-        .filter_map(|f| Some((l.idx(&f.from)?, l.idx(&f.to)?)))
-        .collect();
-    let mut remaining: Vec<usize> = (0..l.nodes.len()).collect();
-    let mut x = 0.0;
-    let mut guard = 0;
-    while !remaining.is_empty() && guard <= l.nodes.len() + 1 {
-        guard += 1;
-        let column: Vec<usize> = if x == 0.0 {
-            let start: Vec<usize> = (0..l.nodes.len())
-                .filter(|&i| l.nodes[i].from.is_empty())
-                .collect();
-            let mut col = start.clone();
-            let mut refd = Vec::new();
-            keys_forward(&l.nodes, &start, &mut HashSet::new(), &mut refd);
-            let mut referenced: HashSet<usize> = refd.into_iter().collect();
-            for &(f, t) in &flows {
-                if !referenced.contains(&f) && !referenced.contains(&t) {
-                    col.push(f);
-                    referenced.insert(f);
-                }
-                referenced.insert(t);
-            }
-            col
-        } else {
-            let rem: HashSet<usize> = remaining.iter().copied().collect();
-            let to: HashSet<usize> = flows
-                .iter()
-                .filter(|(f, t)| f != t && rem.contains(f))
-                .map(|(_, t)| *t)
-                .collect();
-            let not_in: Vec<usize> = remaining
-                .iter()
-                .copied()
-                .filter(|k| !to.contains(k))
-                .collect();
-            if not_in.is_empty() {
-                remaining.iter().copied().take(1).collect()
-            } else {
-                not_in
-            }
-        };
-        if column.is_empty() {
-            break;
+    let n = l.nodes.len();
+    let flows: Vec<(usize, usize)> = l.ends.iter().flatten().copied().collect();
+    let mut placed = vec![false; n];
+    let mut remaining = n;
+    // `startColumn`: the sources, then (in data order) the first node of every flow that
+    // neither the sources reach nor an earlier flow pointed to.
+    let mut column: Vec<usize> = (0..n).filter(|&i| l.nodes[i].from.is_empty()).collect();
+    // `getAllKeysForward`, with a stack.
+    let mut referenced = vec![false; n];
+    let mut stack: Vec<usize> = column.clone();
+    while let Some(k) = stack.pop() {
+        if std::mem::replace(&mut referenced[k], true) {
+            continue;
         }
-        for k in column {
+        stack.extend(l.nodes[k].to.iter().map(|e| e.node));
+    }
+    for &(f, t) in &flows {
+        if !referenced[f] && !referenced[t] {
+            column.push(f);
+            referenced[f] = true;
+        }
+        referenced[t] = true;
+    }
+    let mut x = 0.0;
+    // Flows from remaining nodes into each node, self-loops aside (`dataWithoutDirectLoops`).
+    let mut indegree = vec![0usize; n];
+    let mut first_remaining = 0;
+    loop {
+        let mut ready = Vec::new();
+        for &k in &column {
+            if placed[k] {
+                continue;
+            }
+            placed[k] = true;
+            remaining -= 1;
             if l.nodes[k].x.is_none() {
                 l.nodes[k].x = Some(x);
             }
-            remaining.retain(|r| *r != k);
         }
-        if !remaining.is_empty() {
-            x += 1.0;
+        if remaining == 0 {
+            break;
         }
+        if x == 0.0 {
+            for &(f, t) in &flows {
+                if f != t && !placed[f] {
+                    indegree[t] += 1;
+                }
+            }
+            ready.extend((0..n).filter(|&k| !placed[k] && indegree[k] == 0));
+        } else {
+            for &k in &column {
+                for e in &l.nodes[k].to {
+                    let t = e.node;
+                    if t != k && !placed[t] {
+                        indegree[t] -= 1;
+                        if indegree[t] == 0 {
+                            ready.push(t);
+                        }
+                    }
+                }
+            }
+        }
+        x += 1.0;
+        // A column lists its nodes in `Map` order.
+        ready.sort_unstable();
+        ready.dedup();
+        column = if ready.is_empty() {
+            // A cycle: `remainingKeyArray.slice(0, 1)`.
+            while first_remaining < n && placed[first_remaining] {
+                first_remaining += 1;
+            }
+            vec![first_remaining.min(n - 1)]
+        } else {
+            ready
+        };
     }
     let max_x = l.nodes.iter().map(nx).fold(0.0, f64::max);
     if o.mode_x == "edge" {
-        let from: HashSet<usize> = flows.iter().map(|(f, _)| *f).collect();
-        for (i, n) in l.nodes.iter_mut().enumerate() {
-            if !from.contains(&i) && !n.column {
-                n.x = Some(max_x);
+        let mut is_from = vec![false; n];
+        for &(f, _) in &flows {
+            is_from[f] = true;
+        }
+        for (i, node) in l.nodes.iter_mut().enumerate() {
+            if !is_from[i] && !node.column {
+                node.x = Some(max_x);
             }
         }
     }
     max_x
 }
 
-fn node_count(nodes: &[Node], list: &[Edge], from: bool, seen: &mut HashSet<usize>) -> usize {
-    let mut count = 0;
-    for e in list {
-        if !seen.insert(e.node) {
-            continue;
-        }
-        let next = if from {
-            &nodes[e.node].from
-        } else {
-            &nodes[e.node].to
-        };
-        count += next.len() + node_count(nodes, next, from, seen);
-    }
-    count
+/// `nodeCount(node[prop], prop)` per node: the `prop` list lengths summed over every node
+/// reachable from `node` along `prop`.
+///
+/// The plugin's `flowByNodeCount` recounts on every comparison of every sort, which is
+/// quadratic on a long chain and worse on a dense graph. The graph does not change while the
+/// columns are stacked, so each node's count is computed once, by an iterative walk; and all
+/// the walks together take at most [`COUNT_BUDGET`] steps: past it (only a hostile graph gets
+/// there), a count is what the walk reached so far. Deterministic either way.
+struct NodeCounts {
+    memo: [Vec<Option<u64>>; 2],
+    mark: Vec<u32>,
+    generation: u32,
+    budget: usize,
+    stack: Vec<usize>,
 }
 
-/// Sorts a node's `from` or `to` list with `flowByNodeCount`.
-fn sort_by_count(nodes: &mut [Node], n: usize, from: bool) {
-    let mut list = if from {
-        std::mem::take(&mut nodes[n].from)
-    } else {
-        std::mem::take(&mut nodes[n].to)
-    };
-    {
-        let nodes_ref: &[Node] = nodes;
-        let side = |e: &Edge| {
+impl NodeCounts {
+    fn new(n: usize) -> Self {
+        Self {
+            memo: [vec![None; n], vec![None; n]],
+            mark: vec![0; n],
+            generation: 0,
+            budget: COUNT_BUDGET,
+            stack: Vec::new(),
+        }
+    }
+
+    fn count(&mut self, nodes: &[Node], n: usize, from: bool) -> u64 {
+        let side = |k: usize| {
             if from {
-                &nodes_ref[e.node].from
+                &nodes[k].from
             } else {
-                &nodes_ref[e.node].to
+                &nodes[k].to
             }
         };
-        let mut keyed: Vec<(i64, i64, Edge)> = list
-            .drain(..)
-            .map(|e| {
-                let s = side(&e);
-                let c = node_count(nodes_ref, s, from, &mut HashSet::new()) as i64;
-                (c, s.len() as i64, e)
-            })
-            .collect();
-        keyed.sort_by(|a, b| (a.0 - b.0).cmp(&0).then((a.1 - b.1).cmp(&0)));
-        list = keyed.into_iter().map(|(_, _, e)| e).collect();
-    }
-    if from {
-        nodes[n].from = list;
-    } else {
-        nodes[n].to = list;
+        if let Some(c) = self.memo[usize::from(from)][n] {
+            return c;
+        }
+        self.generation = self.generation.wrapping_add(1);
+        if self.generation == 0 {
+            self.mark.fill(0);
+            self.generation = 1;
+        }
+        let mut count = 0u64;
+        self.stack.clear();
+        self.stack.extend(side(n).iter().map(|e| e.node));
+        while let Some(k) = self.stack.pop() {
+            if self.budget == 0 {
+                break;
+            }
+            self.budget -= 1;
+            if self.mark[k] == self.generation {
+                continue;
+            }
+            self.mark[k] = self.generation;
+            count += side(k).len() as u64;
+            self.stack.extend(side(k).iter().map(|e| e.node));
+        }
+        self.memo[usize::from(from)][n] = Some(count);
+        count
     }
 }
 
-fn process_from(nodes: &mut [Node], n: usize, mut y: f64) -> f64 {
-    if nodes[n].from.is_empty() {
-        return y;
-    }
-    sort_by_count(nodes, n, true);
-    let list: Vec<usize> = nodes[n].from.iter().map(|e| e.node).collect();
-    for m in list {
-        if nodes[m].y.is_none() {
-            nodes[m].y = Some(y);
-            process_from(nodes, m, if y != 0.0 { y + SMALL_VALUE } else { 0.0 });
-        }
-        y = (ny(&nodes[m]) + nodes[m].outflow).max(y);
-    }
-    ny(&nodes[n]) + nodes[n].size
+/// The state of `calculateY`: the nodes, the memoised node counts, and per column the
+/// highest `y + max(in, out)` of its placed nodes (what `processRest` scans every node for).
+struct Stacker<'a> {
+    nodes: &'a mut [Node],
+    counts: NodeCounts,
+    column_bottom: HashMap<u64, f64>,
 }
 
-fn process_to(nodes: &mut [Node], n: usize, mut y: f64) -> f64 {
-    if nodes[n].to.is_empty() {
-        return y;
+impl Stacker<'_> {
+    fn set_y(&mut self, n: usize, y: f64) {
+        let node = &mut self.nodes[n];
+        node.y = Some(y);
+        let bottom = y + node.inflow.max(node.outflow);
+        let e = self.column_bottom.entry(col_key(nx(node))).or_insert(0.0);
+        *e = e.max(bottom);
     }
-    sort_by_count(nodes, n, false);
-    let list: Vec<(usize, f64)> = nodes[n].to.iter().map(|e| (e.node, e.flow)).collect();
-    for (i, &(m, flow)) in list.iter().enumerate() {
-        if nodes[m].y.is_none() {
-            nodes[m].y = Some(y);
-            process_to(nodes, m, if y != 0.0 { y + SMALL_VALUE } else { 0.0 });
+
+    /// `setOrGetY`.
+    fn set_or_get_y(&mut self, n: usize, v: f64) -> f64 {
+        match self.nodes[n].y {
+            Some(y) => y,
+            None => {
+                self.set_y(n, v);
+                v
+            }
         }
-        let nearer = list
-            .get(i + 1)
-            .is_some_and(|&(next, _)| nx(&nodes[next]) < nx(&nodes[m]));
-        if nearer {
-            y += flow;
+    }
+
+    /// Sorts a node's `from` or `to` list with `flowByNodeCount` (a stable sort, as
+    /// `Array.prototype.sort`).
+    fn sort_by_count(&mut self, n: usize, from: bool) {
+        let mut list = if from {
+            std::mem::take(&mut self.nodes[n].from)
         } else {
-            y = (ny(&nodes[m]) + nodes[m].inflow.max(nodes[m].outflow)).max(y);
+            std::mem::take(&mut self.nodes[n].to)
+        };
+        if list.len() > 1 {
+            let mut keyed: Vec<((u64, usize), Edge)> = list
+                .drain(..)
+                .map(|e| {
+                    let c = self.counts.count(&*self.nodes, e.node, from);
+                    let len = if from {
+                        self.nodes[e.node].from.len()
+                    } else {
+                        self.nodes[e.node].to.len()
+                    };
+                    ((c, len), e)
+                })
+                .collect();
+            keyed.sort_by_key(|(k, _)| *k);
+            list = keyed.into_iter().map(|(_, e)| e).collect();
+        }
+        if from {
+            self.nodes[n].from = list;
+        } else {
+            self.nodes[n].to = list;
         }
     }
-    ny(&nodes[n]) + nodes[n].size
-}
 
-fn set_or_get_y(n: &mut Node, v: f64) -> f64 {
-    match n.y {
-        Some(y) => y,
-        None => {
-            n.y = Some(v);
-            v
+    fn side(&self, n: usize, from: bool) -> &[Edge] {
+        if from {
+            &self.nodes[n].from
+        } else {
+            &self.nodes[n].to
         }
+    }
+
+    /// `processFrom` (`from`) or `processTo`, with an explicit stack: the plugin recurses
+    /// into every node it places, as deep as the longest chain of flows. Each frame is
+    /// (node, position in its list, running y, whether the entry at that position is placed).
+    fn process(&mut self, start: usize, y: f64, from: bool) -> f64 {
+        if self.side(start, from).is_empty() {
+            return y;
+        }
+        self.sort_by_count(start, from);
+        let mut stack: Vec<(usize, usize, f64, bool)> = vec![(start, 0, y, false)];
+        while let Some(&(n, i, y, placed)) = stack.last() {
+            let list = self.side(n, from);
+            let Some(e) = list.get(i) else {
+                // The recursive call's value is not used by its caller.
+                stack.pop();
+                continue;
+            };
+            let (m, flow) = (e.node, e.flow);
+            if !placed {
+                if let Some(top) = stack.last_mut() {
+                    top.3 = true;
+                }
+                if self.nodes[m].y.is_none() {
+                    self.set_y(m, y);
+                    if !self.side(m, from).is_empty() {
+                        self.sort_by_count(m, from);
+                        let child_y = if y != 0.0 { y + SMALL_VALUE } else { 0.0 };
+                        stack.push((m, 0, child_y, false));
+                    }
+                }
+                continue;
+            }
+            let mn = &self.nodes[m];
+            let y = if from {
+                (ny(mn) + mn.outflow).max(y)
+            } else {
+                // `returnsToNearerColumn(n, node.to[i + 1]?.node)`
+                let nearer = list
+                    .get(i + 1)
+                    .is_some_and(|next| nx(&self.nodes[next.node]) < nx(mn));
+                if nearer {
+                    y + flow
+                } else {
+                    (ny(mn) + mn.inflow.max(mn.outflow)).max(y)
+                }
+            };
+            if let Some(top) = stack.last_mut() {
+                *top = (n, i + 1, y, false);
+            }
+        }
+        ny(&self.nodes[start]) + self.nodes[start].size
     }
 }
 
@@ -364,18 +511,12 @@ fn js_or0(v: f64) -> f64 {
     }
 }
 
-fn process_rest(nodes: &mut [Node], max_x: f64) -> f64 {
-    let all: Vec<usize> = (0..nodes.len()).collect();
-    let left: Vec<usize> = all
-        .iter()
-        .copied()
-        .filter(|&i| nodes[i].x == Some(0.0))
-        .collect();
-    let right: Vec<usize> = all
-        .iter()
-        .copied()
-        .filter(|&i| nodes[i].x == Some(max_x))
-        .collect();
+/// `processRest`.
+fn process_rest(st: &mut Stacker<'_>, max_x: f64) -> f64 {
+    let nodes = &*st.nodes;
+    let all = 0..nodes.len();
+    let left: Vec<usize> = all.clone().filter(|&i| nodes[i].x == Some(0.0)).collect();
+    let right: Vec<usize> = all.clone().filter(|&i| nodes[i].x == Some(max_x)).collect();
     let left_todo: Vec<usize> = left
         .iter()
         .copied()
@@ -387,8 +528,6 @@ fn process_rest(nodes: &mut [Node], max_x: f64) -> f64 {
         .filter(|&i| nodes[i].y.is_none())
         .collect();
     let center_todo: Vec<usize> = all
-        .iter()
-        .copied()
         .filter(|&i| nx(&nodes[i]) > 0.0 && nx(&nodes[i]) < max_x && nodes[i].y.is_none())
         .collect();
     let mut left_y = left.iter().fold(0.0, |acc: f64, &i| {
@@ -400,48 +539,65 @@ fn process_rest(nodes: &mut [Node], max_x: f64) -> f64 {
     let mut center_y: f64 = 0.0;
     if left_y >= right_y {
         for &n in &left_todo {
-            left_y = set_or_get_y(&mut nodes[n], left_y);
-            let p = process_to(nodes, n, left_y);
-            left_y = (left_y + nodes[n].outflow).max(p);
+            left_y = st.set_or_get_y(n, left_y);
+            let p = st.process(n, left_y, false);
+            left_y = (left_y + st.nodes[n].outflow).max(p);
         }
     } else {
         for &n in &left_todo {
-            left_y = set_or_get_y(&mut nodes[n], left_y);
+            left_y = st.set_or_get_y(n, left_y);
         }
     }
     for &n in &right_todo {
-        right_y = set_or_get_y(&mut nodes[n], right_y);
-        let p = process_from(nodes, n, right_y);
-        right_y = (right_y + nodes[n].inflow).max(p);
+        right_y = st.set_or_get_y(n, right_y);
+        let p = st.process(n, right_y, true);
+        right_y = (right_y + st.nodes[n].inflow).max(p);
     }
     for &n in &center_todo {
-        let x = nx(&nodes[n]);
-        let mut y = nodes
-            .iter()
-            .filter(|m| nx(m) == x && m.y.is_some())
-            .fold(0.0, |acc: f64, m| acc.max(ny(m) + m.inflow.max(m.outflow)));
-        y = set_or_get_y(&mut nodes[n], y);
-        let p = process_from(nodes, n, y);
-        y = (y + nodes[n].inflow).max(p);
-        let p = process_to(nodes, n, y);
-        y = (y + nodes[n].outflow).max(p);
+        // The highest bottom among the placed nodes of the column.
+        let y = st
+            .column_bottom
+            .get(&col_key(nx(&st.nodes[n])))
+            .copied()
+            .unwrap_or(0.0);
+        let mut y = st.set_or_get_y(n, y);
+        let p = st.process(n, y, true);
+        y = (y + st.nodes[n].inflow).max(p);
+        let p = st.process(n, y, false);
+        y = (y + st.nodes[n].outflow).max(p);
         center_y = center_y.max(y);
     }
     left_y.max(right_y).max(center_y)
 }
 
-fn by_y(nodes: &[Node], a: usize, b: usize) -> std::cmp::Ordering {
-    (ny(&nodes[a]) - ny(&nodes[b]))
-        .partial_cmp(&0.0)
-        .unwrap_or(std::cmp::Ordering::Equal)
+/// The nodes of the columns `for (let x = 0; x <= maxX; x++)` visits (the integer columns
+/// `0..=max_x`), grouped by column in increasing order, `Map` order within a column. Only
+/// the columns that hold a node are listed: the plugin's loop would step through every
+/// integer up to `maxX`.
+fn integer_columns(nodes: &[Node], max_x: f64) -> Vec<(f64, Vec<usize>)> {
+    let mut order: Vec<usize> = (0..nodes.len())
+        .filter(|&i| {
+            let x = nx(&nodes[i]);
+            x >= 0.0 && x <= max_x && x.fract() == 0.0
+        })
+        .collect();
+    order.sort_by(|&a, &b| nx(&nodes[a]).total_cmp(&nx(&nodes[b])).then(a.cmp(&b)));
+    let mut out: Vec<(f64, Vec<usize>)> = Vec::new();
+    for i in order {
+        let x = nx(&nodes[i]) + 0.0;
+        match out.last_mut() {
+            Some((cx, col)) if *cx == x => col.push(i),
+            _ => out.push((x, vec![i])),
+        }
+    }
+    out
 }
 
+/// `fixTop`.
 fn fix_top(nodes: &mut [Node], max_x: f64) -> f64 {
     let mut max_y: f64 = 0.0;
-    let mut x = 0.0;
-    while x <= max_x {
-        let mut col: Vec<usize> = (0..nodes.len()).filter(|&i| nx(&nodes[i]) == x).collect();
-        col.sort_by(|&a, &b| by_y(nodes, a, b));
+    for (_, mut col) in integer_columns(nodes, max_x) {
+        col.sort_by(|&a, &b| ny(&nodes[a]).total_cmp(&ny(&nodes[b])));
         let mut min_y = 0.0;
         for n in col {
             if ny(&nodes[n]) < min_y {
@@ -450,11 +606,11 @@ fn fix_top(nodes: &mut [Node], max_x: f64) -> f64 {
             min_y = ny(&nodes[n]) + nodes[n].size;
         }
         max_y = max_y.max(min_y);
-        x += 1.0;
     }
     max_y
 }
 
+/// `findStartNode`.
 fn find_start(nodes: &[Node], max_x: f64) -> usize {
     let size = nodes
         .iter()
@@ -469,11 +625,7 @@ fn find_start(nodes: &[Node], max_x: f64) -> usize {
     if biggest.len() == 1 {
         return first;
     }
-    biggest.sort_by(|&a, &b| {
-        (nx(&nodes[a]) - nx(&nodes[b]))
-            .partial_cmp(&0.0)
-            .unwrap_or(std::cmp::Ordering::Equal)
-    });
+    biggest.sort_by(|&a, &b| nx(&nodes[a]).total_cmp(&nx(&nodes[b])));
     if nx(&nodes[first]) == 0.0 {
         return first;
     }
@@ -484,35 +636,44 @@ fn find_start(nodes: &[Node], max_x: f64) -> usize {
     biggest[biggest.len() / 2]
 }
 
+/// `calculateY`.
 fn calculate_y(nodes: &mut [Node], max_x: f64) -> f64 {
     if nodes.is_empty() {
         return 0.0;
     }
     let start = find_start(nodes, max_x);
-    nodes[start].y = Some(0.0);
-    process_from(nodes, start, 0.0);
-    process_to(nodes, start, 0.0);
-    process_rest(nodes, max_x);
-    fix_top(nodes, max_x)
+    let counts = NodeCounts::new(nodes.len());
+    let mut st = Stacker {
+        nodes,
+        counts,
+        column_bottom: HashMap::new(),
+    };
+    st.set_y(start, 0.0);
+    st.process(start, 0.0, true);
+    st.process(start, 0.0, false);
+    process_rest(&mut st, max_x);
+    fix_top(st.nodes, max_x)
 }
 
+/// `calculateYUsingPriority`.
 fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
+    // Every column any node is in, for `nextX` (the next column right of `x`).
+    let mut xs: Vec<f64> = nodes.iter().map(|n| nx(n) + 0.0).collect();
+    xs.sort_by(f64::total_cmp);
+    xs.dedup();
     let mut max_y: f64 = 0.0;
     let mut next_start = 0.0;
-    let mut x = 0.0;
-    while x <= max_x {
+    for (x, mut col) in integer_columns(nodes, max_x) {
         let mut y = next_start;
-        let mut col: Vec<usize> = (0..nodes.len()).filter(|&i| nx(&nodes[i]) == x).collect();
         col.sort_by(|&a, &b| {
-            (nodes[a].priority.unwrap_or(0.0) - nodes[b].priority.unwrap_or(0.0))
-                .partial_cmp(&0.0)
-                .unwrap_or(std::cmp::Ordering::Equal)
+            let p = |n: usize| nodes[n].priority.unwrap_or(0.0);
+            p(a).total_cmp(&p(b))
         });
         if let Some(&first) = col.first() {
-            let next_x = nodes
-                .iter()
-                .filter(|n| nx(n) > x)
-                .fold(f64::INFINITY, |m, n| m.min(nx(n)));
+            let next_x = xs
+                .get(xs.partition_point(|&c| c <= x))
+                .copied()
+                .unwrap_or(f64::INFINITY);
             next_start = js_or0(
                 nodes[first]
                     .to
@@ -527,18 +688,66 @@ fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
             y += nodes[n].outflow.max(nodes[n].inflow);
         }
         max_y = max_y.max(y);
-        x += 1.0;
     }
     max_y
 }
 
+/// `createColumnGapState`, with the y history run-length encoded: a node can pad its
+/// column's history with as many copies of its y as the deepest column before it has nodes.
 #[derive(Default, Clone)]
 struct GapState {
     last_after: f64,
     last_extra_half: f64,
     real_count: f64,
     real_cum_offset: f64,
-    y_history: Vec<f64>,
+    /// (y, copies), y never decreasing: nodes come sorted by y within a column.
+    y_history: Vec<(f64, usize)>,
+    len: usize,
+}
+
+impl GapState {
+    fn push(&mut self, y: f64, copies: usize) {
+        if copies == 0 {
+            return;
+        }
+        self.len += copies;
+        match self.y_history.last_mut() {
+            Some((last, c)) if *last == y => *c += copies,
+            _ => self.y_history.push((y, copies)),
+        }
+    }
+}
+
+/// What `countCrossColumnPaddings` reads of the finished columns: for a y, the largest number
+/// of entries at most y in any earlier column's history (the plugin counts each history up
+/// to its first entry past y; histories are sorted). A non-decreasing step function of y,
+/// kept as its steps (y, count), both increasing.
+#[derive(Default)]
+struct Paddings {
+    steps: Vec<(f64, usize)>,
+}
+
+impl Paddings {
+    fn at(&self, y: f64) -> usize {
+        match self.steps.partition_point(|s| s.0 <= y) {
+            0 => 0,
+            i => self.steps[i - 1].1,
+        }
+    }
+
+    /// Takes in a finished column's history.
+    fn add(&mut self, history: &[(f64, usize)]) {
+        let mut cum = 0;
+        for &(y, c) in history {
+            cum += c;
+            if self.at(y) >= cum {
+                continue;
+            }
+            let from = self.steps.partition_point(|s| s.0 < y);
+            let to = from + self.steps[from..].partition_point(|s| s.1 <= cum);
+            self.steps.splice(from..to, [(y, cum)]);
+        }
+    }
 }
 
 /// `resolveNodeGap`: a number, or `{before, after}`, per node key when an object.
@@ -547,12 +756,13 @@ fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
         Value::Object(m) => m.get(key),
         v => Some(v),
     };
+    let px = |v: f64| finite_in(v, 0.0, MAX_PX, 10.0);
     match v {
         Some(Value::Object(g)) => {
-            let n = |k: &str| g.get(k).map(to_number).unwrap_or(10.0);
+            let n = |k: &str| g.get(k).map(to_number).map(px).unwrap_or(10.0);
             (n("before"), n("after"))
         }
-        Some(v) if v.is_number() => (to_number(v), to_number(v)),
+        Some(v) if v.is_number() => (px(to_number(v)), px(to_number(v))),
         _ => (10.0, 10.0),
     }
 }
@@ -560,7 +770,7 @@ fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
 fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
     node_opt(Some(&o.node_min_size), key)
         .map(to_number)
-        .filter(|n| n.is_finite())
+        .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
         .unwrap_or(0.0)
 }
 
@@ -593,42 +803,36 @@ fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -
         }
         return max_y;
     }
-    let mut cols: Vec<f64> = Vec::new();
-    let mut grid: Vec<GapState> = Vec::new();
+    // Nodes come sorted by column, so a column is finished once the next one starts: its
+    // history then joins `before`, which answers `countCrossColumnPaddings` in log time.
+    let mut before = Paddings::default();
+    let mut column: Option<(f64, GapState)> = None;
     for &n in order {
-        let x = nx(&nodes[n]);
-        let ci = match cols.iter().position(|c| *c == x) {
-            Some(i) => i,
-            None => {
-                cols.push(x);
-                grid.push(GapState::default());
-                grid.len() - 1
+        let x = nx(&nodes[n]) + 0.0;
+        if column.as_ref().is_none_or(|(cx, _)| *cx != x) {
+            if let Some((_, done)) = column.take() {
+                before.add(&done.y_history);
             }
+            column = Some((x, GapState::default()));
+        }
+        let Some((_, st)) = column.as_mut() else {
+            continue;
         };
-        let (before, after) = node_gap(o, &nodes[n].key);
+        let (gap_before, gap_after) = node_gap(o, &nodes[n].key);
         let y = ny(&nodes[n]);
         let eh = extra_half(&nodes[n]);
         if y != 0.0 {
-            grid[ci].y_history.push(y);
-            let mut paddings = grid[ci].y_history.len();
+            st.push(y, 1);
+            let mut paddings = st.len;
             if nodes[n].inflow != 0.0 {
-                for col in grid.iter().take(ci) {
-                    for (row, h) in col.y_history.iter().enumerate() {
-                        if *h > y {
-                            break;
-                        }
-                        paddings = paddings.max(row + 1);
-                    }
-                }
-                while grid[ci].y_history.len() < paddings {
-                    grid[ci].y_history.push(y);
-                }
+                paddings = paddings.max(before.at(y));
+                let missing = paddings - st.len;
+                st.push(y, missing);
             }
             // offsetForNode
-            let st = &mut grid[ci];
             let above = st.real_count;
-            let b = before * scale;
-            let a = after * scale;
+            let b = gap_before * scale;
+            let a = gap_after * scale;
             let transition = if above > 0.0 {
                 st.last_after.max(b) + st.last_extra_half + eh
             } else {
@@ -642,9 +846,8 @@ fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -
             st.last_extra_half = eh;
             nodes[n].y = Some(y + cum + virtual_levels * b);
         } else {
-            let st = &mut grid[ci];
             st.real_count += 1.0;
-            st.last_after = after * scale;
+            st.last_after = gap_after * scale;
             st.last_extra_half = eh;
         }
         let h = stretched(&nodes[n]);
@@ -656,8 +859,11 @@ fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -
     max_y
 }
 
-/// `sortFlows`: where each flow leaves and enters its nodes.
-fn sort_flows(nodes: &mut [Node]) {
+/// `sortFlows`: where each flow leaves and enters its nodes; records each flow's `addY` at
+/// both ends (what `getAddY` looks up by key and index).
+fn sort_flows(l: &mut Layout) {
+    let nodes = &mut l.nodes;
+    l.add_y = vec![(0.0, 0.0); l.ends.len()];
     for n in 0..nodes.len() {
         for from in [true, false] {
             let mut list = if from {
@@ -675,11 +881,7 @@ fn sort_flows(nodes: &mut [Node]) {
                 let m = &nodes[e.node];
                 ny(m) + if from { m.outflow } else { m.inflow } / 2.0
             };
-            list.sort_by(|a, b| {
-                (mid(a) - mid(b))
-                    .partial_cmp(&0.0)
-                    .unwrap_or(std::cmp::Ordering::Equal)
-            });
+            list.sort_by(|a, b| mid(a).total_cmp(&mid(b)));
             let len = list.len() as f64;
             let mut add = 0.0;
             for (i, e) in list.iter_mut().enumerate() {
@@ -688,6 +890,14 @@ fn sort_flows(nodes: &mut [Node]) {
                 } else {
                     e.add_y = add;
                     add += e.flow;
+                }
+                if let Some(slot) = l.add_y.get_mut(e.index) {
+                    // The `from` list holds the flow's target end, the `to` list its source.
+                    if from {
+                        slot.1 = e.add_y;
+                    } else {
+                        slot.0 = e.add_y;
+                    }
                 }
             }
             if from {
@@ -700,9 +910,14 @@ fn sort_flows(nodes: &mut [Node]) {
 }
 
 /// The plugin's `layout(nodes, data, options)`; `height` is the canvas height (width when
-/// vertical).
+/// vertical). Keeps to the default sankey budgets.
 pub fn layout(o: &SankeyOptions, height: f64) -> Layout {
-    let mut l = build_nodes(o);
+    layout_within(o, height, &Limits::default())
+}
+
+/// [`layout`] within `limits`.
+pub fn layout_within(o: &SankeyOptions, height: f64, limits: &Limits) -> Layout {
+    let mut l = build_nodes(o, limits);
     let max_x = calculate_x(&mut l, o);
     let max_y = if o.priority.is_some() {
         calculate_y_priority(&mut l.nodes, max_x)
@@ -710,21 +925,18 @@ pub fn layout(o: &SankeyOptions, height: f64) -> Layout {
         calculate_y(&mut l.nodes, max_x)
     };
     let scale = max_y / height;
-    // `nodeArray.sort(nodeByXYSize)`.
+    let scale = if scale.is_finite() { scale } else { 0.0 };
+    // `nodeArray.sort(nodeByXYSize)`: by column, then y, then size.
     let mut order: Vec<usize> = (0..l.nodes.len()).collect();
     order.sort_by(|&a, &b| {
         let (na, nb) = (&l.nodes[a], &l.nodes[b]);
-        let d = if nx(na) != nx(nb) {
-            nx(na) - nx(nb)
-        } else if ny(na) == ny(nb) {
-            na.size - nb.size
-        } else {
-            ny(na) - ny(nb)
-        };
-        d.partial_cmp(&0.0).unwrap_or(std::cmp::Ordering::Equal)
+        nx(na)
+            .total_cmp(&nx(nb))
+            .then(ny(na).total_cmp(&ny(nb)))
+            .then(na.size.total_cmp(&nb.size))
     });
     l.max_y = add_padding(&mut l, o, &order, scale);
-    sort_flows(&mut l.nodes);
+    sort_flows(&mut l);
     l.max_x = max_x;
     l
 }
@@ -763,6 +975,8 @@ pub struct SankeyController {
     ends: Vec<Option<(f64, f64)>>,
     column_padding: f64,
     area: Area,
+    /// The render's stop signal, kept from `update` for `draw`.
+    cancel: Cancel,
 }
 
 fn options(ds: &Dataset) -> Option<&SankeyOptions> {
@@ -772,20 +986,24 @@ fn options(ds: &Dataset) -> Option<&SankeyOptions> {
     }
 }
 
-/// `toTextLines`.
+/// `toTextLines`: nested arrays flattened with a stack, as the plugin does (no recursion on
+/// the label's depth).
 fn text_lines(v: &Value) -> Vec<String> {
-    match v {
-        Value::String(s) => s.split('\n').map(String::from).collect(),
-        Value::Array(a) => a.iter().flat_map(text_lines).collect(),
-        Value::Null | Value::Bool(false) => Vec::new(),
-        v => {
-            if truthy(v) {
-                vec![Raw::from_json(v).to_js_string()]
-            } else {
-                Vec::new()
-            }
+    if !truthy(v) {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => lines.extend(s.split('\n').map(String::from)),
+            // Pushed in reverse so that they come off in order.
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            v if truthy(v) => lines.push(Raw::from_json(v).to_js_string()),
+            _ => {}
         }
     }
+    lines
 }
 
 /// What `drawLabel` needs besides the text.
@@ -915,22 +1133,11 @@ impl Controller for SankeyController {
             .unwrap_or((0.0, 0.0));
         self.layout = layout(o, if o.vertical { cw } else { ch });
         let l = &self.layout;
-        self.ends = o
-            .flows
-            .iter()
-            .enumerate()
-            .map(|(i, f)| {
-                let (fi, ti) = (l.idx(&f.from)?, l.idx(&f.to)?);
-                let add = |list: &[Edge], key: &str| {
-                    list.iter()
-                        .find(|e| e.key == key && e.index == i)
-                        .map(|e| e.add_y)
-                        .unwrap_or(0.0)
-                };
-                Some((
-                    ny(&l.nodes[fi]) + add(&l.nodes[fi].to, &f.to),
-                    ny(&l.nodes[ti]) + add(&l.nodes[ti].from, &f.from),
-                ))
+        self.ends = (0..o.flows.len())
+            .map(|i| {
+                let (fi, ti) = l.ends.get(i).copied().flatten()?;
+                let (from_add, to_add) = l.add_y.get(i).copied().unwrap_or((0.0, 0.0));
+                Some((ny(&l.nodes[fi]) + from_add, ny(&l.nodes[ti]) + to_add))
             })
             .collect();
         // `getMinMax`: the column scale spans 0..maxX, the other 0..maxY.
@@ -952,6 +1159,7 @@ impl Controller for SankeyController {
         self.flows.clear();
         self.node_rects.clear();
         self.area = cx.area;
+        self.cancel = cx.cancel.clone();
         let Some(o) = options(ds) else { return };
         let (Some(xs), Some(ys)) = (
             cx.scale(meta.x_id.as_deref()),
@@ -965,24 +1173,30 @@ impl Controller for SankeyController {
         } else {
             chart_w - cx.area.right
         };
-        self.column_padding = (o.node_width + 3.0 - trailing).max(0.0);
-        let border_space = if o.border_width != 0.0 {
-            o.border_width / 2.0 + 0.5
+        let node_width = finite_in(o.node_width, -MAX_PX, MAX_PX, 10.0);
+        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
+        self.column_padding = (node_width + 3.0 - trailing).max(0.0);
+        let border_space = if border_width != 0.0 {
+            border_width / 2.0 + 0.5
         } else {
             0.0
         };
         let (cs, vs) = if o.vertical { (ys, xs) } else { (xs, ys) };
         for (i, f) in o.flows.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && cx.cancel.is_cancelled() {
+                return;
+            }
             let Some(Some((fy, ty))) = self.ends.get(i).copied() else {
                 continue;
             };
-            let (Some(fi), Some(ti)) = (self.layout.idx(&f.from), self.layout.idx(&f.to)) else {
+            let Some(Some((fi, ti))) = self.layout.ends.get(i).copied() else {
                 continue;
             };
+            let amount = self.layout.amounts.get(i).copied().unwrap_or(0.0);
             let (fx, tx) = (nx(&self.layout.nodes[fi]), nx(&self.layout.nodes[ti]));
             let v = vs.pixel_for_value(fy);
-            let thick = (vs.pixel_for_value(fy + f.flow) - v).abs();
-            let c1 = self.col_pixel(cs, fx) + o.node_width + border_space;
+            let thick = (vs.pixel_for_value(fy + amount) - v).abs();
+            let c1 = self.col_pixel(cs, fx) + node_width + border_space;
             let c2 = self.col_pixel(cs, tx) - border_space;
             let v2 = vs.pixel_for_value(ty);
             let el = if o.vertical {
@@ -1012,7 +1226,10 @@ impl Controller for SankeyController {
             };
             self.flows.push(el);
         }
-        for n in &self.layout.nodes {
+        for (i, n) in self.layout.nodes.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && cx.cancel.is_cancelled() {
+                return;
+            }
             let (a, b) = (or(n.inflow, n.outflow), or(n.outflow, n.inflow));
             let size = if o.size_min { a.min(b) } else { a.max(b) };
             let min_size = node_min_size(o, &n.key);
@@ -1023,9 +1240,9 @@ impl Controller for SankeyController {
             let len = natural.max(min_size);
             let c = self.col_pixel(cs, nx(n));
             self.node_rects.push(if o.vertical {
-                (lo - (len - natural) / 2.0, c, len, o.node_width)
+                (lo - (len - natural) / 2.0, c, len, node_width)
             } else {
-                (c, lo - (len - natural) / 2.0, o.node_width, len)
+                (c, lo - (len - natural) / 2.0, node_width, len)
             });
         }
     }
@@ -1040,27 +1257,35 @@ impl Controller for SankeyController {
             self.layout.nodes[f.from].color = Some(f.flow.color_from);
             self.layout.nodes[f.to].color = Some(f.flow.color_to);
         }
+        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
+        let cancelled = |i: usize| i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled();
         // _drawNodes
-        for (n, &(x, y, w, h)) in self.layout.nodes.iter().zip(&self.node_rects) {
-            if o.border_width != 0.0 {
+        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
+            if cancelled(i) {
+                return;
+            }
+            if border_width != 0.0 {
                 let mut p = P::new();
                 p.rect(x, y, w, h);
-                let color = o
-                    .border_color
-                    .filter(|_| o.border_width != 0.0)
-                    .unwrap_or(Rgba::rgb(0, 0, 0));
-                ctx.stroke(&p, &StrokeStyle::new(o.border_width, color));
+                let color = o.border_color.unwrap_or(Rgba::rgb(0, 0, 0));
+                ctx.stroke(&p, &StrokeStyle::new(border_width, color));
             }
             ctx.fill_rect(x, y, w, h, n.color.unwrap_or(Rgba::rgb(0, 0, 0)));
         }
         // Flows.
-        for f in &self.flows {
+        for (i, f) in self.flows.iter().enumerate() {
+            if cancelled(i) {
+                return;
+            }
             draw_flow(ctx, f, o.vertical);
         }
         // _drawLabels
         let nl = &o.node_labels;
         let area = self.area;
-        for (n, &(x, y, w, h)) in self.layout.nodes.iter().zip(&self.node_rects) {
+        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
+            if cancelled(i) {
+                return;
+            }
             let display = node_opt(nl.get("display"), &n.key)
                 .map(truthy)
                 .unwrap_or(true);
@@ -1106,13 +1331,24 @@ impl Controller for SankeyController {
                     y,
                     width: w,
                     height: h,
-                    border_width: o.border_width,
-                    padding: nl.get("padding").map(to_number).unwrap_or(4.0),
-                    line_offset: o.padding.unwrap_or(font.line_height / 2.0),
+                    border_width,
+                    padding: nl
+                        .get("padding")
+                        .map(|v| finite_in(to_number(v), -MAX_PX, MAX_PX, 4.0))
+                        .unwrap_or(4.0),
+                    line_offset: finite_in(
+                        o.padding.unwrap_or(font.line_height / 2.0),
+                        -MAX_PX,
+                        MAX_PX,
+                        0.0,
+                    ),
                     font,
                     color,
                     background,
-                    border_radius: nl.get("borderRadius").map(to_number).unwrap_or(0.0),
+                    border_radius: nl
+                        .get("borderRadius")
+                        .map(|v| finite_in(to_number(v), 0.0, MAX_PX, 0.0))
+                        .unwrap_or(0.0),
                 },
             );
         }
@@ -1205,12 +1441,12 @@ fn draw_flow(ctx: &mut Ctx<'_>, f: &FlowEl, vertical: bool) {
                 width: lw,
                 height: lh,
                 border_width: 0.0,
-                padding: o.label_padding,
+                padding: finite_in(o.label_padding, -MAX_PX, MAX_PX, 4.0),
                 line_offset: font.line_height / 2.0,
                 font,
                 color: o.label_color,
                 background: o.label_background,
-                border_radius: o.label_border_radius,
+                border_radius: finite_in(o.label_border_radius, 0.0, MAX_PX, 0.0),
             },
         );
     }

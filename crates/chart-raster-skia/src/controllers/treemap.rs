@@ -5,6 +5,12 @@
 //! The layout works in a value space the size of the chart area (the plugin sets both hidden
 //! linear scales' max to the area's size); pixels are then snapped to device pixels as the
 //! scales' `alignToPixels` does.
+//!
+//! Hostile data: groups hold the indices of their entries, not copies (the plugin shares
+//! object references; deep copies per level took gigabytes for 300 levels of 300 rows), the
+//! levels are laid out with an explicit stack, at most [`Limits`]' treemap depth of `groups`
+//! is used and at most its leaf budget of rectangles is laid out, and every number that
+//! becomes geometry is clamped first.
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{align_pixel, Area, Ctx, P};
@@ -14,7 +20,31 @@ use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{PluginDataset, TreemapOptions};
 use chart_spec::scopes::to_number;
 use chart_spec::values::Font;
+use chart_spec::{Cancel, Limits, Rgba};
 use serde_json::{Map, Value};
+use std::borrow::Cow;
+use std::cmp::Ordering;
+
+/// Largest pixel length taken from options (spacing, borders, radii, paddings, divider
+/// width): far past any canvas, small enough that no path explodes in the rasteriser.
+const MAX_PX: f64 = 1e5;
+
+/// How often the loops over entries poll the render's [`Cancel`].
+const CANCEL_EVERY: usize = 256;
+
+/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
+fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        default
+    }
+}
+
+/// A pixel length from the options, non-negative and bounded.
+fn px_len(v: f64) -> f64 {
+    finite_in(v, 0.0, MAX_PX, 0.0)
+}
 
 /// The rectangle squarify fills (`Rect` of the plugin).
 #[derive(Debug, Clone, Copy)]
@@ -63,14 +93,19 @@ impl LRect {
 /// What a laid-out rectangle stands for.
 #[derive(Debug, Clone)]
 pub enum TreeData {
-    /// A leaf: the data entry as given.
-    Leaf(Value),
+    /// A leaf: a data entry.
+    Leaf {
+        /// Its index in the (normalized) tree.
+        index: usize,
+        /// Its `label`, when an object with a string `label`.
+        label: Option<String>,
+    },
     /// A group of entries.
     Group {
         /// The group's value (`label`).
         label: String,
-        /// Its entries.
-        children: Vec<Value>,
+        /// Its entries, as indices into the (normalized) tree.
+        children: Vec<usize>,
         /// `groupIndex`.
         group_index: usize,
     },
@@ -128,8 +163,9 @@ impl Row {
             ratio,
         }
     }
-    fn reset(&mut self) {
-        *self = Row::new(self.ratio);
+    /// Takes the row out, leaving an empty one with the same ratio.
+    fn take(&mut self) -> Row {
+        std::mem::replace(self, Row::new(self.ratio))
     }
     /// `getNewStat`: (sum, nsum, nmin, nmax) with `o` added, and `o`'s normalized value.
     fn stat_with(&self, v: f64) -> (f64, f64, f64, f64, f64) {
@@ -168,7 +204,7 @@ fn keeps_ratio(old: (f64, f64, f64, f64), new: (f64, f64, f64, f64), length: f64
 }
 
 /// `Rect.map(row)`: lays a row along the remaining rectangle's shorter side.
-fn map_row(rect: &mut LRect, row: &Row, group: bool, lvl: usize) -> Vec<Sq> {
+fn map_row(rect: &mut LRect, row: Row, group: bool, lvl: usize) -> Vec<Sq> {
     let dir_x = rect.dir_x();
     let side = rect.side();
     let w2 = side * side;
@@ -176,7 +212,8 @@ fn map_row(rect: &mut LRect, row: &Row, group: bool, lvl: usize) -> Vec<Sq> {
     let mut out = Vec::new();
     let mut maxd2: f64 = 0.0;
     let mut totd1 = 0.0;
-    for (node, a) in &row.items {
+    for (node, a) in row.items {
+        let a = &a;
         let ar = w2 * a / s2;
         let d1 = (a * ar).sqrt();
         let d2 = a / d1;
@@ -208,7 +245,7 @@ fn map_row(rect: &mut LRect, row: &Row, group: bool, lvl: usize) -> Vec<Sq> {
             g,
             l,
             is_leaf: false,
-            data: node.data.clone(),
+            data: node.data,
         });
         if dir_x {
             rect.ix += d1;
@@ -243,12 +280,9 @@ fn squarify(
     let mut row = Row::new(rect.w * rect.h / sum);
     let mut length = rect.side();
     if !unsorted {
-        // Array.prototype.sort is stable: equal values keep their order.
-        nodes.sort_by(|a, b| {
-            b.value
-                .partial_cmp(&a.value)
-                .unwrap_or(std::cmp::Ordering::Equal)
-        });
+        // `sort`: `+b - +a`, a stable sort. A NaN makes that comparator inconsistent (Rust's
+        // sort may then panic, V8's order is arbitrary): values that are not numbers go last.
+        nodes.sort_by(|a, b| descending_nan_last(a.value, b.value));
     }
     for node in nodes {
         let old = (row.sum, row.nsum, row.nmin, row.nmax);
@@ -256,16 +290,23 @@ fn squarify(
         if keeps_ratio(old, (s, ns, mn, mx), length) {
             row.push(node);
         } else {
-            rows.extend(map_row(&mut rect, &row, group, lvl));
+            rows.extend(map_row(&mut rect, row.take(), group, lvl));
             length = rect.side();
-            row.reset();
             row.push(node);
         }
     }
     if !row.items.is_empty() {
-        rows.extend(map_row(&mut rect, &row, group, lvl));
+        rows.extend(map_row(&mut rect, row, group, lvl));
     }
     rows
+}
+
+/// Larger first, NaN last: a total order.
+fn descending_nan_last(a: f64, b: f64) -> Ordering {
+    match (a.is_nan(), b.is_nan()) {
+        (false, false) => b.total_cmp(&a),
+        (a_nan, b_nan) => a_nan.cmp(&b_nan),
+    }
 }
 
 /// A value as a JavaScript object key (`String(value)`).
@@ -281,15 +322,17 @@ fn has_group_value(v: Option<&Value>) -> bool {
 /// have a value for (else the tree leaf key), summing `key`. Keys come out in JavaScript
 /// object order: integer-like keys ascending, then others by insertion.
 fn group_nodes(
-    values: &[Value],
+    tree: &[Value],
+    items: &[usize],
     key: &str,
     groups: &[String],
     gidx: usize,
     leaf_key: &str,
 ) -> Vec<Node> {
     let mut order: Vec<String> = Vec::new();
-    let mut acc: std::collections::HashMap<String, (f64, usize, Vec<Value>)> = Default::default();
-    for v in values {
+    let mut acc: std::collections::HashMap<String, (f64, usize, Vec<usize>)> = Default::default();
+    for &item in items {
+        let Some(v) = tree.get(item) else { continue };
         let obj = v.as_object();
         let get = |k: &str| obj.and_then(|o| o.get(k));
         let found = (gidx..groups.len())
@@ -307,7 +350,7 @@ fn group_nodes(
         });
         e.0 += val;
         e.1 = gi;
-        e.2.push(v.clone());
+        e.2.push(item);
     }
     let is_index = |k: &str| {
         k.parse::<u32>()
@@ -334,40 +377,47 @@ fn group_nodes(
 
 /// `normalizeTreeToArray`: a nested object tree becomes flat records, one per object
 /// holding `key`, with the path as group keys `"0"`, `"1"`, … and the leaf name under the
-/// leaf key.
-fn normalize_tree(key: &str, leaf_key: &str, obj: &Map<String, Value>) -> Vec<Value> {
-    fn scan(
-        key: &str,
-        leaf_key: &str,
-        obj: &Map<String, Value>,
-        path: &mut Vec<String>,
-        out: &mut Vec<Map<String, Value>>,
-    ) {
-        if !path.is_empty() && obj.contains_key(key) {
+/// leaf key. A pre-order walk with an explicit stack (no recursion on the tree's depth), at
+/// most `max_records` records.
+fn normalize_tree(
+    key: &str,
+    leaf_key: &str,
+    obj: &Map<String, Value>,
+    max_records: usize,
+) -> Vec<Value> {
+    let mut out: Vec<Map<String, Value>> = Vec::new();
+    let mut path: Vec<&str> = Vec::new();
+    // (depth of the object, its name, the object); pushed in reverse to pop in order.
+    let mut stack: Vec<(usize, &str, &Map<String, Value>)> = obj
+        .iter()
+        .rev()
+        .filter_map(|(k, c)| Some((1, k.as_str(), c.as_object()?)))
+        .collect();
+    while let Some((depth, name, obj)) = stack.pop() {
+        if out.len() >= max_records {
+            break;
+        }
+        path.truncate(depth - 1);
+        path.push(name);
+        if obj.contains_key(key) {
             let mut rec = Map::new();
             for (i, p) in path[..path.len() - 1].iter().enumerate() {
-                rec.insert(i.to_string(), Value::String(p.clone()));
+                rec.insert(i.to_string(), Value::String((*p).to_string()));
             }
-            if let Some(last) = path.last() {
-                rec.insert(leaf_key.to_string(), Value::String(last.clone()));
-            }
+            rec.insert(leaf_key.to_string(), Value::String(name.to_string()));
             rec.insert(
                 key.to_string(),
                 obj.get(key).cloned().unwrap_or(Value::Null),
             );
             out.push(rec);
-            return;
+            continue;
         }
-        for (k, child) in obj {
-            if let Some(c) = child.as_object() {
-                path.push(k.clone());
-                scan(key, leaf_key, c, path, out);
-                path.pop();
-            }
-        }
+        stack.extend(
+            obj.iter()
+                .rev()
+                .filter_map(|(k, c)| Some((depth + 1, k.as_str(), c.as_object()?))),
+        );
     }
-    let mut out = Vec::new();
-    scan(key, leaf_key, obj, &mut Vec::new(), &mut out);
     let max = out
         .iter()
         .map(|r| r.len().saturating_sub(2))
@@ -387,6 +437,19 @@ fn normalize_tree(key: &str, leaf_key: &str, obj: &Map<String, Value>) -> Vec<Va
         .collect()
 }
 
+/// The first caption font's line height (`buildData` reads it); 0 without fonts.
+fn caption_line_height(o: &TreemapOptions) -> f64 {
+    o.captions
+        .fonts
+        .first()
+        .map(|f| px_len(f.line_height))
+        .unwrap_or(0.0)
+}
+
+fn caption_padding(o: &TreemapOptions) -> f64 {
+    finite_in(o.captions.padding, -MAX_PX, MAX_PX, 3.0)
+}
+
 /// Font line height of the captions as `buildData` reads them.
 fn caption_fits(display_mode: &str, w: f64, h: f64, o: &TreemapOptions) -> bool {
     if !o.captions.display {
@@ -395,13 +458,13 @@ fn caption_fits(display_mode: &str, w: f64, h: f64, o: &TreemapOptions) -> bool 
     if display_mode == "headerBoxes" {
         return true;
     }
-    let min = o.captions.fonts[0].line_height;
-    let padding = (o.captions.padding * 2.0).min(w.min(h)).max(0.0);
+    let min = caption_line_height(o);
+    let padding = (caption_padding(o) * 2.0).min(w.min(h)).max(0.0);
     w - padding > min && h - padding > min
 }
 
 fn caption_height(display_mode: &str, h: f64, o: &TreemapOptions) -> f64 {
-    let ch = o.captions.fonts[0].line_height + o.captions.padding * 2.0;
+    let ch = caption_line_height(o) + caption_padding(o) * 2.0;
     if display_mode == "headerBoxes" && h < 2.0 * ch {
         h / 3.0
     } else {
@@ -409,16 +472,34 @@ fn caption_height(display_mode: &str, h: f64, o: &TreemapOptions) -> f64 {
     }
 }
 
-/// `buildData(tree, dataset, keys, rect)`: the rectangles in value space.
+/// `buildData(tree, dataset, keys, rect)`: the rectangles in value space, within the default
+/// budgets.
 pub fn build_data(o: &TreemapOptions, w: f64, h: f64) -> Vec<Sq> {
+    build_data_within(o, w, h, &Limits::default(), &Cancel::new())
+}
+
+/// [`build_data`] using at most `limits.max_treemap_depth` levels of `groups` and laying
+/// out at most `limits.max_treemap_leaves` rectangles; cut short once `cancel` fires.
+pub fn build_data_within(
+    o: &TreemapOptions,
+    w: f64,
+    h: f64,
+    limits: &Limits,
+    cancel: &Cancel,
+) -> Vec<Sq> {
     let key = o.key.clone().unwrap_or_default();
-    let tree: Vec<Value> = match &o.tree {
-        Value::Object(m) => normalize_tree(&key, &o.tree_leaf_key, m),
-        Value::Array(a) => a.clone(),
-        _ => Vec::new(),
+    let max_leaves = limits.max_treemap_leaves;
+    let tree: Cow<'_, [Value]> = match &o.tree {
+        Value::Object(m) => Cow::Owned(normalize_tree(&key, &o.tree_leaf_key, m, max_leaves)),
+        Value::Array(a) => Cow::Borrowed(&a[..a.len().min(max_leaves)]),
+        _ => Cow::Borrowed(&[]),
     };
     let header = o.display_mode == "headerBoxes";
-    let sp = if header { 0.0 } else { o.layout_spacing };
+    let sp = if header {
+        0.0
+    } else {
+        px_len(o.layout_spacing)
+    };
     let rect = LRect::new(0.0, 0.0, w, h, o.rtl);
     let out = if o.groups.is_empty() {
         // `index()`: a list of primitives is read as numbers, objects by `key`.
@@ -452,9 +533,13 @@ pub fn build_data(o: &TreemapOptions, w: f64, h: f64) -> Vec<Sq> {
             .sum();
         let nodes = tree
             .iter()
-            .map(|v| Node {
+            .enumerate()
+            .map(|(index, v)| Node {
                 value: val(v),
-                data: TreeData::Leaf(v.clone()),
+                data: TreeData::Leaf {
+                    index,
+                    label: v.get("label").and_then(Value::as_str).map(String::from),
+                },
             })
             .collect();
         let mut sq = squarify(nodes, rect, sum, o.unsorted, false, 0);
@@ -463,7 +548,7 @@ pub fn build_data(o: &TreemapOptions, w: f64, h: f64) -> Vec<Sq> {
         }
         sq
     } else {
-        recur(o, &key, &tree, 0, rect, sp)
+        layout_groups(o, &key, &tree, rect, sp, limits, cancel)
     };
     if !header {
         return out;
@@ -482,73 +567,108 @@ pub fn build_data(o: &TreemapOptions, w: f64, h: f64) -> Vec<Sq> {
         .collect()
 }
 
-fn recur(
-    o: &TreemapOptions,
-    key: &str,
-    items: &[Value],
+/// One level of grouping still to lay out: the entries of a group, the group level to split
+/// them by, the rectangle they fill, and the output index of the group they belong to.
+struct GroupTask {
+    items: Vec<usize>,
     gidx: usize,
     rect: LRect,
+    parent: Option<usize>,
+}
+
+/// The plugin's recursive `buildData` over `groups`, with an explicit stack: each level's
+/// group rectangles, then each group's own levels in order (the plugin's `ret = gsq.slice()`
+/// followed by every group's children).
+fn layout_groups(
+    o: &TreemapOptions,
+    key: &str,
+    tree: &[Value],
+    rect: LRect,
     sp: f64,
+    limits: &Limits,
+    cancel: &Cancel,
 ) -> Vec<Sq> {
-    let glen = o.groups.len();
-    let nodes = group_nodes(items, key, &o.groups, gidx, &o.tree_leaf_key);
-    let sum: f64 = nodes.iter().map(|n| n.value).sum();
-    let mut gsq = squarify(nodes, rect, sum, o.unsorted, true, gidx);
-    let mut children_all = Vec::new();
-    if gidx + 1 < glen {
-        for sq in gsq.iter_mut() {
-            let bw = if o.display_mode == "headerBoxes" {
-                [0.0; 4]
-            } else {
-                let lim = |v: f64, m: f64| v.min(m).max(0.0);
-                let [t, r, b, l] = o.layout_border_width;
-                [
-                    lim(t, sq.h / 2.0),
-                    lim(r, sq.w / 2.0),
-                    lim(b, sq.h / 2.0),
-                    lim(l, sq.w / 2.0),
-                ]
-            };
-            let mut sub = LRect::new(
-                sq.x + sp + bw[3],
-                sq.y + sp + bw[0],
-                sq.w - 2.0 * sp - bw[3] - bw[1],
-                sq.h - 2.0 * sp - bw[0] - bw[2],
-                o.rtl,
-            );
-            if caption_fits(&o.display_mode, sub.w, sub.h, o) {
-                let ch = caption_height(&o.display_mode, sub.h, o);
-                sub.y += ch;
-                sub.h -= ch;
+    let groups = &o.groups[..o.groups.len().min(limits.max_treemap_depth)];
+    let glen = groups.len();
+    let border = o.layout_border_width.map(px_len);
+    let mut out: Vec<Sq> = Vec::new();
+    let mut stack = vec![GroupTask {
+        items: (0..tree.len()).collect(),
+        gidx: 0,
+        rect,
+        parent: None,
+    }];
+    while let Some(task) = stack.pop() {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let nodes = group_nodes(tree, &task.items, key, groups, task.gidx, &o.tree_leaf_key);
+        drop(task.items);
+        let sum: f64 = nodes.iter().map(|n| n.value).sum();
+        let mut gsq = squarify(nodes, task.rect, sum, o.unsorted, true, task.gidx);
+        if gsq.is_empty() {
+            // A group whose entries form no group at the next level is a leaf.
+            if let Some(p) = task.parent.and_then(|p| out.get_mut(p)) {
+                p.is_leaf = true;
             }
-            let next = match &sq.data {
-                TreeData::Group {
+            continue;
+        }
+        let room = limits.max_treemap_leaves.saturating_sub(out.len());
+        gsq.truncate(room);
+        let base = out.len();
+        let mut next = Vec::new();
+        for (j, mut sq) in gsq.into_iter().enumerate() {
+            sq.is_leaf = true;
+            if task.gidx + 1 < glen {
+                if let TreeData::Group {
                     group_index,
                     children,
                     ..
-                } => Some((group_index + 1, children.clone())),
-                TreeData::Leaf(_) => None,
-            };
-            let mut children = Vec::new();
-            if let Some((ni, ch)) = next {
-                if ni < glen {
-                    children = recur(o, key, &ch, ni, sub, sp);
+                } = &sq.data
+                {
+                    if group_index + 1 < glen {
+                        let bw = if o.display_mode == "headerBoxes" {
+                            [0.0; 4]
+                        } else {
+                            let lim = |v: f64, m: f64| v.min(m).max(0.0);
+                            let [t, r, b, l] = border;
+                            [
+                                lim(t, sq.h / 2.0),
+                                lim(r, sq.w / 2.0),
+                                lim(b, sq.h / 2.0),
+                                lim(l, sq.w / 2.0),
+                            ]
+                        };
+                        let mut sub = LRect::new(
+                            sq.x + sp + bw[3],
+                            sq.y + sp + bw[0],
+                            sq.w - 2.0 * sp - bw[3] - bw[1],
+                            sq.h - 2.0 * sp - bw[0] - bw[2],
+                            o.rtl,
+                        );
+                        if caption_fits(&o.display_mode, sub.w, sub.h, o) {
+                            let ch = caption_height(&o.display_mode, sub.h, o);
+                            sub.y += ch;
+                            sub.h -= ch;
+                        }
+                        sq.is_leaf = false;
+                        next.push(GroupTask {
+                            items: children.clone(),
+                            gidx: group_index + 1,
+                            rect: sub,
+                            parent: Some(base + j),
+                        });
+                    }
                 }
             }
-            sq.is_leaf = children.is_empty();
-            children_all.push(children);
+            out.push(sq);
         }
-    } else {
-        for sq in gsq.iter_mut() {
-            sq.is_leaf = true;
+        if out.len() >= limits.max_treemap_leaves {
+            break;
         }
+        stack.extend(next.into_iter().rev());
     }
-    // `ret = gsq.slice()` then each group's children appended in order.
-    let mut ret = gsq;
-    for c in children_all {
-        ret.extend(c);
-    }
-    ret
+    out
 }
 
 /// A treemap element: its pixel rectangle and layout record.
@@ -573,6 +693,8 @@ pub struct TreemapEl {
 pub struct TreemapController {
     /// Elements after `update`.
     pub rects: Vec<TreemapEl>,
+    /// The render's stop signal, kept from `update` for `draw`.
+    cancel: Cancel,
 }
 
 fn options(ds: &Dataset) -> Option<&TreemapOptions> {
@@ -582,11 +704,24 @@ fn options(ds: &Dataset) -> Option<&TreemapOptions> {
     }
 }
 
+/// The font of line `i`: one per line, the last one repeating (`None` without fonts).
+fn font_at(fonts: &[Font], i: usize) -> Option<&Font> {
+    fonts.get(i.min(fonts.len().saturating_sub(1)))
+}
+
+/// The colour of line `i`, the last one repeating; black without colours (`color: []`).
+fn color_at(colors: &[Rgba], i: usize) -> Rgba {
+    colors
+        .get(i.min(colors.len().saturating_sub(1)))
+        .copied()
+        .unwrap_or(Rgba::rgb(0, 0, 0))
+}
+
 fn text_width(ctx: &Ctx<'_>, lines: &[String], fonts: &[Font]) -> (f64, f64) {
     let mut w: f64 = 0.0;
     let mut h = 0.0;
     for (i, l) in lines.iter().enumerate() {
-        let f = &fonts[i.min(fonts.len() - 1)];
+        let Some(f) = font_at(fonts, i) else { break };
         w = w.max(ctx.measure(f, l));
         h += f.line_height;
     }
@@ -632,7 +767,8 @@ fn slice_to_fit(ctx: &Ctx<'_>, text: &str, width: f64, font: &Font) -> String {
 /// `drawCaption`.
 fn draw_caption(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
     let c = &o.captions;
-    let font = &c.fonts[0];
+    let Some(font) = c.fonts.first() else { return };
+    let padding = caption_padding(o);
     let (x, y, w, h) = r;
     if font.line_height > h {
         return;
@@ -646,22 +782,22 @@ fn draw_caption(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, 
     if text.is_empty() {
         return;
     }
-    if ctx.measure(font, &text) + 2.0 * c.padding > w {
-        text = slice_to_fit(ctx, &text, w - 2.0 * c.padding, font);
+    if ctx.measure(font, &text) + 2.0 * padding > w {
+        text = slice_to_fit(ctx, &text, w - 2.0 * padding, font);
     }
     let default_align = if o.rtl { "right" } else { "left" };
-    let (tx, align) = calc_x(x, w, c.align.as_deref().unwrap_or(default_align), c.padding);
+    let (tx, align) = calc_x(x, w, c.align.as_deref().unwrap_or(default_align), padding);
     let ty = if o.display_mode == "headerBoxes" {
         y + h / 2.0
     } else {
-        y + c.padding + o.spacing + font.line_height / 2.0
+        y + padding + px_len(o.spacing) + font.line_height / 2.0
     };
     ctx.fill_text(
         &text,
         tx,
         ty,
         font,
-        c.colors[0],
+        color_at(&c.colors, 0),
         align,
         TextBaseline::Middle,
         None,
@@ -678,8 +814,8 @@ fn label_lines(o: &TreemapOptions, sq: &Sq) -> Vec<String> {
         return vec![g.clone(), v];
     }
     let label = match &sq.data {
-        TreeData::Leaf(Value::Object(m)) => m.get("label").and_then(Value::as_str),
-        _ => None,
+        TreeData::Leaf { label, .. } => label.as_deref(),
+        TreeData::Group { .. } => None,
     };
     match label {
         Some(l) => vec![l.to_string(), v],
@@ -695,12 +831,15 @@ fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq
         return;
     }
     let (x, y, w, h) = r;
+    let padding = finite_in(l.padding, -MAX_PX, MAX_PX, 3.0);
     let mut fonts = l.fonts.clone();
     let (mut lw, mut lh) = text_width(ctx, &lines, &fonts);
     match l.overflow.as_str() {
-        "hidden" if lw + l.padding * 2.0 > w || lh + l.padding * 2.0 > h => return,
+        "hidden" if lw + padding * 2.0 > w || lh + padding * 2.0 > h => return,
         "fit" => {
-            let ratio = (w / (lw + l.padding * 2.0)).min(h / (lh + l.padding * 2.0));
+            let ratio = (w / (lw + padding * 2.0)).min(h / (lh + padding * 2.0));
+            // A negative or NaN ratio (padding larger than the box) shrinks to nothing.
+            let ratio = finite_in(ratio, 0.0, 1.0, 0.0);
             if ratio < 1.0 {
                 lw *= ratio;
                 lh *= ratio;
@@ -724,16 +863,16 @@ fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq
         _ => {}
     }
     let _ = lw;
-    let (tx, align) = calc_x(x, w, l.align.as_deref().unwrap_or("center"), l.padding);
+    let (tx, align) = calc_x(x, w, l.align.as_deref().unwrap_or("center"), padding);
     let ty = match l.position.as_str() {
-        "top" => y + l.padding,
-        "bottom" => y + h - l.padding - lh,
-        _ => y + (h - lh) / 2.0 + l.padding,
+        "top" => y + padding,
+        "bottom" => y + h - padding - lh,
+        _ => y + (h - lh) / 2.0 + padding,
     };
     let mut off = 0.0;
     for (i, line) in lines.iter().enumerate() {
-        let f = &fonts[i.min(fonts.len() - 1)];
-        let c = l.colors[i.min(l.colors.len().saturating_sub(1))];
+        let Some(f) = font_at(&fonts, i) else { break };
+        let c = color_at(&l.colors, i);
         ctx.fill_text(
             line,
             tx,
@@ -752,7 +891,7 @@ fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq
 fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
     let (w, h) = (el.width, el.height);
     let lim = |v: f64, m: f64| v.min(m).max(0.0);
-    let [t, r, b, l] = o.border_width;
+    let [t, r, b, l] = o.border_width.map(px_len);
     let (t, r, b, l) = (
         lim(t, h / 2.0),
         lim(r, w / 2.0),
@@ -760,7 +899,7 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
         lim(l, w / 2.0),
     );
     let max_r = (w / 2.0).min(h / 2.0);
-    let rad = o.border_radius.map(|v| lim(v, max_r));
+    let rad = o.border_radius.map(|v| lim(px_len(v), max_r));
     let inner_rad = [
         (rad[0] - t.max(l)).max(0.0),
         (rad[1] - t.max(r)).max(0.0),
@@ -795,7 +934,7 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
                 }
                 ctx.stroke(
                     &p,
-                    &crate::elements::StrokeStyle::new(o.divider_width, o.divider_color),
+                    &crate::elements::StrokeStyle::new(px_len(o.divider_width), o.divider_color),
                 );
             }
         }
@@ -830,8 +969,12 @@ impl Controller for TreemapController {
         // Hidden linear scales 0..w and 0..h with alignToPixels: `_alignPixel(chart, px, 0)`.
         let px = |v: f64| align_pixel(cx.dpr, a.left + v, 0.0);
         let py = |v: f64| align_pixel(cx.dpr, a.top + v, 0.0);
-        for sq in build_data(o, w, h) {
-            let sp = o.spacing;
+        self.cancel = cx.cancel.clone();
+        // The controller cannot see the engine's limits: it keeps to the defaults, which are
+        // the service's ceiling (requests past them are rejected before they get here).
+        let limits = Limits::default();
+        let sp = px_len(o.spacing);
+        for sq in build_data_within(o, w, h, &limits, cx.cancel) {
             let x = px(sq.x);
             let y = py(sq.y);
             let ww = px(sq.x + sq.w) - x;
@@ -850,7 +993,10 @@ impl Controller for TreemapController {
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
         let Some(o) = options(ds) else { return };
         ctx.clip_area(*area);
-        for el in &self.rects {
+        for (i, el) in self.rects.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                break;
+            }
             if !el.hidden && el.width.is_finite() && el.height.is_finite() {
                 draw_el(ctx, el, o);
             }

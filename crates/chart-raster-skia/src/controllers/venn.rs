@@ -7,6 +7,10 @@
 //! `venn3` tables, MIT licence, © Samuel Gratzl): coordinates only, extracted as JSON. Four
 //! and five sets use ellipses, and `euler` runs venn.js's optimiser; neither is drawn here
 //! (see `support.rs`).
+//!
+//! The number of sets is bounded by the templates: the plugin reads `log2(data.length + 1)`
+//! sets, so the regions grow exponentially with sets; beyond three nothing is laid out here,
+//! and the regions drawn are at most the template's seven whatever the data's length.
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
@@ -233,9 +237,10 @@ impl Controller for VennController {
                 ctx.fill(&p, bg);
             }
             if let Some(bc) = s.border_color {
-                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays.
-                let w = if s.border_width > 0.0 {
-                    s.border_width
+                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays (so are
+                // negative and non-finite widths); a huge width is clamped.
+                let w = if s.border_width > 0.0 && s.border_width.is_finite() {
+                    s.border_width.min(1e5)
                 } else {
                     1.0
                 };

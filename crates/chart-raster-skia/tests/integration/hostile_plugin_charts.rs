@@ -1,0 +1,369 @@
+//! Hostile input to the plugin chart types (sankey, treemap, tree, venn, matrix) and the
+//! annotation and datalabels plugins: every case renders within a bounded amount of work and
+//! returns an image or a designed error, never a panic, an abort or a hang.
+
+use chart_raster_skia::{Engine, Error, Settings};
+use chart_spec::{Cancel, Rendered, Rgba};
+use serde_json::{json, Value};
+use std::time::{Duration, Instant};
+
+fn settings() -> Settings {
+    Settings {
+        width: 300.0,
+        height: 200.0,
+        device_pixel_ratio: 1.0,
+        background: Rgba::WHITE,
+    }
+}
+
+fn render_with(cfg: &Value, cancel: &Cancel) -> Result<Rendered, Error> {
+    Engine::new().render_chart_with(cfg.as_object().expect("object"), &settings(), cancel)
+}
+
+/// Renders `cfg` and checks the image's size.
+fn renders(cfg: &Value) -> Rendered {
+    let out = render_with(cfg, &Cancel::new()).expect("an image");
+    assert_eq!((out.bitmap.width, out.bitmap.height), (300, 200));
+    out
+}
+
+/// An image, or the designed error for a chart past a budget.
+fn renders_or_limit(cfg: &Value) {
+    match render_with(cfg, &Cancel::new()) {
+        Ok(out) => assert_eq!((out.bitmap.width, out.bitmap.height), (300, 200)),
+        Err(Error::Limit { what, .. }) => assert!(!what.is_empty()),
+        Err(e) => panic!("unexpected error: {e}"),
+    }
+}
+
+/// Builds the display list of `cfg` (layout and scene, the stages that walk the input; the
+/// rasteriser's cost per item is the same for any chart) and returns its item count.
+fn scene_items(cfg: &Value) -> usize {
+    let (scene, _) = Engine::new().scene(cfg.as_object().expect("object"), &settings());
+    scene.items.len()
+}
+
+/// Runs `f` on a thread with a 256 KiB stack: a walk that recursed on the input's depth
+/// would overflow it (and abort the test binary).
+fn on_small_stack<T: Send + 'static>(f: impl FnOnce() -> T + Send + 'static) -> T {
+    std::thread::Builder::new()
+        .stack_size(256 * 1024)
+        .spawn(f)
+        .expect("thread")
+        .join()
+        .expect("no panic")
+}
+
+fn sankey(flows: Vec<Value>) -> Value {
+    json!({"type": "sankey", "data": {"datasets": [{"data": flows}]},
+           "options": {"animation": false}})
+}
+
+fn chain(n: usize) -> Vec<Value> {
+    (0..n)
+        .map(|i| json!({"from": format!("n{i}"), "to": format!("n{}", i + 1), "flow": 1}))
+        .collect()
+}
+
+#[test]
+fn a_sankey_chain_of_20000_nodes_does_not_recurse() {
+    let start = Instant::now();
+    // The chain is cut at the node budget (10,000 nodes): a node, its border, its label and a
+    // flow's stroke and fill per node, and nothing recursed on the way.
+    let items = on_small_stack(|| scene_items(&sankey(chain(20_000))));
+    assert!(items >= 40_000, "{items}");
+    // Quadratic work on 10,000 columns would take minutes in a debug build.
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+    // A whole render on the small stack too.
+    on_small_stack(|| renders_or_limit(&sankey(chain(2_000))));
+}
+
+#[test]
+fn a_sankey_layout_of_a_long_chain_is_near_linear() {
+    // The layout alone, on a small stack: 9,000 columns, each node below the previous.
+    on_small_stack(|| {
+        let cfg = sankey(chain(9_000));
+        let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
+        let Some(chart_spec::model::PluginDataset::Sankey(o)) =
+            chart.datasets[0].plugin.clone()
+        else {
+            panic!("a sankey dataset");
+        };
+        let start = Instant::now();
+        let l = chart_raster_skia::controllers::sankey::layout(&o, 200.0);
+        assert_eq!(l.nodes.len(), 9_001);
+        assert_eq!(l.max_x, 9_000.0);
+        assert!(!l.truncated);
+        assert!(
+            start.elapsed() < Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+    });
+}
+
+#[test]
+fn sankey_nodes_past_the_budget_are_left_out() {
+    let cfg = sankey(chain(20_000));
+    let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
+    let Some(chart_spec::model::PluginDataset::Sankey(o)) = chart.datasets[0].plugin.clone()
+    else {
+        panic!("a sankey dataset");
+    };
+    let l = chart_raster_skia::controllers::sankey::layout(&o, 200.0);
+    assert_eq!(
+        l.nodes.len(),
+        chart_spec::Limits::default().max_sankey_nodes
+    );
+    assert!(l.truncated);
+}
+
+#[test]
+fn sankey_cycles_end() {
+    // A ring, a self-loop, a ring reached from a source, and two nodes pointing at each other.
+    let flows = vec![
+        json!({"from": "a", "to": "b", "flow": 3}),
+        json!({"from": "b", "to": "c", "flow": 2}),
+        json!({"from": "c", "to": "a", "flow": 1}),
+        json!({"from": "s", "to": "s", "flow": 4}),
+        json!({"from": "src", "to": "r1", "flow": 5}),
+        json!({"from": "r1", "to": "r2", "flow": 5}),
+        json!({"from": "r2", "to": "r1", "flow": 2}),
+        json!({"from": "p", "to": "q", "flow": 1}),
+        json!({"from": "q", "to": "p", "flow": 1}),
+    ];
+    on_small_stack(move || {
+        renders(&sankey(flows));
+    });
+    // A big ring: every column but the first is placed by breaking the cycle.
+    let mut ring = chain(1_000);
+    ring.push(json!({"from": "n1000", "to": "n0", "flow": 1}));
+    on_small_stack(move || {
+        renders(&sankey(ring));
+    });
+}
+
+#[test]
+fn sankey_absurd_numbers_are_clamped() {
+    let flows = vec![
+        json!({"from": "a", "to": "b", "flow": 1e308}),
+        json!({"from": "a", "to": "c", "flow": -1e308}),
+        json!({"from": "b", "to": "d", "flow": "NaN"}),
+        json!({"from": "c", "to": "d", "flow": "1e999"}),
+        json!({"from": "d", "to": "e", "flow": 1e9}),
+        json!({"from": "e", "to": "f", "flow": -5}),
+    ];
+    for opts in [
+        json!({}),
+        json!({"nodePadding": 1e308, "nodeWidth": 1e9, "borderWidth": 1e308}),
+        json!({"nodePadding": -1e308, "nodeWidth": -1e308, "borderWidth": "NaN",
+               "nodeMinSize": 1e308, "nodeLabels": {"padding": 1e308, "borderRadius": 1e308,
+               "backgroundColor": "red"}}),
+        json!({"column": {"a": 1e9, "f": -1e308, "c": "x"}, "priority": {"a": "NaN", "b": 1e308}}),
+        json!({"column": {"d": 1e308}, "nodePaddingMode": "even", "size": "min",
+               "flowLabels": {"display": true, "padding": 1e308, "borderRadius": -1e308}}),
+    ] {
+        let mut cfg = sankey(flows.clone());
+        let ds = cfg["data"]["datasets"][0].as_object_mut().expect("dataset");
+        for (k, v) in opts.as_object().expect("object") {
+            ds.insert(k.clone(), v.clone());
+        }
+        let start = Instant::now();
+        renders(&cfg);
+        assert!(
+            start.elapsed() < Duration::from_secs(10),
+            "{opts}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_dense_sankey_is_not_quadratic() {
+    // Every node of a column flows into every node of the next: 60 columns of 40 nodes,
+    // 94,000 flows cut to the flow budget; the node counts of `flowByNodeCount` and the
+    // cross-column paddings are where the plugin's loops multiply.
+    let mut flows = Vec::new();
+    for c in 0..60 {
+        for a in 0..40 {
+            for b in 0..40 {
+                flows.push(
+                    json!({"from": format!("c{c}n{a}"), "to": format!("c{}n{b}", c + 1),
+                                  "flow": 1 + (a * b) % 7}),
+                );
+            }
+        }
+    }
+    let start = Instant::now();
+    assert!(scene_items(&sankey(flows)) > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn a_cancelled_render_of_a_big_sankey_stops() {
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let start = Instant::now();
+    let out =
+        on_small_stack(move || render_with(&sankey(chain(9_000)), &cancel).map(|r| r.bitmap.width));
+    assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+fn treemap(dataset: Value) -> Value {
+    json!({"type": "treemap", "data": {"datasets": [dataset]},
+           "options": {"plugins": {"legend": {"display": false}}}})
+}
+
+#[test]
+fn a_treemap_with_300_nested_groups_stays_small() {
+    // 300 rows, each with a value for every one of 300 group keys: every level splits every
+    // group again. Copies of the rows per level took gigabytes; the depth budget keeps 16
+    // levels and the rectangles stay within the leaf budget.
+    let groups: Vec<String> = (0..300).map(|g| format!("g{g}")).collect();
+    let rows: Vec<Value> = (0..300)
+        .map(|r| {
+            let mut m = serde_json::Map::new();
+            for (g, k) in groups.iter().enumerate() {
+                m.insert(k.clone(), json!(format!("v{}", (r + g) % 7)));
+            }
+            m.insert("value".into(), json!(r + 1));
+            Value::Object(m)
+        })
+        .collect();
+    let cfg = treemap(json!({"tree": rows, "key": "value", "groups": groups}));
+    let start = Instant::now();
+    let items = on_small_stack(move || scene_items(&cfg));
+    assert!(items > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn treemap_groups_are_laid_out_within_the_budgets() {
+    let groups: Vec<String> = (0..40).map(|g| format!("g{g}")).collect();
+    let rows: Vec<Value> = (0..50)
+        .map(|r| {
+            let mut m = serde_json::Map::new();
+            for (g, k) in groups.iter().enumerate() {
+                m.insert(k.clone(), json!(format!("v{}", (r * 7 + g) % 5)));
+            }
+            m.insert("value".into(), json!(r + 1));
+            Value::Object(m)
+        })
+        .collect();
+    let cfg = treemap(json!({"tree": rows, "key": "value", "groups": groups}));
+    let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
+    let Some(chart_spec::model::PluginDataset::Treemap(o)) =
+        chart.datasets[0].plugin.clone()
+    else {
+        panic!("a treemap dataset");
+    };
+    use chart_raster_skia::controllers::treemap::build_data_within;
+    let limits = chart_spec::Limits {
+        max_treemap_depth: 3,
+        max_treemap_leaves: 120,
+        ..chart_spec::Limits::default()
+    };
+    let out = build_data_within(&o, 400.0, 300.0, &limits, &Cancel::new());
+    assert!(!out.is_empty() && out.len() <= 120, "{}", out.len());
+    assert!(out.iter().all(|s| s.l.is_some_and(|l| l < 3)));
+    // A cancelled layout stops at once.
+    let cancel = Cancel::new();
+    cancel.cancel();
+    assert!(build_data_within(&o, 400.0, 300.0, &limits, &cancel).is_empty());
+}
+
+#[test]
+fn treemap_odd_options_and_data_do_not_panic() {
+    let many: Vec<Value> = (0..64)
+        .map(|i| match i % 4 {
+            0 => json!(i),
+            1 => json!("NaN"),
+            2 => json!(null),
+            _ => json!(-1e308),
+        })
+        .collect();
+    for ds in [
+        json!({"tree": [1, 2, 3], "labels": {"display": true, "color": []}}),
+        json!({"tree": [1, 2, 3], "labels": {"display": true, "color": [], "font": []}}),
+        json!({"tree": [{}, {"v": 2}, {}], "key": "v", "labels": {"display": true}}),
+        json!({"tree": [{}, {}], "groups": ["a"], "key": "v"}),
+        json!({"data": [{}, 3, "x"]}),
+        // Enough NaNs among numbers that a comparator which is not a total order is caught.
+        json!({"tree": many.clone()}),
+        json!({"tree": many.iter().map(|v| json!({"v": v, "g": "a"})).collect::<Vec<_>>(),
+               "key": "v", "groups": ["g"]}),
+        json!({"tree": [5, 3, 1], "spacing": 1e308, "borderWidth": 1e308, "borderRadius": 1e308,
+               "labels": {"display": true, "padding": 1e308, "overflow": "fit"},
+               "captions": {"padding": -1e308}, "dividers": {"display": true, "lineWidth": 1e308}}),
+        json!({"tree": [{"g": "a", "v": 5}, {"g": "b", "v": 1e308}], "key": "v", "groups": ["g"],
+               "borderWidth": -1e308, "spacing": -5, "captions": {"padding": 1e308},
+               "displayMode": "headerBoxes", "dividers": {"display": true}}),
+        json!({"tree": {"a": {"b": {"c": {"v": 1}}, "d": {"v": 2}}, "e": {"v": "NaN"}},
+               "key": "v", "groups": ["0", "1", "_leaf"]}),
+    ] {
+        renders(&treemap(ds));
+    }
+}
+
+#[test]
+fn a_deeply_nested_treemap_tree_does_not_recurse() {
+    // A nested object tree 120 levels deep (serde_json's own limit is 128). serde_json's
+    // clone and drop recurse, so only the layout runs on the small stack, and the options
+    // come back out to be dropped.
+    let mut tree = json!({"v": 1});
+    for i in 0..120 {
+        tree = json!({format!("k{i}"): tree, format!("s{i}"): {"v": i}});
+    }
+    let cfg = treemap(json!({"tree": tree, "key": "v", "groups": ["0", "1", "2", "_leaf"]}));
+    let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
+    let Some(chart_spec::model::PluginDataset::Treemap(o)) =
+        chart.datasets[0].plugin.clone()
+    else {
+        panic!("a treemap dataset");
+    };
+    let (o, rects) = on_small_stack(move || {
+        let out = chart_raster_skia::controllers::treemap::build_data(&o, 400.0, 300.0);
+        let rects = out.len();
+        drop(out);
+        (o, rects)
+    });
+    // One record per object holding `v` (121), grouped: 2 groups at the first level.
+    assert!(rects > 121, "{rects}");
+    drop(o);
+    renders(&cfg);
+}
+
+#[test]
+fn a_cancelled_render_of_a_big_treemap_stops() {
+    let rows: Vec<Value> = (0..20_000)
+        .map(|r| json!({"a": format!("a{}", r % 50), "b": format!("b{}", r % 13), "v": r % 97 + 1}))
+        .collect();
+    let cfg = treemap(json!({"tree": rows, "key": "v", "groups": ["a", "b"]}));
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let start = Instant::now();
+    let out = render_with(&cfg, &cancel).map(|r| r.bitmap.width);
+    assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+}
