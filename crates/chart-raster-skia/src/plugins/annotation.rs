@@ -5,19 +5,118 @@
 //! Mirrors the plugin's `resolveElementProperties` of each element type (positions from
 //! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
 //! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
+//!
+//! Hostile options: before drawing, every annotation is copied with its numbers bounded
+//! ([`bounded`]: finite pixel lengths, finite angles, at most [`MAX_SIDES`] polygon sides,
+//! fonts at most [`MAX_FONT_PX`]), and at most [`Limits`]' annotation budget is drawn.
 
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::math::squared;
+use crate::plugins::datalabels::{bounded_font, finite_in, MAX_FONT_PX, MAX_PX};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, DrawTime, Shape,
 };
+use chart_spec::annotation_model::{ControlOffset, LabelSize};
 use chart_spec::model::{Axis, Raw};
-use chart_spec::Rgba;
+use chart_spec::{Limits, Rgba};
 use std::collections::HashMap;
 use std::f64::consts::{FRAC_PI_2, PI};
+
+/// Most sides a polygon annotation is drawn with: past a few hundred it is a circle to the
+/// eye, and the plugin would loop once per side.
+const MAX_SIDES: usize = 1_024;
+
+/// A pixel length or offset from the options, finite and bounded (`default` when not a
+/// number).
+fn px(v: f64, default: f64) -> f64 {
+    finite_in(v, -MAX_PX, MAX_PX, default)
+}
+
+/// An angle in degrees: a turn more or less draws the same, a huge one loses all precision.
+fn degrees(v: f64) -> f64 {
+    if v.is_finite() {
+        v % 360.0
+    } else {
+        0.0
+    }
+}
+
+fn bounded_shape(s: &mut Shape) {
+    s.border_width = px(s.border_width, 0.0);
+    s.border_radius = px(s.border_radius, 0.0);
+    s.border_dash_offset = px(s.border_dash_offset, 0.0);
+    // `setLineDash` ignores a list with a negative or non-finite entry; an all-zero list
+    // would never advance a dasher.
+    if s.border_dash.iter().any(|d| !d.is_finite() || *d < 0.0)
+        || s.border_dash.iter().all(|d| *d == 0.0)
+    {
+        s.border_dash.clear();
+    }
+    for d in s.border_dash.iter_mut() {
+        *d = d.min(MAX_PX);
+    }
+}
+
+fn bounded_label(l: &mut AnnotationLabel) {
+    bounded_shape(&mut l.shape);
+    let p = &mut l.padding;
+    (p.top, p.right, p.bottom, p.left) = (
+        px(p.top, 0.0),
+        px(p.right, 0.0),
+        px(p.bottom, 0.0),
+        px(p.left, 0.0),
+    );
+    l.x_adjust = px(l.x_adjust, 0.0);
+    l.y_adjust = px(l.y_adjust, 0.0);
+    l.rotation = l.rotation.map(degrees);
+    l.text_stroke_width = finite_in(l.text_stroke_width, 0.0, MAX_PX, 0.0);
+    l.z = finite_in(l.z, f64::MIN, f64::MAX, 0.0);
+    for f in l.fonts.iter_mut() {
+        if f.size > MAX_FONT_PX || !f.size.is_finite() || !f.line_height.is_finite() {
+            *f = bounded_font(f).into_owned();
+        }
+    }
+    if let Some(c) = l.callout.as_mut() {
+        c.margin = px(c.margin, 5.0);
+        c.side = px(c.side, 5.0);
+        if let LabelSize::Px(v) = c.start {
+            c.start = LabelSize::Px(px(v, 0.0));
+        }
+        bounded_shape(&mut c.shape);
+    }
+}
+
+/// `a` with every number that becomes geometry finite and bounded.
+fn bounded(a: &Annotation) -> Annotation {
+    let mut a = a.clone();
+    a.z = finite_in(a.z, f64::MIN, f64::MAX, 0.0);
+    a.x_adjust = px(a.x_adjust, 0.0);
+    a.y_adjust = px(a.y_adjust, 0.0);
+    // NaN keeps its meaning (a point's radius from its box).
+    if !a.radius.is_nan() {
+        a.radius = a.radius.clamp(-MAX_PX, MAX_PX);
+    }
+    a.spacing = px(a.spacing, 1.0);
+    a.sides = a.sides.min(MAX_SIDES);
+    a.rotation = degrees(a.rotation);
+    bounded_shape(&mut a.shape);
+    let offset = |o: ControlOffset| match o {
+        ControlOffset::Px(v) => ControlOffset::Px(px(v, 0.0)),
+        ControlOffset::Percent(p) => ControlOffset::Percent(finite_in(p, -1e3, 1e3, 0.0)),
+        ControlOffset::Length => ControlOffset::Length,
+    };
+    a.control_point = (offset(a.control_point.0), offset(a.control_point.1));
+    for h in a.arrow_heads.iter_mut().flatten() {
+        h.length = px(h.length, 12.0);
+        h.width = px(h.width, 6.0);
+        bounded_shape(&mut h.shape);
+    }
+    bounded_label(&mut a.label);
+    a
+}
 
 /// An axis-aligned rectangle (`{x, y, x2, y2}` of the plugin's elements).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -270,7 +369,9 @@ fn label_size(
     let mut w: f64 = 0.0;
     let mut h = sw;
     for (i, line) in l.content.iter().enumerate() {
-        let f = &l.fonts[i.min(l.fonts.len().saturating_sub(1))];
+        let Some(f) = l.fonts.get(i.min(l.fonts.len().saturating_sub(1))) else {
+            break;
+        };
         w = w.max(measure(f, line) + sw);
         h += f.line_height;
     }
@@ -529,8 +630,14 @@ fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) {
     };
     let mut y = y0 + l.text_stroke_width / 2.0;
     for (i, line) in l.content.iter().enumerate() {
-        let f = &l.fonts[i.min(l.fonts.len().saturating_sub(1))];
-        let c = l.colors[i.min(l.colors.len().saturating_sub(1))];
+        let Some(f) = l.fonts.get(i.min(l.fonts.len().saturating_sub(1))) else {
+            break;
+        };
+        let c = l
+            .colors
+            .get(i.min(l.colors.len().saturating_sub(1)))
+            .copied()
+            .unwrap_or(Rgba::rgb(0, 0, 0));
         let stroke = l
             .text_stroke_color
             .filter(|_| l.text_stroke_width > 0.0)
@@ -709,7 +816,8 @@ fn draw_doughnut_label(
             .fonts
             .iter()
             .map(|f| {
-                let size = (f.size * ratio).floor();
+                // A ratio below 0 or NaN (an empty hole) shrinks to nothing.
+                let size = (f.size * ratio).floor().max(0.0);
                 let factor = if f.size > 0.0 {
                     f.line_height / f.size
                 } else {
@@ -829,7 +937,13 @@ pub fn draw(
     area: &Area,
 ) {
     let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
-    for a in &anns.list {
+    let list: Vec<Annotation> = anns
+        .list
+        .iter()
+        .take(Limits::default().max_annotations)
+        .map(bounded)
+        .collect();
+    for a in &list {
         if a.draw_time == time {
             items.push((a.z, Drawable::Main(a)));
         }
@@ -844,7 +958,7 @@ pub fn draw(
     if items.is_empty() {
         return;
     }
-    items.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+    items.sort_by(|a, b| a.0.total_cmp(&b.0));
     if anns.clip {
         ctx.clip_area(*area);
     }

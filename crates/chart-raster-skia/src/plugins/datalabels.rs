@@ -5,16 +5,81 @@
 //! offset outside the label's box), `layout.compute`/`collide` (`display: 'auto'` hides a
 //! label that overlaps one with a higher priority) and `Label.draw` (frame, then text lines).
 //! Options come resolved from [`chart_spec::resolve::resolve_datalabels`].
+//!
+//! Hostile options: every size and offset is clamped to a finite pixel length before it
+//! becomes geometry ([`bounded_options`]), fonts to [`MAX_FONT_PX`], and the plugin's
+//! quadratic `collide` pass takes at most [`COLLIDE_BUDGET`] overlap tests.
 
 use crate::controllers::{ChartData, Controller};
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use crate::scene::{LineJoin, TextAlign, TextBaseline};
+use chart_spec::model::LabelOptions;
 use chart_spec::model::{
     DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay, LabelTextAlign,
 };
+use chart_spec::values::Font;
 use chart_spec::Rgba;
-use std::f64::consts::{FRAC_PI_2, PI};
+use std::borrow::Cow;
+use std::f64::consts::{FRAC_PI_2, PI, TAU};
+
+/// Largest pixel length taken from options (offsets, paddings, borders, radii): far past any
+/// canvas, small enough that no path explodes in the rasteriser.
+pub(crate) const MAX_PX: f64 = 1e5;
+
+/// Largest font size drawn, px: a glyph mask stays about a megapixel.
+pub(crate) const MAX_FONT_PX: f64 = 1_000.0;
+
+/// Overlap tests `collide` may run: the plugin compares every label with every label before
+/// it. Past the budget (only a hostile chart gets there) the remaining labels stay visible.
+const COLLIDE_BUDGET: usize = 5_000_000;
+
+/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
+pub(crate) fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
+    if v.is_finite() {
+        v.clamp(lo, hi)
+    } else {
+        default
+    }
+}
+
+/// `font` with its size at most [`MAX_FONT_PX`] and a finite line height (borrowed when it
+/// already is).
+pub(crate) fn bounded_font(font: &Font) -> Cow<'_, Font> {
+    let size_ok = font.size.is_finite() && (0.0..=MAX_FONT_PX).contains(&font.size);
+    let lh_ok = font.line_height.is_finite() && font.line_height.abs() <= MAX_PX;
+    if size_ok && lh_ok {
+        return Cow::Borrowed(font);
+    }
+    let mut f = font.clone();
+    f.size = finite_in(f.size, 0.0, MAX_FONT_PX, 12.0);
+    f.line_height = finite_in(f.line_height, -MAX_PX, MAX_PX, f.size * 1.2);
+    f.spec.size = f.size as f32;
+    f.spec.line_height = f.line_height as f32;
+    Cow::Owned(f)
+}
+
+/// The label options with every number that becomes geometry finite and bounded.
+fn bounded_options(o: &mut LabelOptions) {
+    let px = |v: f64| finite_in(v, -MAX_PX, MAX_PX, 0.0);
+    o.border_radius = px(o.border_radius);
+    o.border_width = px(o.border_width);
+    o.offset = px(o.offset);
+    o.padding.top = px(o.padding.top);
+    o.padding.right = px(o.padding.right);
+    o.padding.bottom = px(o.padding.bottom);
+    o.padding.left = px(o.padding.left);
+    // A turn more or less draws the same; a huge angle loses all precision.
+    o.rotation = if o.rotation.is_finite() {
+        o.rotation % TAU
+    } else {
+        0.0
+    };
+    o.text_stroke_width = finite_in(o.text_stroke_width, 0.0, MAX_PX, 0.0);
+    if let Cow::Owned(f) = bounded_font(&o.font) {
+        o.font = f;
+    }
+}
 
 /// The geometry of the element a label is attached to (what the positioners read).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -353,6 +418,9 @@ pub fn place(
         else {
             continue;
         };
+        let mut label = l.clone();
+        bounded_options(&mut label.options);
+        let l = &label;
         let o = &l.options;
         // utils.textSize
         let tw = l
@@ -372,8 +440,10 @@ pub fn place(
         let origin = origins.get(l.dataset).copied().unwrap_or(Origin::None);
         let a = position(el, origin, l, area);
         let center = coordinates(a, &frame, o.rotation, o.offset);
+        // `visible()`: `model.opacity` truthy.
+        let visible = o.opacity != 0.0 && !o.opacity.is_nan();
         out.push(Placed {
-            label: l.clone(),
+            label,
             center,
             frame,
             text: Rect {
@@ -382,8 +452,7 @@ pub fn place(
                 w: tw,
                 h: th,
             },
-            // `visible()`: `model.opacity` truthy.
-            visible: o.opacity != 0.0 && !o.opacity.is_nan(),
+            visible,
         });
     }
     // `labels.sort`: same index → higher dataset first; else higher index first. The sort
@@ -400,10 +469,15 @@ pub fn place(
         .any(|p| p.label.options.display == LabelDisplay::Auto)
     {
         // `collide`: later labels have priority; an overlapped hidable label is hidden.
-        for i in (0..out.len()).rev() {
+        let mut budget = COLLIDE_BUDGET;
+        'collide: for i in (0..out.len()).rev() {
             let mut j = i;
             while j > 0 && out[i].visible {
                 j -= 1;
+                if budget == 0 {
+                    break 'collide;
+                }
+                budget -= 1;
                 if !out[j].visible || !intersects(&out[i], &out[j]) {
                     continue;
                 }

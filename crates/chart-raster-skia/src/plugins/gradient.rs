@@ -6,6 +6,9 @@
 //! module repaints those shapes: inside the chart area with the plugin's `createGradient` over
 //! the scale (stops from `getPixelStop`), outside it (legend boxes) over the shape's own box,
 //! as the plugin's `updateLegendItems` does over the legend hit box.
+//!
+//! Both lookups are by map (a stop's label among the scale's labels, an item's colour among
+//! the gradients' stand-ins), so the work stays linear in labels and scene items.
 
 use crate::controllers::ChartData;
 use crate::elements::Area;
@@ -14,19 +17,28 @@ use crate::scene::{Item, Paint, PathCmd, Transform};
 use chart_spec::model::Raw;
 use chart_spec::model::{GradientAxis, GradientSpec};
 use chart_spec::Rgba;
+use std::collections::HashMap;
 
 /// The colour stops of one gradient: `addColors` (stop clamped to 0..=1, sorted).
 fn stops(g: &GradientSpec, scale: &Scale) -> Vec<(f32, Rgba)> {
     let mut out: Vec<(f64, Rgba)> = Vec::new();
+    // The first index of each string label, built only when a stop names one.
+    let mut by_label: Option<HashMap<&str, usize>> = None;
     for (value, color) in &g.colors {
         // `isNumber(value) ? parseFloat(value) : scale.parse(value)`.
         let v = match value.trim().parse::<f64>() {
             Ok(v) if v.is_finite() => Some(v),
             _ => scale.kind.labels().and_then(|labels| {
-                labels
-                    .iter()
-                    .position(|l| matches!(l, Raw::Str(s) if s == value))
-                    .map(|i| i as f64)
+                let map = by_label.get_or_insert_with(|| {
+                    let mut m = HashMap::new();
+                    for (i, l) in labels.iter().enumerate() {
+                        if let Raw::Str(s) = l {
+                            m.entry(s.as_str()).or_insert(i);
+                        }
+                    }
+                    m
+                });
+                map.get(value.as_str()).map(|&i| i as f64)
             }),
         };
         let Some(v) = v else { continue };
@@ -45,7 +57,7 @@ fn stops(g: &GradientSpec, scale: &Scale) -> Vec<(f32, Rgba)> {
             out.push((stop.clamp(0.0, 1.0), *color));
         }
     }
-    out.sort_by(|a, b| a.0.partial_cmp(&b.0).unwrap_or(std::cmp::Ordering::Equal));
+    out.sort_by(|a, b| a.0.total_cmp(&b.0));
     out.into_iter().map(|(s, c)| (s as f32, c)).collect()
 }
 
@@ -98,13 +110,13 @@ fn paint(
 fn path_box(cmds: &[PathCmd], t: &Transform) -> Option<(f64, f64, f64, f64)> {
     let mut b: Option<(f64, f64, f64, f64)> = None;
     for c in cmds {
-        let pts: &[(f32, f32)] = &match *c {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => vec![(x, y)],
-            PathCmd::QuadTo(a, bb, x, y) => vec![(a, bb), (x, y)],
-            PathCmd::CubicTo(a, bb, c2, d, x, y) => vec![(a, bb), (c2, d), (x, y)],
-            PathCmd::Close => vec![],
+        let (pts, n): ([(f32, f32); 3], usize) = match *c {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => ([(x, y); 3], 1),
+            PathCmd::QuadTo(a, bb, x, y) => ([(a, bb), (x, y), (x, y)], 2),
+            PathCmd::CubicTo(a, bb, c2, d, x, y) => ([(a, bb), (c2, d), (x, y)], 3),
+            PathCmd::Close => ([(0.0, 0.0); 3], 0),
         };
-        for &(x, y) in pts {
+        for &(x, y) in &pts[..n] {
             let (x, y) = t.apply(x, y);
             let (x, y) = (f64::from(x), f64::from(y));
             b = Some(match b {
@@ -162,6 +174,11 @@ pub fn apply(
     if ready.is_empty() {
         return;
     }
+    // The first gradient of each stand-in colour, as `find` would pick.
+    let mut by_sentinel: HashMap<Rgba, usize> = HashMap::new();
+    for (i, r) in ready.iter().enumerate() {
+        by_sentinel.entry(r.0).or_insert(i);
+    }
     for item in items.iter_mut() {
         let (path, p, transform) = match item {
             Item::Fill {
@@ -178,7 +195,9 @@ pub fn apply(
             _ => continue,
         };
         let Paint::Solid(c) = *p else { continue };
-        let Some((_, axis, st, scale_box, radial)) = ready.iter().find(|r| r.0 == c) else {
+        let Some((_, axis, st, scale_box, radial)) =
+            by_sentinel.get(&c).and_then(|&i| ready.get(i))
+        else {
             continue;
         };
         let bbox = path_box(&path.cmds, &transform);

@@ -367,3 +367,144 @@ fn a_cancelled_render_of_a_big_treemap_stops() {
         start.elapsed()
     );
 }
+
+#[test]
+fn a_tree_of_20000_nodes_in_a_chain_does_not_recurse() {
+    // Each node's parent is the one before: depth 20,000, for both layouts.
+    let data: Vec<Value> = (0..20_000)
+        .map(|i| {
+            if i == 0 {
+                json!({"name": "n0"})
+            } else {
+                json!({"name": format!("n{i}"), "parent": i - 1})
+            }
+        })
+        .collect();
+    for kind in ["tree", "dendrogram"] {
+        let cfg = json!({"type": kind, "data": {"labels": [], "datasets": [{"data": data.clone()}]},
+                         "options": {"plugins": {"legend": {"display": false}}}});
+        let start = Instant::now();
+        let items = on_small_stack(move || scene_items(&cfg));
+        assert!(items > 0, "{kind}");
+        assert!(
+            start.elapsed() < Duration::from_secs(30),
+            "{kind}: {:?}",
+            start.elapsed()
+        );
+    }
+}
+
+#[test]
+fn a_wide_tree_is_not_quadratic() {
+    // One root with 20,000 children: the tidy tree's sibling walks and the children's edge
+    // order must not rescan every edge per node.
+    let data: Vec<Value> = (0..20_000)
+        .map(|i| {
+            if i == 0 {
+                json!({"name": "root"})
+            } else {
+                json!({"name": format!("c{i}"), "parent": 0})
+            }
+        })
+        .collect();
+    let cfg = json!({"type": "tree", "data": {"datasets": [{"data": data,
+        "borderWidth": 1e308, "arrowHeadSize": 1e308, "directed": true, "tension": 1e308,
+        "borderDash": [1e308, -1]}]}});
+    let start = Instant::now();
+    assert!(scene_items(&cfg) > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn venn_and_matrix_absurd_numbers_render() {
+    // 2^20 - 1 entries would be 20 sets: only the templates' three are laid out.
+    let venn: Vec<Value> = (0..2_000)
+        .map(|i| json!({"sets": [format!("s{}", i % 20)], "value": if i % 2 == 0 { 1e308 } else { -1e308 }}))
+        .collect();
+    renders(&json!({"type": "venn", "data": {"labels": ["a", "b", "c"],
+        "datasets": [{"data": venn, "borderWidth": 1e308, "borderColor": "red"}]}}));
+    renders(&json!({"type": "venn", "data": {"labels": ["a", "b"],
+        "datasets": [{"data": [{"sets": ["a"], "value": "NaN"}, {"sets": ["b"], "value": 1},
+                               {"sets": ["a", "b"], "value": 1}], "borderWidth": "NaN"}]}}));
+    let cells: Vec<Value> = (0..400)
+        .map(|i| json!({"x": i % 20, "y": i / 20, "v": i}))
+        .collect();
+    for ds in [
+        json!({"data": cells.clone(), "width": 1e308, "height": -1e308, "borderWidth": 1e308,
+               "borderRadius": 1e308}),
+        json!({"data": cells.clone(), "width": 1e9, "height": 1e9, "borderWidth": -1e308,
+               "borderRadius": -5, "anchorX": "left"}),
+        json!({"data": [{"x": 1e308, "y": -1e308}, {"x": "NaN", "y": 2}], "width": 10,
+               "height": 10}),
+    ] {
+        renders(&json!({"type": "matrix", "data": {"datasets": [ds]},
+            "options": {"scales": {"x": {"type": "linear"}, "y": {"type": "linear"}}}}));
+    }
+}
+
+#[test]
+fn annotation_absurd_numbers_render() {
+    let annotations = json!({
+        "box": {"type": "box", "xMin": -1e308, "xMax": 1e308, "yMin": 1, "yMax": 2,
+                "borderWidth": 1e308, "borderRadius": 1e308, "rotation": 1e308,
+                "borderDash": [1e308, 0], "borderDashOffset": 1e308,
+                "label": {"display": true, "content": "b", "padding": 1e308, "rotation": 1e308,
+                          "xAdjust": 1e308, "font": {"size": 1e308}}},
+        "line": {"type": "line", "yMin": 2, "yMax": 2, "borderWidth": 1e9, "curve": true,
+                 "controlPoint": {"x": 1e308, "y": "1e308%"},
+                 "arrowHeads": {"display": true, "length": 1e308, "width": -1e308, "fill": true},
+                 "label": {"display": true, "content": ["l", "m"], "rotation": "auto",
+                           "textStrokeWidth": 1e308, "textStrokeColor": "red", "color": [],
+                           "callout": {"display": true, "margin": 1e308, "side": -1e308}}},
+        "point": {"type": "point", "xValue": 1, "yValue": 2, "radius": 1e308,
+                  "xAdjust": -1e308, "borderWidth": -1e308},
+        "poly": {"type": "polygon", "xValue": 1, "yValue": 2, "radius": 1e9,
+                 "sides": 1_000_000_000, "rotation": -1e308},
+        "ellipse": {"type": "ellipse", "xMin": 0, "xMax": 2, "yMin": 0, "yMax": 3,
+                    "rotation": 1e308, "borderWidth": 1e308},
+        "label": {"type": "label", "xValue": 1, "yValue": 1, "content": "x", "z": 1e308,
+                  "font": {"size": 1e308, "lineHeight": 1e308},
+                  "callout": {"display": true, "margin": 1e308}},
+    });
+    let start = Instant::now();
+    renders(
+        &json!({"type": "line", "data": {"labels": [0, 1, 2], "datasets": [{"data": [1, 2, 3]}]},
+        "options": {"plugins": {"annotation": {"annotations": annotations}}}}),
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn datalabels_absurd_numbers_and_many_colliding_labels_render() {
+    let opts = json!({"display": "auto", "offset": 1e308, "padding": 1e308, "rotation": 1e308,
+        "borderWidth": 1e308, "borderRadius": 1e308, "borderColor": "red",
+        "backgroundColor": "blue", "textStrokeWidth": 1e308, "textStrokeColor": "red",
+        "font": {"size": 1e308}, "align": 1e308, "anchor": "end", "clamp": true});
+    renders(
+        &json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, -1e308]}]},
+        "options": {"plugins": {"datalabels": opts}}}),
+    );
+    // 6,000 overlapping labels that cannot hide and one that can: the plugin's `collide`
+    // compares every pair (18 million); here it stops at its budget.
+    let data: Vec<Value> = (0..6_000).map(|_| json!(1)).collect();
+    let labels: Vec<Value> = (0..6_000).map(|i| json!(i)).collect();
+    let start = Instant::now();
+    let items = scene_items(&json!({"type": "line", "data": {"labels": labels,
+        "datasets": [{"data": data, "datalabels": {"display": true}},
+                     {"data": [1], "datalabels": {"display": "auto"}}]},
+        "options": {"plugins": {"datalabels": {"display": "auto"}}}}));
+    assert!(items > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}
