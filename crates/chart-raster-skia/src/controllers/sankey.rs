@@ -16,6 +16,7 @@
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::plugins::datalabels::bounded_font;
 use crate::scales::Scale;
 use crate::scene::{Paint, TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
@@ -1320,7 +1321,7 @@ impl Controller for SankeyController {
             } else {
                 "left"
             };
-            let font = &o.font;
+            let font = &*bounded_font(&o.font);
             draw_label(
                 ctx,
                 &text_lines(&label),
@@ -1429,7 +1430,7 @@ fn draw_flow(ctx: &mut Ctx<'_>, f: &FlowEl, vertical: bool) {
         } else {
             (x, y.min(y2), x2 - x, (y2 - y).abs() + f.height)
         };
-        let font = &o.label_font;
+        let font = &*bounded_font(&o.label_font);
         draw_label(
             ctx,
             &[Raw::Num(o.flow).to_js_string()],

@@ -14,6 +14,7 @@
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{align_pixel, Area, Ctx, P};
+use crate::plugins::datalabels::bounded_font;
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
@@ -768,6 +769,7 @@ fn slice_to_fit(ctx: &Ctx<'_>, text: &str, width: f64, font: &Font) -> String {
 fn draw_caption(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
     let c = &o.captions;
     let Some(font) = c.fonts.first() else { return };
+    let font = &*bounded_font(font);
     let padding = caption_padding(o);
     let (x, y, w, h) = r;
     if font.line_height > h {
@@ -832,7 +834,11 @@ fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq
     }
     let (x, y, w, h) = r;
     let padding = finite_in(l.padding, -MAX_PX, MAX_PX, 3.0);
-    let mut fonts = l.fonts.clone();
+    let mut fonts: Vec<Font> = l
+        .fonts
+        .iter()
+        .map(|f| bounded_font(f).into_owned())
+        .collect();
     let (mut lw, mut lh) = text_width(ctx, &lines, &fonts);
     match l.overflow.as_str() {
         "hidden" if lw + padding * 2.0 > w || lh + padding * 2.0 > h => return,
