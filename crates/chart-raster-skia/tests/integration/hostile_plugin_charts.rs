@@ -302,7 +302,10 @@ fn treemap_odd_options_and_data_do_not_panic() {
     for ds in [
         json!({"tree": [1, 2, 3], "labels": {"display": true, "color": []}}),
         json!({"tree": [1, 2, 3], "labels": {"display": true, "color": [], "font": []}}),
+        json!({"tree": [{"g": "a", "v": 2}, {"g": "b", "v": 3}], "key": "v", "groups": ["g", "g"],
+               "captions": {"display": true, "color": []}}),
         json!({"tree": [{}, {"v": 2}, {}], "key": "v", "labels": {"display": true}}),
+        json!({"tree": {}, "labels": {"display": true, "font": {}}}),
         json!({"tree": [{}, {}], "groups": ["a"], "key": "v"}),
         json!({"data": [{}, 3, "x"]}),
         // Enough NaNs among numbers that a comparator which is not a total order is caught.
