@@ -19,7 +19,7 @@ use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, DrawTime, Shape,
 };
-use chart_spec::annotation_model::{ControlOffset, LabelSize};
+use chart_spec::model::annotation::{ControlOffset, LabelSize};
 use chart_spec::model::{Axis, Raw};
 use chart_spec::{Limits, Rgba};
 use std::collections::HashMap;

@@ -88,8 +88,7 @@ fn a_sankey_layout_of_a_long_chain_is_near_linear() {
     on_small_stack(|| {
         let cfg = sankey(chain(9_000));
         let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-        let Some(chart_spec::model::PluginDataset::Sankey(o)) =
-            chart.datasets[0].plugin.clone()
+        let Some(chart_spec::model::PluginDataset::Sankey(o)) = chart.datasets[0].plugin.clone()
         else {
             panic!("a sankey dataset");
         };
@@ -110,8 +109,7 @@ fn a_sankey_layout_of_a_long_chain_is_near_linear() {
 fn sankey_nodes_past_the_budget_are_left_out() {
     let cfg = sankey(chain(20_000));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let Some(chart_spec::model::PluginDataset::Sankey(o)) = chart.datasets[0].plugin.clone()
-    else {
+    let Some(chart_spec::model::PluginDataset::Sankey(o)) = chart.datasets[0].plugin.clone() else {
         panic!("a sankey dataset");
     };
     let l = chart_raster_skia::controllers::sankey::layout(&o, 200.0);
@@ -269,8 +267,7 @@ fn treemap_groups_are_laid_out_within_the_budgets() {
         .collect();
     let cfg = treemap(json!({"tree": rows, "key": "value", "groups": groups}));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let Some(chart_spec::model::PluginDataset::Treemap(o)) =
-        chart.datasets[0].plugin.clone()
+    let Some(chart_spec::model::PluginDataset::Treemap(o)) = chart.datasets[0].plugin.clone()
     else {
         panic!("a treemap dataset");
     };
@@ -336,8 +333,7 @@ fn a_deeply_nested_treemap_tree_does_not_recurse() {
     }
     let cfg = treemap(json!({"tree": tree, "key": "v", "groups": ["0", "1", "2", "_leaf"]}));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let Some(chart_spec::model::PluginDataset::Treemap(o)) =
-        chart.datasets[0].plugin.clone()
+    let Some(chart_spec::model::PluginDataset::Treemap(o)) = chart.datasets[0].plugin.clone()
     else {
         panic!("a treemap dataset");
     };
