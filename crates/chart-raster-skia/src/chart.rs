@@ -261,6 +261,7 @@ fn draw_chart(
         }
         let mut meta = data.metas[i].clone();
         ctrls[i].parse(ds, &mut meta, &mut scales, &chart.labels);
+        messages.extend(ctrls[i].take_messages());
         data.metas[i] = meta;
     }
     if cancel.is_cancelled() {

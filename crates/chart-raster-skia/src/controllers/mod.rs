@@ -543,6 +543,10 @@ pub trait Controller {
     fn line(&mut self) -> Option<&mut crate::elements::line::LineEl> {
         None
     }
+    /// Messages of `parse` (e.g. input cut at a budget), taken once.
+    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
+        Vec::new()
+    }
 }
 
 /// The controller for a dataset type; `None` when not registered.

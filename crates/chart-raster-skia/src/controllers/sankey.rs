@@ -978,6 +978,8 @@ pub struct SankeyController {
     area: Area,
     /// The render's stop signal, kept from `update` for `draw`.
     cancel: Cancel,
+    /// Messages of `parse`.
+    messages: Vec<chart_spec::Message>,
 }
 
 fn options(ds: &Dataset) -> Option<&SankeyOptions> {
@@ -1132,7 +1134,15 @@ impl Controller for SankeyController {
             .first()
             .map(|s| (s.core.chart_width, s.core.chart_height))
             .unwrap_or((0.0, 0.0));
-        self.layout = layout(o, if o.vertical { cw } else { ch });
+        let limits = Limits::default();
+        self.layout = layout_within(o, if o.vertical { cw } else { ch }, &limits);
+        if self.layout.truncated {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "sankey: only the first {} nodes and {} flows are drawn \
+                 (MAX_SANKEY_NODES, MAX_SANKEY_FLOWS)",
+                limits.max_sankey_nodes, limits.max_sankey_flows
+            )));
+        }
         let l = &self.layout;
         self.ends = (0..o.flows.len())
             .map(|i| {
@@ -1353,6 +1363,10 @@ impl Controller for SankeyController {
                 },
             );
         }
+    }
+
+    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
+        std::mem::take(&mut self.messages)
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

@@ -696,6 +696,8 @@ pub struct TreemapController {
     pub rects: Vec<TreemapEl>,
     /// The render's stop signal, kept from `update` for `draw`.
     cancel: Cancel,
+    /// Messages of `parse`.
+    messages: Vec<chart_spec::Message>,
 }
 
 fn options(ds: &Dataset) -> Option<&TreemapOptions> {
@@ -962,9 +964,31 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
 }
 
 impl Controller for TreemapController {
-    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
+    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
         // The data is the tree, laid out at update time; the scales see `getMinMax` only.
         meta.parsed.clear();
+        let Some(o) = options(ds) else { return };
+        let limits = Limits::default();
+        if o.groups.len() > limits.max_treemap_depth {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "treemap: only the first {} of {} groups are used (MAX_TREEMAP_DEPTH)",
+                limits.max_treemap_depth,
+                o.groups.len()
+            )));
+        }
+        if o.tree
+            .as_array()
+            .is_some_and(|a| a.len() > limits.max_treemap_leaves)
+        {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "treemap: only the first {} entries are laid out (MAX_TREEMAP_LEAVES)",
+                limits.max_treemap_leaves
+            )));
+        }
+    }
+
+    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
+        std::mem::take(&mut self.messages)
     }
 
     fn update(&mut self, ds: &Dataset, _meta: &Meta, cx: &UpdateCx<'_>) {

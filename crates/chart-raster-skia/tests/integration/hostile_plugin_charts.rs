@@ -39,8 +39,16 @@ fn renders_or_limit(cfg: &Value) {
 /// Builds the display list of `cfg` (layout and scene, the stages that walk the input; the
 /// rasteriser's cost per item is the same for any chart) and returns its item count.
 fn scene_items(cfg: &Value) -> usize {
-    let (scene, _) = Engine::new().scene(cfg.as_object().expect("object"), &settings());
-    scene.items.len()
+    scene_and_messages(cfg).0
+}
+
+/// [`scene_items`] and the messages' texts.
+fn scene_and_messages(cfg: &Value) -> (usize, Vec<String>) {
+    let (scene, msgs) = Engine::new().scene(cfg.as_object().expect("object"), &settings());
+    (
+        scene.items.len(),
+        msgs.into_iter().map(|m| m.message).collect(),
+    )
 }
 
 /// Runs `f` on a thread with a 256 KiB stack: a walk that recursed on the input's depth
@@ -70,8 +78,13 @@ fn a_sankey_chain_of_20000_nodes_does_not_recurse() {
     let start = Instant::now();
     // The chain is cut at the node budget (10,000 nodes): a node, its border, its label and a
     // flow's stroke and fill per node, and nothing recursed on the way.
-    let items = on_small_stack(|| scene_items(&sankey(chain(20_000))));
+    let (items, msgs) = on_small_stack(|| scene_and_messages(&sankey(chain(20_000))));
     assert!(items >= 40_000, "{items}");
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("first 10000 nodes") && m.contains("MAX_SANKEY_NODES")),
+        "{msgs:?}"
+    );
     // Quadratic work on 10,000 columns would take minutes in a debug build.
     assert!(
         start.elapsed() < Duration::from_secs(20),
@@ -243,12 +256,17 @@ fn a_treemap_with_300_nested_groups_stays_small() {
         .collect();
     let cfg = treemap(json!({"tree": rows, "key": "value", "groups": groups}));
     let start = Instant::now();
-    let items = on_small_stack(move || scene_items(&cfg));
+    let (items, msgs) = on_small_stack(move || scene_and_messages(&cfg));
     assert!(items > 0);
     assert!(
         start.elapsed() < Duration::from_secs(30),
         "{:?}",
         start.elapsed()
+    );
+    assert!(
+        msgs.iter()
+            .any(|m| m.contains("first 16 of 300 groups") && m.contains("MAX_TREEMAP_DEPTH")),
+        "{msgs:?}"
     );
 }
 
