@@ -131,7 +131,7 @@ const SERDE_JSON_DEBT: &[(&str, &str)] = &[
         "issue 10: the model keeps sankey priority, column and labels as JSON values",
     ),
     (
-        "crates/chart-raster-skia/src/controllers/treemap.rs",
+        "crates/chart-raster-skia/src/controllers/treemap/layout.rs",
         "issue 10: the model keeps the treemap tree as JSON values",
     ),
     (

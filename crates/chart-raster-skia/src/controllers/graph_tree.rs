@@ -12,6 +12,7 @@
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::plugins::bounds::{finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
 use chart_spec::model::{GraphOptions, NodeRef, PluginDataset};
@@ -19,20 +20,8 @@ use chart_spec::Cancel;
 use std::collections::HashMap;
 use std::f64::consts::PI;
 
-/// Largest pixel length taken from options (edge width, arrow size and offset, dashes).
-const MAX_PX: f64 = 1e5;
-
 /// How often the loops over nodes and edges poll the render's [`Cancel`].
 const CANCEL_EVERY: usize = 256;
-
-/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
-fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        default
-    }
-}
 
 /// A node of the hierarchy (`d3.hierarchy`), with the tidy-tree walk's fields.
 #[derive(Debug, Clone, Default)]

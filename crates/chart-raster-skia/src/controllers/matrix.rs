@@ -6,26 +6,14 @@
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, P};
+use crate::plugins::bounds::{finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{MatrixRect, PluginDataset};
 use chart_spec::Cancel;
 
-/// Largest pixel length taken from options (width, height, borders, radii): far past any
-/// canvas, small enough that no path explodes in the rasteriser.
-const MAX_PX: f64 = 1e5;
-
 /// How often the loops over data poll the render's [`Cancel`].
 const CANCEL_EVERY: usize = 256;
-
-/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
-fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        default
-    }
-}
 
 /// A laid-out rectangle: left, top, width, height and its options.
 #[derive(Debug, Clone, PartialEq)]

@@ -16,7 +16,7 @@
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
-use crate::plugins::datalabels::bounded_font;
+use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{Paint, TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
@@ -34,10 +34,6 @@ const SMALL_VALUE: f64 = 1e-6;
 /// number far from overflow, so no node position becomes infinite.
 const MAX_FLOW: f64 = 1e12;
 
-/// Largest pixel length taken from options (node width, padding, border width, radii): far
-/// past any canvas the service draws, small enough that no path explodes in the rasteriser.
-const MAX_PX: f64 = 1e5;
-
 /// Largest column index the `column` option may set.
 const MAX_COLUMN: f64 = 1e6;
 
@@ -46,15 +42,6 @@ const COUNT_BUDGET: usize = 4_000_000;
 
 /// How often the loops over flows and nodes poll the render's [`Cancel`].
 const CANCEL_EVERY: usize = 256;
-
-/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
-fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        default
-    }
-}
 
 /// One end of a flow as a node sees it.
 #[derive(Debug, Clone)]

@@ -13,7 +13,7 @@
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::math::squared;
-use crate::plugins::datalabels::{bounded_font, finite_in, MAX_FONT_PX, MAX_PX};
+use crate::plugins::bounds::{bounded_font, finite_in, MAX_FONT_PX, MAX_PX};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::annotation::{

@@ -7,57 +7,25 @@
 //! Options come resolved from [`chart_spec::resolve::resolve_datalabels`].
 //!
 //! Hostile options: every size and offset is clamped to a finite pixel length before it
-//! becomes geometry ([`bounded_options`]), fonts to [`MAX_FONT_PX`], and the plugin's
+//! becomes geometry ([`bounded_options`]), fonts to [`crate::plugins::bounds::MAX_FONT_PX`], and the plugin's
 //! quadratic `collide` pass takes at most [`COLLIDE_BUDGET`] overlap tests.
 
 use crate::controllers::{ChartData, Controller};
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
+use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::LabelOptions;
 use chart_spec::model::{
     DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay, LabelTextAlign,
 };
-use chart_spec::values::Font;
 use chart_spec::Rgba;
 use std::borrow::Cow;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
-/// Largest pixel length taken from options (offsets, paddings, borders, radii): far past any
-/// canvas, small enough that no path explodes in the rasteriser.
-pub(crate) const MAX_PX: f64 = 1e5;
-
-/// Largest font size drawn, px: a glyph mask stays about a megapixel.
-pub(crate) const MAX_FONT_PX: f64 = 1_000.0;
-
 /// Overlap tests `collide` may run: the plugin compares every label with every label before
 /// it. Past the budget (only a hostile chart gets there) the remaining labels stay visible.
 const COLLIDE_BUDGET: usize = 5_000_000;
-
-/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
-pub(crate) fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        default
-    }
-}
-
-/// `font` with its size at most [`MAX_FONT_PX`] and a finite line height (borrowed when it
-/// already is).
-pub(crate) fn bounded_font(font: &Font) -> Cow<'_, Font> {
-    let size_ok = font.size.is_finite() && (0.0..=MAX_FONT_PX).contains(&font.size);
-    let lh_ok = font.line_height.is_finite() && font.line_height.abs() <= MAX_PX;
-    if size_ok && lh_ok {
-        return Cow::Borrowed(font);
-    }
-    let mut f = font.clone();
-    f.size = finite_in(f.size, 0.0, MAX_FONT_PX, 12.0);
-    f.line_height = finite_in(f.line_height, -MAX_PX, MAX_PX, f.size * 1.2);
-    f.spec.size = f.size as f32;
-    f.spec.line_height = f.line_height as f32;
-    Cow::Owned(f)
-}
 
 /// The label options with every number that becomes geometry finite and bounded.
 fn bounded_options(o: &mut LabelOptions) {

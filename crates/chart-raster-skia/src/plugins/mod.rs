@@ -4,6 +4,7 @@
 //! assigns colours.
 
 pub mod annotation;
+pub(crate) mod bounds;
 pub mod bundled;
 pub mod datalabels;
 pub mod decimation;

@@ -1,49 +1,21 @@
-//! Treemap controller of chartjs-chart-treemap 4.2.2: the plugin's squarify layout (rows
-//! grown while the worst aspect ratio improves), grouping of object data by `groups`,
-//! captions for groups and labels for leaves.
+//! The treemap's layout in value space: chartjs-chart-treemap's `buildData` (grouping by
+//! `groups`, `normalizeTreeToArray` for nested objects) and `squarify`.
 //!
-//! The layout works in a value space the size of the chart area (the plugin sets both hidden
-//! linear scales' max to the area's size); pixels are then snapped to device pixels as the
-//! scales' `alignToPixels` does.
-//!
-//! Hostile data: groups hold the indices of their entries, not copies (the plugin shares
-//! object references; deep copies per level took gigabytes for 300 levels of 300 rows), the
-//! levels are laid out with an explicit stack, at most [`Limits`]' treemap depth of `groups`
-//! is used and at most its leaf budget of rectangles is laid out, and every number that
-//! becomes geometry is clamped first.
+//! Groups hold the indices of their entries, not copies (the plugin shares object
+//! references; deep copies per level took gigabytes for 300 levels of 300 rows), the levels
+//! are laid out with an explicit stack, at most [`Limits`]' treemap depth of `groups` is used
+//! and at most its leaf budget of rectangles is laid out.
 
-use super::{Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::{align_pixel, Area, Ctx, P};
-use crate::plugins::datalabels::bounded_font;
-use crate::scales::Scale;
-use crate::scene::{TextAlign, TextBaseline};
-use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{PluginDataset, TreemapOptions};
+use crate::plugins::bounds::{finite_in, MAX_PX};
+use chart_spec::model::{Raw, TreemapOptions};
 use chart_spec::scopes::to_number;
-use chart_spec::values::Font;
-use chart_spec::{Cancel, Limits, Rgba};
+use chart_spec::{Cancel, Limits};
 use serde_json::{Map, Value};
 use std::borrow::Cow;
 use std::cmp::Ordering;
 
-/// Largest pixel length taken from options (spacing, borders, radii, paddings, divider
-/// width): far past any canvas, small enough that no path explodes in the rasteriser.
-const MAX_PX: f64 = 1e5;
-
-/// How often the loops over entries poll the render's [`Cancel`].
-const CANCEL_EVERY: usize = 256;
-
-/// `v` when finite, clamped to `lo..=hi`; `default` when not a number.
-fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
-    if v.is_finite() {
-        v.clamp(lo, hi)
-    } else {
-        default
-    }
-}
-
 /// A pixel length from the options, non-negative and bounded.
-fn px_len(v: f64) -> f64 {
+pub(super) fn px_len(v: f64) -> f64 {
     finite_in(v, 0.0, MAX_PX, 0.0)
 }
 
@@ -447,12 +419,12 @@ fn caption_line_height(o: &TreemapOptions) -> f64 {
         .unwrap_or(0.0)
 }
 
-fn caption_padding(o: &TreemapOptions) -> f64 {
+pub(super) fn caption_padding(o: &TreemapOptions) -> f64 {
     finite_in(o.captions.padding, -MAX_PX, MAX_PX, 3.0)
 }
 
 /// Font line height of the captions as `buildData` reads them.
-fn caption_fits(display_mode: &str, w: f64, h: f64, o: &TreemapOptions) -> bool {
+pub(super) fn caption_fits(display_mode: &str, w: f64, h: f64, o: &TreemapOptions) -> bool {
     if !o.captions.display {
         return false;
     }
@@ -672,378 +644,10 @@ fn layout_groups(
     out
 }
 
-/// A treemap element: its pixel rectangle and layout record.
-#[derive(Debug, Clone)]
-pub struct TreemapEl {
-    /// Left, px.
-    pub x: f64,
-    /// Top, px.
-    pub y: f64,
-    /// Width, px.
-    pub width: f64,
-    /// Height, px.
-    pub height: f64,
-    /// `hidden`: spacing larger than the rectangle.
-    pub hidden: bool,
-    /// The layout record.
-    pub sq: Sq,
-}
-
-/// `TreemapController`.
-#[derive(Default)]
-pub struct TreemapController {
-    /// Elements after `update`.
-    pub rects: Vec<TreemapEl>,
-    /// The render's stop signal, kept from `update` for `draw`.
-    cancel: Cancel,
-    /// Messages of `parse`.
-    messages: Vec<chart_spec::Message>,
-}
-
-fn options(ds: &Dataset) -> Option<&TreemapOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Treemap(t)) => Some(t),
-        _ => None,
-    }
-}
-
-/// The font of line `i`: one per line, the last one repeating (`None` without fonts).
-fn font_at(fonts: &[Font], i: usize) -> Option<&Font> {
-    fonts.get(i.min(fonts.len().saturating_sub(1)))
-}
-
-/// The colour of line `i`, the last one repeating; black without colours (`color: []`).
-fn color_at(colors: &[Rgba], i: usize) -> Rgba {
-    colors
-        .get(i.min(colors.len().saturating_sub(1)))
-        .copied()
-        .unwrap_or(Rgba::rgb(0, 0, 0))
-}
-
-fn text_width(ctx: &Ctx<'_>, lines: &[String], fonts: &[Font]) -> (f64, f64) {
-    let mut w: f64 = 0.0;
-    let mut h = 0.0;
-    for (i, l) in lines.iter().enumerate() {
-        let Some(f) = font_at(fonts, i) else { break };
-        w = w.max(ctx.measure(f, l));
-        h += f.line_height;
-    }
-    (w, h)
-}
-
-fn calc_x(x: f64, w: f64, align: &str, padding: f64) -> (f64, TextAlign) {
-    match align {
-        "left" => (x + padding, TextAlign::Left),
-        "right" => (x + w - padding, TextAlign::Right),
-        _ => (x + w / 2.0, TextAlign::Center),
-    }
-}
-
-/// `sliceTextToFitWidth`: the longest prefix that fits with `...`.
-fn slice_to_fit(ctx: &Ctx<'_>, text: &str, width: f64, font: &Font) -> String {
-    let ell = ctx.measure(font, "...");
-    if ell >= width {
-        return String::new();
-    }
-    let chars: Vec<char> = text.chars().collect();
-    let (mut lo, mut hi) = (1usize, chars.len());
-    while lo <= hi {
-        let mid = (lo + hi) / 2;
-        let s: String = chars[..mid].iter().collect();
-        if ctx.measure(font, &s) + ell > width {
-            if mid == 0 {
-                break;
-            }
-            hi = mid - 1;
-        } else {
-            lo = mid + 1;
-        }
-    }
-    let s: String = chars[..lo.saturating_sub(1)].iter().collect();
-    if s.is_empty() {
-        s
-    } else {
-        s + "..."
-    }
-}
-
-/// `drawCaption`.
-fn draw_caption(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
-    let c = &o.captions;
-    let Some(font) = c.fonts.first() else { return };
-    let font = &*bounded_font(font);
-    let padding = caption_padding(o);
-    let (x, y, w, h) = r;
-    if font.line_height > h {
-        return;
-    }
-    let mut text = c
-        .text
-        .as_ref()
-        .and_then(|t| t.first().cloned())
-        .or_else(|| sq.g.clone())
-        .unwrap_or_default();
-    if text.is_empty() {
-        return;
-    }
-    if ctx.measure(font, &text) + 2.0 * padding > w {
-        text = slice_to_fit(ctx, &text, w - 2.0 * padding, font);
-    }
-    let default_align = if o.rtl { "right" } else { "left" };
-    let (tx, align) = calc_x(x, w, c.align.as_deref().unwrap_or(default_align), padding);
-    let ty = if o.display_mode == "headerBoxes" {
-        y + h / 2.0
-    } else {
-        y + padding + px_len(o.spacing) + font.line_height / 2.0
-    };
-    ctx.fill_text(
-        &text,
-        tx,
-        ty,
-        font,
-        color_at(&c.colors, 0),
-        align,
-        TextBaseline::Middle,
-        None,
-    );
-}
-
-/// The default `labels.formatter`: group and value, label and value, or the value.
-fn label_lines(o: &TreemapOptions, sq: &Sq) -> Vec<String> {
-    if let Some(t) = &o.labels.text {
-        return t.clone();
-    }
-    let v = Raw::Num(sq.v).to_js_string();
-    if let Some(g) = &sq.g {
-        return vec![g.clone(), v];
-    }
-    let label = match &sq.data {
-        TreeData::Leaf { label, .. } => label.as_deref(),
-        TreeData::Group { .. } => None,
-    };
-    match label {
-        Some(l) => vec![l.to_string(), v],
-        None => vec![v],
-    }
-}
-
-/// `drawLabel`.
-fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq: &Sq) {
-    let l = &o.labels;
-    let lines = label_lines(o, sq);
-    if lines.is_empty() || lines.iter().all(String::is_empty) && lines.len() == 1 {
-        return;
-    }
-    let (x, y, w, h) = r;
-    let padding = finite_in(l.padding, -MAX_PX, MAX_PX, 3.0);
-    let mut fonts: Vec<Font> = l
-        .fonts
-        .iter()
-        .map(|f| bounded_font(f).into_owned())
-        .collect();
-    let (mut lw, mut lh) = text_width(ctx, &lines, &fonts);
-    match l.overflow.as_str() {
-        "hidden" if lw + padding * 2.0 > w || lh + padding * 2.0 > h => return,
-        "fit" => {
-            let ratio = (w / (lw + padding * 2.0)).min(h / (lh + padding * 2.0));
-            // A negative or NaN ratio (padding larger than the box) shrinks to nothing.
-            let ratio = finite_in(ratio, 0.0, 1.0, 0.0);
-            if ratio < 1.0 {
-                lw *= ratio;
-                lh *= ratio;
-                // `toFonts`: sizes floored, line heights back to the default 1.2.
-                fonts = fonts
-                    .iter()
-                    .map(|f| {
-                        let size = (f.size * ratio).floor();
-                        let mut spec = f.spec.clone();
-                        spec.size = size as f32;
-                        spec.line_height = (size * 1.2) as f32;
-                        Font {
-                            size,
-                            line_height: size * 1.2,
-                            spec,
-                        }
-                    })
-                    .collect();
-            }
-        }
-        _ => {}
-    }
-    let _ = lw;
-    let (tx, align) = calc_x(x, w, l.align.as_deref().unwrap_or("center"), padding);
-    let ty = match l.position.as_str() {
-        "top" => y + padding,
-        "bottom" => y + h - padding - lh,
-        _ => y + (h - lh) / 2.0 + padding,
-    };
-    let mut off = 0.0;
-    for (i, line) in lines.iter().enumerate() {
-        let Some(f) = font_at(&fonts, i) else { break };
-        let c = color_at(&l.colors, i);
-        ctx.fill_text(
-            line,
-            tx,
-            ty + f.line_height / 2.0 + off,
-            f,
-            c,
-            align,
-            TextBaseline::Middle,
-            None,
-        );
-        off += f.line_height;
-    }
-}
-
-/// `TreemapElement.draw`.
-fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
-    let (w, h) = (el.width, el.height);
-    let lim = |v: f64, m: f64| v.min(m).max(0.0);
-    let [t, r, b, l] = o.border_width.map(px_len);
-    let (t, r, b, l) = (
-        lim(t, h / 2.0),
-        lim(r, w / 2.0),
-        lim(b, h / 2.0),
-        lim(l, w / 2.0),
-    );
-    let max_r = (w / 2.0).min(h / 2.0);
-    let rad = o.border_radius.map(|v| lim(px_len(v), max_r));
-    let inner_rad = [
-        (rad[0] - t.max(l)).max(0.0),
-        (rad[1] - t.max(r)).max(0.0),
-        (rad[2] - b.max(l)).max(0.0),
-        (rad[3] - b.max(r)).max(0.0),
-    ];
-    let (ix, iy, iw, ih) = (el.x + l, el.y + t, w - l - r, h - t - b);
-    let rounded = rad.iter().any(|v| *v != 0.0);
-    let radius = |r: [f64; 4]| if rounded { r } else { [0.0; 4] };
-    ctx.save();
-    if iw != w || ih != h {
-        let mut outer = P::new();
-        super::matrix::rect_path(&mut outer, el.x, el.y, w, h, radius(rad), false);
-        ctx.clip(outer.clone());
-        super::matrix::rect_path(&mut outer, ix, iy, iw, ih, radius(inner_rad), true);
-        ctx.fill(&outer, o.border_color);
-    }
-    let mut inner = P::new();
-    super::matrix::rect_path(&mut inner, ix, iy, iw, ih, radius(inner_rad), false);
-    ctx.fill(&inner, o.background_color);
-    // drawDivider: a line across the middle of a group with children.
-    if o.dividers {
-        if let TreeData::Group { children, .. } = &el.sq.data {
-            if !children.is_empty() {
-                let mut p = P::new();
-                if iw > ih {
-                    p.move_to(ix + iw / 2.0, iy);
-                    p.line_to(ix + iw / 2.0, iy + ih);
-                } else {
-                    p.move_to(ix, iy + ih / 2.0);
-                    p.line_to(ix + iw, iy + ih / 2.0);
-                }
-                ctx.stroke(
-                    &p,
-                    &crate::elements::StrokeStyle::new(px_len(o.divider_width), o.divider_color),
-                );
-            }
-        }
-    }
-    // drawText: clipped to the inner rectangle.
-    ctx.save();
-    let mut clip = P::new();
-    clip.rect(ix, iy, iw, ih);
-    ctx.clip(clip);
-    let is_leaf = el.sq.l.is_none() || el.sq.is_leaf;
-    let r = (ix, iy, iw, ih);
-    if is_leaf && o.labels.display {
-        draw_label(ctx, r, o, &el.sq);
-    } else if !is_leaf && caption_fits(&o.display_mode, iw, ih, o) {
-        draw_caption(ctx, r, o, &el.sq);
-    }
-    ctx.restore();
-    ctx.restore();
-}
-
-impl Controller for TreemapController {
-    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
-        // The data is the tree, laid out at update time; the scales see `getMinMax` only.
-        meta.parsed.clear();
-        let Some(o) = options(ds) else { return };
-        let limits = Limits::default();
-        if o.groups.len() > limits.max_treemap_depth {
-            self.messages.push(chart_spec::Message::warn(format!(
-                "treemap: only the first {} of {} groups are used (MAX_TREEMAP_DEPTH)",
-                limits.max_treemap_depth,
-                o.groups.len()
-            )));
-        }
-        if o.tree
-            .as_array()
-            .is_some_and(|a| a.len() > limits.max_treemap_leaves)
-        {
-            self.messages.push(chart_spec::Message::warn(format!(
-                "treemap: only the first {} entries are laid out (MAX_TREEMAP_LEAVES)",
-                limits.max_treemap_leaves
-            )));
-        }
-    }
-
-    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
-        std::mem::take(&mut self.messages)
-    }
-
-    fn update(&mut self, ds: &Dataset, _meta: &Meta, cx: &UpdateCx<'_>) {
-        self.rects.clear();
-        let Some(o) = options(ds) else { return };
-        let a = cx.area;
-        let (w, h) = (a.right - a.left, a.bottom - a.top);
-        // Hidden linear scales 0..w and 0..h with alignToPixels: `_alignPixel(chart, px, 0)`.
-        let px = |v: f64| align_pixel(cx.dpr, a.left + v, 0.0);
-        let py = |v: f64| align_pixel(cx.dpr, a.top + v, 0.0);
-        self.cancel = cx.cancel.clone();
-        // The controller cannot see the engine's limits: it keeps to the defaults, which are
-        // the service's ceiling (requests past them are rejected before they get here).
-        let limits = Limits::default();
-        let sp = px_len(o.spacing);
-        for sq in build_data_within(o, w, h, &limits, cx.cancel) {
-            let x = px(sq.x);
-            let y = py(sq.y);
-            let ww = px(sq.x + sq.w) - x;
-            let hh = py(sq.y + sq.h) - y;
-            self.rects.push(TreemapEl {
-                x: x + sp,
-                y: y + sp,
-                width: ww - 2.0 * sp,
-                height: hh - 2.0 * sp,
-                hidden: 2.0 * sp > ww || 2.0 * sp > hh,
-                sq,
-            });
-        }
-    }
-
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
-        let Some(o) = options(ds) else { return };
-        ctx.clip_area(*area);
-        for (i, el) in self.rects.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
-                break;
-            }
-            if !el.hidden && el.width.is_finite() && el.height.is_finite() {
-                draw_el(ctx, el, o);
-            }
-        }
-        ctx.unclip_area();
-    }
-
-    fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
-        LegendStyle::rect_element_box(
-            options(ds).map(|o| (o.background_color, o.border_color, &o.border_width[..])),
-        )
-    }
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chart_spec::model::PluginDataset;
     use serde_json::json;
 
     fn opts(tree: Value, key: Option<&str>, groups: &[&str]) -> TreemapOptions {
