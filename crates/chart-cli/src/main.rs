@@ -8,6 +8,11 @@ use serde_json::{Map, Value};
 use std::io::{Read, Write};
 use std::path::{Path, PathBuf};
 
+/// jemalloc gives a large render's memory back to the OS once idle (see Cargo.toml).
+#[cfg(all(target_os = "linux", not(target_env = "msvc")))]
+#[global_allocator]
+static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
+
 /// Chart.js configs to PNG, JPEG and WebP: an HTTP service and a command-line renderer.
 #[derive(FromArgs)]
 struct Cli {
