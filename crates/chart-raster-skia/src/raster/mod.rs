@@ -816,9 +816,19 @@ impl Painter<'_> {
                 }
             }
         }
+        // Glyphs whose origin is farther than a few ems (plus the stroke) off the bitmap
+        // cannot reach it: a long string's outlines past the edge are left out of the path.
+        let scale = (t.a * t.d - t.b * t.c).abs().sqrt();
+        let reach = 4.0 * em + item.stroke.as_ref().map_or(0.0, |(s, _)| s.width * scale);
+        let (pw, ph) = (self.pixmap.width() as f32, self.pixmap.height() as f32);
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (x, y) = snap(glyph.x);
+            if reach.is_finite()
+                && !(x >= -reach && x <= pw + reach && y >= -reach && y <= ph + reach)
+            {
+                continue;
+            }
             glyph_outline(&mut path, glyph, Transform { e: x, f: y, ..t });
         }
         // The path is in device space now.

@@ -501,6 +501,13 @@ impl FontDb {
         }
         let chain = Arc::new(self.resolve(font));
         if let Ok(mut map) = self.resolved.write() {
+            // Family strings come from requests: a client sending a new one each time would
+            // grow the map for the life of the process. Charts use a handful; past the bound
+            // the cache starts again.
+            const MAX_FAMILIES: usize = 256;
+            if map.len() >= MAX_FAMILIES && !map.contains_key(font.family.as_str()) {
+                map.clear();
+            }
             map.entry(font.family.clone())
                 .or_default()
                 .insert(key, chain.clone());
@@ -683,6 +690,9 @@ impl FontDb {
         let mut placed = Vec::new();
         let mut pen = 0.0f32;
         let mut embolden = 0.0;
+        // Each outline mapped once per line (the mapping depends on the face, the script's
+        // grid fitting and synthetic italics): a long string repeats a few glyphs.
+        let mut mapped: HashMap<(usize, u16, bool, bool), Arc<Path>> = HashMap::new();
         for (cf, face, glyphs, latin) in self.runs(font, text) {
             let scale = font.size / face.upem;
             // Vertical grid fitting at the device pixel size, mapped back to CSS px. The
@@ -715,10 +725,16 @@ impl FontDb {
                 embolden = fake_bold_width(font.size);
             }
             for (i, &(g, adv)) in glyphs.iter().enumerate() {
-                let outline = face.outline(g);
-                let mut path = Path::new();
-                let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
-                path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
+                let path = mapped
+                    .entry((cf.id, g, latin, cf.synthetic_italic))
+                    .or_insert_with(|| {
+                        let outline = face.outline(g);
+                        let mut path = Path::new();
+                        let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
+                        path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
+                        Arc::new(path)
+                    })
+                    .clone();
                 if !path.is_empty() {
                     placed.push(ShapedGlyph {
                         x: pen,
@@ -896,6 +912,16 @@ mod tests {
             weight,
             ..FontSpec::default()
         }
+    }
+
+    #[test]
+    fn family_resolutions_kept_are_bounded() {
+        let db = FontDb::system();
+        for i in 0..600 {
+            db.chain(&font(&format!("no such family {i}"), 12.0, 400));
+        }
+        let kept = db.resolved.read().map(|m| m.len()).unwrap_or(usize::MAX);
+        assert!(kept <= 256, "{kept}");
     }
 
     #[test]

@@ -38,8 +38,9 @@ pub struct ShapedLine {
 pub struct ShapedGlyph {
     /// Pen position of the glyph origin on the baseline.
     pub x: f32,
-    /// The outline, filled with the non-zero rule.
-    pub path: Path,
+    /// The outline, filled with the non-zero rule; shared by every occurrence of the glyph
+    /// in the line (a long string repeats a few glyphs: one copy each, not one per letter).
+    pub path: std::sync::Arc<Path>,
     /// Everything the outline depends on: equal ids, equal outlines (the rasteriser keeps
     /// glyph masks by it).
     pub id: Option<GlyphId>,

@@ -545,3 +545,76 @@ fn ten_thousand_character_texts_render_in_bounded_time() {
     let elapsed = started.elapsed();
     assert!(elapsed < Duration::from_secs(20), "{elapsed:?}");
 }
+
+/// Absurd sizes everywhere a number becomes geometry: each chart renders in bounded time.
+#[test]
+fn absurd_sizes_in_options_render() {
+    let huge = [1e9, 1e308, -1e308];
+    for v in huge {
+        for cfg in [
+            json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"label": "x", "data": [1, 2]}]},
+                "options": {"font": {"size": v}, "plugins": {"title": {"display": true, "text": "t", "padding": v, "font": {"size": v}}}}}),
+            json!({"type": "line", "data": {"labels": ["a", "b"], "datasets": [{"label": "x", "data": [1, 2],
+                "hitRadius": v, "pointHoverRadius": v, "pointStyle": "star", "pointRadius": v, "pointRotation": v}]},
+                "options": {"layout": {"padding": v}, "plugins": {"legend": {"labels": {"boxWidth": v, "padding": v, "font": {"size": v}}}}}}),
+            json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, 2]}]},
+                "options": {"scales": {"x": {"ticks": {"padding": v, "font": {"size": v}, "maxRotation": v},
+                    "grid": {"tickLength": v, "lineWidth": v}, "title": {"display": true, "text": "x", "padding": v}},
+                    "y": {"ticks": {"count": v, "maxTicksLimit": v}, "grace": v, "border": {"width": v, "dash": [v, 1]}}}}}),
+            json!({"type": "radar", "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [1, 2, 3], "borderWidth": v}]},
+                "options": {"scales": {"r": {"pointLabels": {"font": {"size": v}, "padding": v}, "ticks": {"backdropPadding": v}}}}}),
+            json!({"type": "doughnut", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, 2], "offset": v, "spacing": v,
+                "borderRadius": v, "borderWidth": v, "circumference": v, "rotation": v, "weight": v}]},
+                "options": {"cutout": v, "radius": v}}),
+        ] {
+            let started = std::time::Instant::now();
+            let out = render(cfg.clone());
+            assert!(out.is_ok(), "{cfg}: {:?}", out.err());
+            assert!(
+                started.elapsed() < Duration::from_secs(20),
+                "{cfg}: {:?}",
+                started.elapsed()
+            );
+        }
+    }
+}
+
+/// A measuring aid: `CHARS=5000000 cargo test --release -p chart-raster-skia --test
+/// integration long_title_cost -- --ignored --nocapture` prints the time and peak RSS of a
+/// title and a label of `CHARS` characters (past the request limit, as the CLI could send).
+#[test]
+#[ignore = "measuring aid"]
+fn long_title_cost() {
+    let n: usize = std::env::var("CHARS")
+        .ok()
+        .and_then(|v| v.parse().ok())
+        .unwrap_or(1_000_000);
+    let long: String = "Wide title ".repeat(n / 11 + 1);
+    let started = std::time::Instant::now();
+    let cfg = match std::env::var("WHERE").as_deref() {
+        Ok("title") => {
+            json!({"type": "bar", "data": {"labels": ["a", "b"], "datasets": [{"data": [1, 2]}]},
+            "options": {"plugins": {"title": {"display": true, "text": long}}}})
+        }
+        Ok("label") => {
+            json!({"type": "bar", "data": {"labels": [long, "b"], "datasets": [{"data": [1, 2]}]}})
+        }
+        _ => json!({"type": "bar", "data": {"labels": [long, "b"], "datasets": [{"data": [1, 2]}]},
+            "options": {"plugins": {"title": {"display": true, "text": long}}}}),
+    };
+    let (scene, _) = Engine::new().scene(cfg.as_object().expect("object"), &settings());
+    eprintln!(
+        "scene of {} items in {:?}, peak RSS {} kB",
+        scene.items.len(),
+        started.elapsed(),
+        peak_rss()
+    );
+    drop(scene);
+    let out = render(cfg);
+    eprintln!(
+        "{n} chars: {:?} in {:?}, peak RSS {} kB",
+        out.map(|o| o.messages.len()),
+        started.elapsed(),
+        peak_rss()
+    );
+}
