@@ -11,8 +11,8 @@
 //! Inputs may be gallery examples (`{title, config, width, height}`), request bodies
 //! (`{chart, width, …}`) or bare Chart.js configs (`{type, data, options}`).
 
-use crate::pixelmatch::pixelmatch;
 use anyhow::{bail, Context, Result};
+use chart_fixtures::{pixelmatch, side_by_side, write_png};
 use chart_raster_browser::{BrowserConfig, BrowserEngine};
 use chart_spec::{Bitmap, EngineKind, Message, RenderOptions};
 use serde_json::{json, Value};
@@ -281,35 +281,6 @@ fn write_images(
         &side_by_side(&[expected, &diff, actual]),
     )?;
     Ok(ratio)
-}
-
-/// The images left to right, top-aligned, on a transparent strip.
-fn side_by_side(images: &[&Bitmap]) -> Bitmap {
-    let width = images.iter().map(|b| b.width).sum();
-    let height = images.iter().map(|b| b.height).max().unwrap_or(0);
-    let mut out = Bitmap::new(width, height);
-    let mut x0 = 0usize;
-    for img in images {
-        let row_bytes = img.width as usize * 4;
-        for y in 0..img.height as usize {
-            let src = &img.data[y * row_bytes..(y + 1) * row_bytes];
-            let start = (y * width as usize + x0) * 4;
-            out.data[start..start + row_bytes].copy_from_slice(src);
-        }
-        x0 += img.width as usize;
-    }
-    out
-}
-
-fn write_png(path: &Path, bitmap: &Bitmap) -> Result<()> {
-    let file =
-        std::fs::File::create(path).with_context(|| format!("creating {}", path.display()))?;
-    let mut enc = png::Encoder::new(std::io::BufWriter::new(file), bitmap.width, bitmap.height);
-    enc.set_color(png::ColorType::Rgba);
-    enc.set_depth(png::BitDepth::Eight);
-    enc.set_compression(png::Compression::Fast);
-    enc.write_header()?.write_image_data(&bitmap.data)?;
-    Ok(())
 }
 
 fn median(mut values: Vec<f64>) -> f64 {

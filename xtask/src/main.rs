@@ -13,7 +13,6 @@ mod compare;
 mod fixtures;
 mod fuzz;
 mod loadtest;
-mod pixelmatch;
 mod tidy;
 
 fn main() -> anyhow::Result<()> {

@@ -32,7 +32,10 @@ const MAX_LINES: usize = 1000;
 const ALLOWED_DEPS: &[(&str, &[&str])] = &[
     ("chart-spec", &[]),
     ("chart-cache", &[]),
-    ("chart-raster-skia", &["chart-spec"]),
+    // chart-fixtures only as a dev-dependency: the integration tests' image-fixture harness.
+    ("chart-raster-skia", &["chart-spec", "chart-fixtures"]),
+    // The test harness of the image fixtures: the skia engine with its sprite text.
+    ("chart-fixtures", &["chart-spec", "chart-raster-skia"]),
     ("chart-raster-browser", &["chart-spec"]),
     (
         "chart-raster",
@@ -53,6 +56,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
             "chart-raster-browser",
             "chart-raster",
             "chart-http",
+            "chart-fixtures",
         ],
     ),
 ];

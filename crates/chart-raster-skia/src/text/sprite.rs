@@ -134,8 +134,9 @@ impl SpriteFont {
     }
 }
 
-/// Decodes any 8-bit PNG to straight RGBA8.
-fn decode_png(bytes: &[u8]) -> Result<(Vec<u8>, u32, u32), png::DecodingError> {
+/// Decodes any 8-bit PNG to straight RGBA8: (pixels, width, height). Public for the
+/// image-fixture harness (`chart-fixtures`), which reads the reference images the same way.
+pub fn decode_png(bytes: &[u8]) -> Result<(Vec<u8>, u32, u32), png::DecodingError> {
     let mut decoder = png::Decoder::new(bytes);
     decoder.set_transformations(png::Transformations::EXPAND | png::Transformations::STRIP_16);
     let mut reader = decoder.read_info()?;

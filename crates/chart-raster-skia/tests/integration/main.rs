@@ -49,6 +49,7 @@ fn config_device_pixel_ratio_does_not_override_the_render() {
 mod geometry;
 mod hostile_core;
 mod hostile_plugin_charts;
+mod image_fixtures;
 mod plugin_charts;
 mod plugins;
 mod radial_time;
