@@ -601,7 +601,7 @@ const PENDING: &[(&str, &str)] = &[(
 /// The case a child process runs (see [`hostile_inputs_get_their_designed_answers`]).
 const CASE_VAR: &str = "CHART_HTTP_HOSTILE_CASE";
 
-/// The extra run after the cases: one slot, no queue, a 1 s limit.
+/// The extra run after the cases: one slot, no queue, a 3 s limit.
 const QUEUE_RUN: usize = usize::MAX;
 
 /// Runs one case when started by the suite (with [`CASE_VAR`] set); does nothing otherwise.
