@@ -432,34 +432,39 @@ pub fn place(
             b.label.index.cmp(&a.label.index)
         }
     });
-    if out
+    collide(&mut out, COLLIDE_BUDGET);
+    out
+}
+
+/// `collide`: later labels have priority; an overlapped hidable label is hidden. Runs only
+/// when some label is hidable (`display: 'auto'`), and stops after `budget` overlap tests.
+fn collide(out: &mut [Placed], mut budget: usize) {
+    if !out
         .iter()
         .any(|p| p.label.options.display == LabelDisplay::Auto)
     {
-        // `collide`: later labels have priority; an overlapped hidable label is hidden.
-        let mut budget = COLLIDE_BUDGET;
-        'collide: for i in (0..out.len()).rev() {
-            let mut j = i;
-            while j > 0 && out[i].visible {
-                j -= 1;
-                if budget == 0 {
-                    break 'collide;
-                }
-                budget -= 1;
-                if !out[j].visible || !intersects(&out[i], &out[j]) {
-                    continue;
-                }
-                let h0 = out[i].label.options.display == LabelDisplay::Auto;
-                let h1 = out[j].label.options.display == LabelDisplay::Auto;
-                if h1 {
-                    out[j].visible = false;
-                } else if h0 {
-                    out[i].visible = false;
-                }
+        return;
+    }
+    for i in (0..out.len()).rev() {
+        let mut j = i;
+        while j > 0 && out[i].visible {
+            j -= 1;
+            if budget == 0 {
+                return;
+            }
+            budget -= 1;
+            if !out[j].visible || !intersects(&out[i], &out[j]) {
+                continue;
+            }
+            let h0 = out[i].label.options.display == LabelDisplay::Auto;
+            let h1 = out[j].label.options.display == LabelDisplay::Auto;
+            if h1 {
+                out[j].visible = false;
+            } else if h0 {
+                out[i].visible = false;
             }
         }
     }
-    out
 }
 
 /// `utils.rasterize` with the page's `window.devicePixelRatio` of 1.
@@ -649,6 +654,34 @@ mod tests {
 
     fn width(_: &chart_spec::values::Font, s: &str) -> f64 {
         s.chars().count() as f64 * 6.0
+    }
+
+    #[test]
+    fn collide_stops_at_its_budget() {
+        // Three hidable labels on one spot: the last placed hides the other two, in two
+        // overlap tests; with a budget of one, the second stays.
+        let l = labels(json!({"data": {"datasets": [{"data": [10, 10, 10]}]},
+            "options": {"plugins": {"datalabels": {"display": "auto"}}}}));
+        let el = LabelElement::Point {
+            x: 50.0,
+            y: 50.0,
+            radius: 3.0,
+        };
+        let placed = || {
+            place(
+                &l,
+                &[Some(vec![Some(el); 3])],
+                &[Origin::Vertical],
+                &AREA,
+                &width,
+            )
+        };
+        let all = placed();
+        assert_eq!(all.iter().filter(|p| p.visible).count(), 1);
+        let mut cut = placed();
+        cut.iter_mut().for_each(|p| p.visible = true);
+        collide(&mut cut, 1);
+        assert_eq!(cut.iter().filter(|p| p.visible).count(), 2);
     }
 
     #[test]
