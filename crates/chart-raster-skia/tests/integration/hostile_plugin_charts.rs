@@ -438,7 +438,7 @@ fn a_wide_tree_is_not_quadratic() {
 
 #[test]
 fn venn_and_matrix_absurd_numbers_render() {
-    // 2^20 - 1 entries would be 20 sets: only the templates' three are laid out.
+    // 2,000 entries read as log2(2,001), 10 sets: only the templates' three are laid out.
     let venn: Vec<Value> = (0..2_000)
         .map(|i| json!({"sets": [format!("s{}", i % 20)], "value": if i % 2 == 0 { 1e308 } else { -1e308 }}))
         .collect();
