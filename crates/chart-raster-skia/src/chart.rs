@@ -509,6 +509,9 @@ fn draw_chart(
     let draw_time = chart.filler.as_ref().map(|f| f.draw_time);
     let fill_sources = if chart.filler.is_some() {
         for &i in data.sorted_visible.iter().rev() {
+            if cancel.is_cancelled() {
+                return;
+            }
             if let Some(l) = ctrls[i].line() {
                 l.update_control_points(&area, data.metas[i].index_axis);
             }
@@ -519,6 +522,9 @@ fn draw_chart(
     };
     if draw_time == Some(FillDrawTime::BeforeDraw) {
         for &i in data.sorted_visible.iter().rev() {
+            if ctx.stopped() {
+                return;
+            }
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
@@ -574,6 +580,9 @@ fn draw_chart(
     // _drawDatasets
     if draw_time == Some(FillDrawTime::BeforeDatasetsDraw) {
         for &i in data.sorted_visible.iter().rev() {
+            if ctx.stopped() {
+                return;
+            }
             filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
         }
     }
