@@ -18,14 +18,15 @@ use chart_spec::{Cancel, Message};
 use serde_json::{Map, Value};
 use std::collections::HashMap;
 
-/// Builds the display list of a chart, of at most `max_items` items; the flag is true when
-/// the chart needed more (the scene is then cut short).
+/// Builds the display list of a chart within the render's `limits` (at most
+/// `limits.max_scene_items` items); the flag is true when the chart needed more items (the
+/// scene is then cut short).
 pub fn build_scene(
     config: &Map<String, Value>,
     settings: &Settings,
     text: &TextEngine,
     cancel: &Cancel,
-    max_items: usize,
+    limits: &chart_spec::Limits,
 ) -> (Scene, Vec<Message>, bool) {
     let mut scene = Scene {
         width: settings.width,
@@ -53,7 +54,7 @@ pub fn build_scene(
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
     let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
-    let mut items = ItemList::new(max_items, cancel.clone());
+    let mut items = ItemList::new(limits.max_scene_items, cancel.clone());
     draw_chart(
         &chart,
         &bundled,
@@ -62,6 +63,7 @@ pub fn build_scene(
         dpr,
         text,
         cancel,
+        limits,
         &mut items,
         &mut messages,
     );
@@ -163,6 +165,7 @@ fn draw_chart(
     dpr: f64,
     text: &TextEngine,
     cancel: &Cancel,
+    limits: &chart_spec::Limits,
     items: &mut ItemList,
     messages: &mut Vec<Message>,
 ) {
@@ -217,7 +220,7 @@ fn draw_chart(
     };
     let mut ctrls: Vec<Box<dyn Controller>> = Vec::new();
     for ds in &chart.datasets {
-        let Some(c) = controllers::create(&ds.kind) else {
+        let Some(c) = controllers::create(&ds.kind, limits) else {
             messages.push(Message::error(format!(
                 "\"{}\" is not a registered controller.",
                 ds.kind
@@ -434,6 +437,7 @@ fn draw_chart(
             dpr,
             datasets: &chart.datasets,
             cancel,
+            limits,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
             if cancel.is_cancelled() {
@@ -536,7 +540,7 @@ fn draw_chart(
                 parsed: &prepared.parsed,
                 hole,
             };
-            crate::plugins::annotation::draw(ctx, a, t, &sc, &area);
+            crate::plugins::annotation::draw(ctx, a, t, &sc, &area, limits);
         }
     };
     annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);

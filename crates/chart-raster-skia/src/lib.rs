@@ -154,13 +154,8 @@ impl Engine {
         settings: &Settings,
         cancel: &Cancel,
     ) -> (scene::Scene, Vec<Message>, bool) {
-        let (scene, mut messages, over) = chart::build_scene(
-            config,
-            settings,
-            &self.text,
-            cancel,
-            self.limits.max_scene_items,
-        );
+        let (scene, mut messages, over) =
+            chart::build_scene(config, settings, &self.text, cancel, &self.limits);
         messages.extend(support::unsupported(config));
         (scene, messages, over)
     }

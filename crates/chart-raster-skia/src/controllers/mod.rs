@@ -438,6 +438,9 @@ pub struct UpdateCx<'a> {
     pub datasets: &'a [chart_spec::model::Dataset],
     /// The render's stop signal: loops over user data poll it and stop early once it fires.
     pub cancel: &'a chart_spec::Cancel,
+    /// The render's budgets (the engine's [`chart_spec::Limits`]): controllers cut input at
+    /// them.
+    pub limits: &'a chart_spec::Limits,
 }
 
 impl UpdateCx<'_> {
@@ -549,8 +552,9 @@ pub trait Controller {
     }
 }
 
-/// The controller for a dataset type; `None` when not registered.
-pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
+/// The controller for a dataset type, keeping to the render's `limits`; `None` when not
+/// registered.
+pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Controller>> {
     match kind {
         "bar" => Some(Box::new(bar::BarController::default())),
         "line" => Some(Box::new(line::LineController::new(false))),
@@ -560,8 +564,8 @@ pub fn create(kind: &str) -> Option<Box<dyn Controller>> {
         "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
         "radar" => Some(Box::new(radar::RadarController::default())),
         "matrix" => Some(Box::new(matrix::MatrixController::default())),
-        "treemap" => Some(Box::new(treemap::TreemapController::default())),
-        "sankey" => Some(Box::new(sankey::SankeyController::default())),
+        "treemap" => Some(Box::new(treemap::TreemapController::new(limits))),
+        "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
         "venn" => Some(Box::new(venn::VennController::default())),
         "tree" | "dendrogram" | "dendogram" => {
             Some(Box::new(graph_tree::GraphTreeController::default()))

@@ -967,6 +967,18 @@ pub struct SankeyController {
     cancel: Cancel,
     /// Messages of `parse`.
     messages: Vec<chart_spec::Message>,
+    /// The render's budgets (nodes and flows).
+    limits: Limits,
+}
+
+impl SankeyController {
+    /// A controller keeping to `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        Self {
+            limits: *limits,
+            ..Self::default()
+        }
+    }
 }
 
 fn options(ds: &Dataset) -> Option<&SankeyOptions> {
@@ -1121,7 +1133,7 @@ impl Controller for SankeyController {
             .first()
             .map(|s| (s.core.chart_width, s.core.chart_height))
             .unwrap_or((0.0, 0.0));
-        let limits = Limits::default();
+        let limits = self.limits;
         self.layout = layout_within(o, if o.vertical { cw } else { ch }, &limits);
         if self.layout.truncated {
             self.messages.push(chart_spec::Message::warn(format!(

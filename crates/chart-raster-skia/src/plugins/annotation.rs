@@ -935,12 +935,13 @@ pub fn draw(
     time: DrawTime,
     scales: &Scales<'_>,
     area: &Area,
+    limits: &Limits,
 ) {
     let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
     let list: Vec<Annotation> = anns
         .list
         .iter()
-        .take(Limits::default().max_annotations)
+        .take(limits.max_annotations)
         .map(bounded)
         .collect();
     for a in &list {

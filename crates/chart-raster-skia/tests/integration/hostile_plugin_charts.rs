@@ -134,6 +134,29 @@ fn sankey_nodes_past_the_budget_are_left_out() {
 }
 
 #[test]
+fn the_engine_limits_cut_a_sankey() {
+    // The controllers keep to the engine's budgets, not the defaults: a 200-node chain under
+    // a 50-node budget draws exactly what a 50-node chain draws, and says which limit cut it.
+    let limits = chart_spec::Limits {
+        max_sankey_nodes: 50,
+        ..chart_spec::Limits::default()
+    };
+    let small = Engine::new().with_limits(limits);
+    let (cut, messages) = small.scene(sankey(chain(200)).as_object().expect("object"), &settings());
+    let text: Vec<&str> = messages.iter().map(|m| m.message.as_str()).collect();
+    assert!(
+        text.iter()
+            .any(|t| t.contains("only the first 50 nodes") && t.contains("MAX_SANKEY_NODES")),
+        "{text:?}"
+    );
+    // 50 nodes take the first 49 flows.
+    let (whole, _) =
+        Engine::new().scene(sankey(chain(49)).as_object().expect("object"), &settings());
+    assert_eq!(cut.items.len(), whole.items.len());
+    assert!(cut.items.len() > 49 * 2, "{}", cut.items.len());
+}
+
+#[test]
 fn sankey_cycles_end() {
     // A ring, a self-loop, a ring reached from a source, and two nodes pointing at each other.
     let flows = vec![

@@ -53,6 +53,18 @@ pub struct TreemapController {
     cancel: Cancel,
     /// Messages of `parse`.
     messages: Vec<chart_spec::Message>,
+    /// The render's budgets (depth and leaves), for `parse`.
+    limits: Limits,
+}
+
+impl TreemapController {
+    /// A controller keeping to `limits`.
+    pub fn new(limits: &Limits) -> Self {
+        Self {
+            limits: *limits,
+            ..Self::default()
+        }
+    }
 }
 
 fn options(ds: &Dataset) -> Option<&TreemapOptions> {
@@ -323,7 +335,7 @@ impl Controller for TreemapController {
         // The data is the tree, laid out at update time; the scales see `getMinMax` only.
         meta.parsed.clear();
         let Some(o) = options(ds) else { return };
-        let limits = Limits::default();
+        let limits = self.limits;
         if o.groups.len() > limits.max_treemap_depth {
             self.messages.push(chart_spec::Message::warn(format!(
                 "treemap: only the first {} of {} groups are used (MAX_TREEMAP_DEPTH)",
@@ -355,11 +367,8 @@ impl Controller for TreemapController {
         let px = |v: f64| align_pixel(cx.dpr, a.left + v, 0.0);
         let py = |v: f64| align_pixel(cx.dpr, a.top + v, 0.0);
         self.cancel = cx.cancel.clone();
-        // The controller cannot see the engine's limits: it keeps to the defaults, which are
-        // the service's ceiling (requests past them are rejected before they get here).
-        let limits = Limits::default();
         let sp = px_len(o.spacing);
-        for sq in build_data_within(o, w, h, &limits, cx.cancel) {
+        for sq in build_data_within(o, w, h, cx.limits, cx.cancel) {
             let x = px(sq.x);
             let y = py(sq.y);
             let ww = px(sq.x + sq.w) - x;
