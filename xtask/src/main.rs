@@ -7,8 +7,11 @@
 //!   under twice its capacity with hostile requests mixed in.
 //! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
 //! - `tidy`: the workspace's structure rules (layering, module cycles, file length).
+//! - `ci`: what CI checks after installing system packages (fmt, build, clippy, cargo-deny,
+//!   the README's test command).
 
 mod browser_assets;
+mod ci;
 mod compare;
 mod fixtures;
 mod fuzz;
@@ -26,8 +29,9 @@ fn main() -> anyhow::Result<()> {
         "loadtest" => loadtest::run(&rest),
         "fuzz" => fuzz::run(&rest),
         "tidy" => tidy::run(&rest),
+        "ci" => ci::run(&rest),
         _ => anyhow::bail!(
-            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz, tidy"
+            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz, tidy, ci"
         ),
     }
 }

@@ -1,0 +1,75 @@
+//! `cargo xtask ci`: the checks of CI, in order, as one command (in the manner of
+//! rust-analyzer's xtask). `.ci/run` installs the system packages and tools (Chromium, fonts,
+//! cargo-deny), fetches the crates and then calls this; a developer with the same tools can
+//! run it as is.
+//!
+//! Steps: format, build, clippy, licences and sources (cargo-deny), then the README's test
+//! command (`cargo xtask browser-assets && cargo test --workspace`) with
+//! `CHART_RASTER_REQUIRE_BROWSER=1`, so that a skipped browser test fails.
+//!
+//! Every cargo call gets `RUSTFLAGS="-D warnings"`: warnings are denied everywhere, and one
+//! set of flags means the workspace compiles once (a RUSTFLAGS change rebuilds everything).
+//! `.ci/run` exports the same value before building xtask itself.
+
+use anyhow::{bail, Context, Result};
+use std::process::Command;
+use std::time::Instant;
+
+/// The flags of every cargo call in CI.
+const RUSTFLAGS: &str = "-D warnings";
+
+pub fn run(args: &[String]) -> Result<()> {
+    if let Some(a) = args.first() {
+        if a == "-h" || a == "--help" {
+            println!("cargo xtask ci\nformat, build, clippy, cargo-deny, then the README's test command with CHART_RASTER_REQUIRE_BROWSER=1");
+            return Ok(());
+        }
+        bail!("unknown argument {a:?}");
+    }
+    let started = Instant::now();
+    if std::env::var("RUSTFLAGS").as_deref() != Ok(RUSTFLAGS) {
+        println!(
+            "note: RUSTFLAGS is not {RUSTFLAGS:?} in this shell, so the workspace builds apart from \
+             this xtask binary (.ci/run exports it)"
+        );
+    }
+    let step = |name: &str| println!("\n== {name} ({}s)", started.elapsed().as_secs());
+
+    step("format");
+    cargo(&["fmt", "--all", "--check"])?;
+    step("build");
+    cargo(&["build", "--workspace", "--all-targets"])?;
+    step("clippy");
+    cargo(&["clippy", "--workspace", "--all-targets", "--quiet"])?;
+    step("licences and sources");
+    // Advisories need the advisory database from the network, which CI does not have.
+    cargo(&["deny", "--offline", "check", "bans", "licenses", "sources"])?;
+    step("tests");
+    // The README's test command; in CI a skipped browser test is a failure.
+    crate::browser_assets::run(&[])?;
+    let mut test = cargo_command(&["test", "--workspace"]);
+    test.env("CHART_RASTER_REQUIRE_BROWSER", "1");
+    status(test, "cargo test --workspace")?;
+    step("done");
+    Ok(())
+}
+
+/// `cargo <args>` with CI's flags.
+fn cargo_command(args: &[&str]) -> Command {
+    // $CARGO: the cargo that runs this xtask (same toolchain); plain `cargo` otherwise.
+    let mut cmd = Command::new(std::env::var_os("CARGO").unwrap_or_else(|| "cargo".into()));
+    cmd.args(args).env("RUSTFLAGS", RUSTFLAGS);
+    cmd
+}
+
+fn cargo(args: &[&str]) -> Result<()> {
+    status(cargo_command(args), &format!("cargo {}", args.join(" ")))
+}
+
+fn status(mut cmd: Command, what: &str) -> Result<()> {
+    let status = cmd.status().with_context(|| format!("starting {what}"))?;
+    if !status.success() {
+        bail!("{what} failed ({status})");
+    }
+    Ok(())
+}
