@@ -8,30 +8,25 @@
 //! Already-present files with the right hash are kept, so the task is cheap to re-run.
 
 use anyhow::{bail, Context};
+use argh::FromArgs;
 use chart_raster_browser::assets::{self, Asset};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let mut dir: Option<PathBuf> = None;
-    let mut force = false;
-    let mut args = args.iter();
-    while let Some(arg) = args.next() {
-        match arg.as_str() {
-            "--dir" => dir = Some(args.next().context("--dir needs a directory")?.into()),
-            "--force" => force = true,
-            "-h" | "--help" => {
-                println!(
-                    "cargo xtask browser-assets [--dir DIR] [--force]\n\
-                     Fetches the pinned Chart.js bundles with `npm pack` into DIR \
-                     (default: $CHART_RASTER_ASSETS, else {}).",
-                    assets::default_assets_dir().display()
-                );
-                return Ok(());
-            }
-            other => bail!("unknown argument {other:?} (try --help)"),
-        }
-    }
+/// Fetch the pinned Chart.js bundles of the browser engine with `npm pack` and verify them
+/// (into $CHART_RASTER_ASSETS, else ~/.cache/chart-raster/browser-assets).
+#[derive(FromArgs, Default)]
+#[argh(subcommand, name = "browser-assets")]
+pub struct Cli {
+    /// the assets folder (default: $CHART_RASTER_ASSETS, else the user cache)
+    #[argh(option)]
+    dir: Option<PathBuf>,
+    /// fetch again even when the pinned files are present
+    #[argh(switch)]
+    force: bool,
+}
+
+pub fn run(Cli { dir, force }: Cli) -> anyhow::Result<()> {
     let dir = dir
         .or_else(|| std::env::var_os("CHART_RASTER_ASSETS").map(PathBuf::from))
         .filter(|d| !d.as_os_str().is_empty())

@@ -12,20 +12,20 @@
 //! `.ci/run` exports the same value before building xtask itself.
 
 use anyhow::{bail, Context, Result};
+use argh::FromArgs;
 use std::process::Command;
 use std::time::Instant;
 
 /// The flags of every cargo call in CI.
 const RUSTFLAGS: &str = "-D warnings";
 
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        if a == "-h" || a == "--help" {
-            println!("cargo xtask ci\nformat, build, clippy, cargo-deny, then the README's test command with CHART_RASTER_REQUIRE_BROWSER=1");
-            return Ok(());
-        }
-        bail!("unknown argument {a:?}");
-    }
+/// Run CI's checks after the system packages: format, build, clippy, cargo-deny, then the
+/// README's test command with CHART_RASTER_REQUIRE_BROWSER=1.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "ci")]
+pub struct Cli {}
+
+pub fn run(_: Cli) -> Result<()> {
     let started = Instant::now();
     if std::env::var("RUSTFLAGS").as_deref() != Ok(RUSTFLAGS) {
         println!(
@@ -46,7 +46,7 @@ pub fn run(args: &[String]) -> Result<()> {
     cargo(&["deny", "--offline", "check", "bans", "licenses", "sources"])?;
     step("tests");
     // The README's test command; in CI a skipped browser test is a failure.
-    crate::browser_assets::run(&[])?;
+    crate::browser_assets::run(Default::default())?;
     let mut test = cargo_command(&["test", "--workspace"]);
     test.env("CHART_RASTER_REQUIRE_BROWSER", "1");
     status(test, "cargo test --workspace")?;

@@ -12,6 +12,7 @@
 //! (`{chart, width, …}`) or bare Chart.js configs (`{type, data, options}`).
 
 use anyhow::{bail, Context, Result};
+use argh::FromArgs;
 use chart_fixtures::{pixelmatch, side_by_side, write_png};
 use chart_raster_browser::{BrowserConfig, BrowserEngine};
 use chart_spec::{Bitmap, EngineKind, Message, RenderOptions};
@@ -29,43 +30,49 @@ struct Args {
     threshold: f64,
 }
 
-fn usage() -> &'static str {
-    "cargo xtask compare [CONFIG…|--examples|--dir DIR] --out DIR [--dpr N] [--threshold T]\n\
-     Renders each config with the skia and browser engines and writes <name>.skia.png,\n\
-     <name>.browser.png, <name>.diff.png and index.html into --out."
+/// Render each config with the skia and browser engines and write <name>.skia.png,
+/// <name>.browser.png, <name>.diff.png and index.html into --out.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "compare")]
+pub struct Cli {
+    /// config files: gallery examples, request bodies or bare Chart.js configs
+    #[argh(positional)]
+    configs: Vec<PathBuf>,
+    /// every gallery example (fixtures/examples)
+    #[argh(switch)]
+    examples: bool,
+    /// every *.json of this folder (repeatable)
+    #[argh(option)]
+    dir: Vec<PathBuf>,
+    /// the output folder
+    #[argh(option)]
+    out: PathBuf,
+    /// render at this device pixel ratio instead of each input's
+    #[argh(option)]
+    dpr: Option<f64>,
+    /// pixelmatch's per-pixel YIQ threshold (default 0.1, the fixtures README's)
+    #[argh(option, default = "DEFAULT_THRESHOLD")]
+    threshold: f64,
 }
 
-fn parse_args(args: &[String]) -> Result<Args> {
+/// The inputs in order: the gallery examples, each --dir, then the named configs.
+fn parse_args(cli: Cli) -> Result<Args> {
     let mut inputs = Vec::new();
-    let mut out = None;
-    let mut dpr = None;
-    let mut threshold = DEFAULT_THRESHOLD;
-    let mut it = args.iter();
-    while let Some(arg) = it.next() {
-        let mut value = |name: &str| it.next().with_context(|| format!("{name} needs a value"));
-        match arg.as_str() {
-            "--examples" => inputs.extend(json_files(&crate_root().join("fixtures/examples"))?),
-            "--dir" => inputs.extend(json_files(Path::new(value("--dir")?))?),
-            "--out" => out = Some(PathBuf::from(value("--out")?)),
-            "--dpr" => dpr = Some(value("--dpr")?.parse().context("--dpr")?),
-            "--threshold" => threshold = value("--threshold")?.parse().context("--threshold")?,
-            "-h" | "--help" => {
-                println!("{}", usage());
-                std::process::exit(0);
-            }
-            s if s.starts_with("--") => bail!("unknown option {s}\n{}", usage()),
-            path => inputs.push(PathBuf::from(path)),
-        }
+    if cli.examples {
+        inputs.extend(json_files(&crate_root().join("fixtures/examples"))?);
     }
-    let out = out.with_context(|| format!("--out DIR is required\n{}", usage()))?;
+    for dir in &cli.dir {
+        inputs.extend(json_files(dir)?);
+    }
+    inputs.extend(cli.configs);
     if inputs.is_empty() {
-        bail!("nothing to compare\n{}", usage());
+        bail!("nothing to compare: name configs, --examples or --dir DIR");
     }
     Ok(Args {
         inputs,
-        out,
-        dpr,
-        threshold,
+        out: cli.out,
+        dpr: cli.dpr,
+        threshold: cli.threshold,
     })
 }
 
@@ -144,8 +151,8 @@ struct Row {
     ratio: f64,
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let args = parse_args(args)?;
+pub fn run(cli: Cli) -> Result<()> {
+    let args = parse_args(cli)?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
     let cases = args

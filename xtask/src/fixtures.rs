@@ -7,46 +7,31 @@
 //! itself is the `chart-fixtures` crate.
 
 use anyhow::{bail, Context, Result};
+use argh::FromArgs;
 use chart_fixtures::{render_all, Ratchet, Suite};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
-/// Options of one run.
-struct Options {
+/// Render an image-fixtures folder with the skia engine and compare it with the reference
+/// PNGs (pixelmatch); for the shared suites, fail when a case of the pass list regresses.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "fixtures")]
+pub struct Cli {
+    /// the cases folder (default: ../shared/chartjs-fixtures/dev)
+    #[argh(option, default = "Suite::Chartjs.default_dir()")]
     dir: PathBuf,
+    /// write each rendering and its diff image below this folder
+    #[argh(option)]
     out: Option<PathBuf>,
+    /// only the cases whose name contains this text
+    #[argh(option)]
     filter: Option<String>,
+    /// print the passing cases too
+    #[argh(switch, short = 'v')]
     verbose: bool,
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let mut opts = Options {
-        dir: Suite::Chartjs.default_dir(),
-        out: None,
-        filter: None,
-        verbose: false,
-    };
-    let mut it = args.iter();
-    while let Some(a) = it.next() {
-        let mut value = || {
-            it.next()
-                .cloned()
-                .with_context(|| format!("{a} needs a value"))
-        };
-        match a.as_str() {
-            "--dir" => opts.dir = PathBuf::from(value()?),
-            "--out" => opts.out = Some(PathBuf::from(value()?)),
-            "--filter" => opts.filter = Some(value()?),
-            "--verbose" | "-v" => opts.verbose = true,
-            "-h" | "--help" => {
-                println!(
-                    "cargo xtask fixtures [--dir DIR] [--out DIR] [--filter TEXT] [--verbose]"
-                );
-                return Ok(());
-            }
-            other => bail!("unknown argument {other:?}"),
-        }
-    }
+pub fn run(opts: Cli) -> Result<()> {
     let results = render_all(&opts.dir, opts.out.as_deref(), opts.filter.as_deref())
         .with_context(|| format!("rendering the fixtures of {}", opts.dir.display()))?;
     for r in &results {

@@ -20,6 +20,7 @@
 //! chart-raster's integration tests) replays it from then on.
 
 use anyhow::{bail, Context, Result};
+use argh::FromArgs;
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
@@ -48,53 +49,54 @@ struct Args {
     build: bool,
 }
 
-fn parse(args: &[String]) -> Result<Args> {
-    let mut a = Args {
-        targets: TARGETS.iter().map(|t| t.0).collect(),
-        seconds: 60,
-        jobs: 1,
-        build: true,
+/// Run AFL++ campaigns over the targets in fuzz/ (see xtask/src/fuzz.rs).
+#[derive(FromArgs)]
+#[argh(subcommand, name = "fuzz")]
+pub struct Cli {
+    /// the targets, comma-separated, or all (default: all)
+    #[argh(option, default = "String::from(\"all\")")]
+    target: String,
+    /// seconds per campaign (default 60)
+    #[argh(option, default = "60")]
+    seconds: u64,
+    /// the number of AFL instances per target (default 1)
+    #[argh(option, default = "1")]
+    jobs: usize,
+    /// use the fuzz binaries already built
+    #[argh(switch)]
+    no_build: bool,
+}
+
+fn parse(cli: Cli) -> Result<Args> {
+    let targets = if cli.target == "all" {
+        TARGETS.iter().map(|t| t.0).collect()
+    } else {
+        let mut v = Vec::new();
+        for name in cli.target.split(',') {
+            let Some(t) = TARGETS.iter().find(|t| t.0 == name) else {
+                bail!(
+                    "unknown target {name:?}; targets: {}",
+                    TARGETS.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
+                );
+            };
+            v.push(t.0);
+        }
+        v
     };
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        if flag == "--no-build" {
-            a.build = false;
-            continue;
-        }
-        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
-        match flag.as_str() {
-            "--target" => {
-                a.targets = if value == "all" {
-                    TARGETS.iter().map(|t| t.0).collect()
-                } else {
-                    let mut v = Vec::new();
-                    for name in value.split(',') {
-                        let Some(t) = TARGETS.iter().find(|t| t.0 == name) else {
-                            bail!(
-                                "unknown target {name:?}; targets: {}",
-                                TARGETS.iter().map(|t| t.0).collect::<Vec<_>>().join(", ")
-                            );
-                        };
-                        v.push(t.0);
-                    }
-                    v
-                }
-            }
-            "--seconds" => a.seconds = value.parse().context("--seconds")?,
-            "--jobs" => a.jobs = value.parse().context("--jobs")?,
-            other => bail!(
-                "unknown flag {other}; flags: --target NAME[,NAME]|all --seconds N --jobs N --no-build"
-            ),
-        }
-    }
+    let a = Args {
+        targets,
+        seconds: cli.seconds,
+        jobs: cli.jobs,
+        build: !cli.no_build,
+    };
     if a.jobs == 0 || a.seconds == 0 {
         bail!("--jobs and --seconds must be at least 1");
     }
     Ok(a)
 }
 
-pub fn run(args: &[String]) -> Result<()> {
-    let args = parse(args)?;
+pub fn run(cli: Cli) -> Result<()> {
+    let args = parse(cli)?;
     let root = repo_root();
     let fuzz = root.join("fuzz");
     let work = fuzz.join("work");

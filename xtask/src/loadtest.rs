@@ -10,7 +10,8 @@
 //!
 //! `--soak [--seconds 60] [--bin PATH]`: see [`soak`].
 
-use anyhow::{bail, Context};
+use anyhow::bail;
+use argh::FromArgs;
 use bytes::Bytes;
 use chart_raster::{Service, ServiceConfig};
 use http_body_util::{BodyExt, Full};
@@ -31,38 +32,45 @@ struct Args {
     bin: Option<std::path::PathBuf>,
 }
 
-fn parse(args: &[String]) -> anyhow::Result<Args> {
+/// Measure the service's cache-hit and cache-miss throughput in-process; with --soak, run the
+/// binary under twice its capacity with hostile requests mixed in.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "loadtest")]
+pub struct Cli {
+    /// requests per phase at most (default 2000)
+    #[argh(option, default = "2000")]
+    requests: u64,
+    /// seconds per phase at most (default 10; with --soak, the soak's length, default 60)
+    #[argh(option)]
+    seconds: Option<f64>,
+    /// keep-alive connections (default 8)
+    #[argh(option, default = "8")]
+    connections: usize,
+    /// chart width in CSS px (default 800)
+    #[argh(option, default = "800")]
+    width: u32,
+    /// chart height in CSS px (default 600)
+    #[argh(option, default = "600")]
+    height: u32,
+    /// soak the chart-raster binary instead
+    #[argh(switch)]
+    soak: bool,
+    /// the binary to soak (default: chart-raster beside this xtask binary)
+    #[argh(option)]
+    bin: Option<std::path::PathBuf>,
+}
+
+fn parse(cli: Cli) -> anyhow::Result<Args> {
+    let seconds_given = cli.seconds.is_some();
     let mut a = Args {
-        requests: 2000,
-        seconds: 10.0,
-        connections: 8,
-        width: 800,
-        height: 600,
-        soak: false,
-        bin: None,
+        requests: cli.requests,
+        seconds: cli.seconds.unwrap_or(10.0),
+        connections: cli.connections,
+        width: cli.width,
+        height: cli.height,
+        soak: cli.soak,
+        bin: cli.bin,
     };
-    let mut seconds_given = false;
-    let mut it = args.iter();
-    while let Some(flag) = it.next() {
-        if flag == "--soak" {
-            a.soak = true;
-            continue;
-        }
-        let value = it.next().with_context(|| format!("{flag} needs a value"))?;
-        seconds_given |= flag == "--seconds";
-        match flag.as_str() {
-            "--bin" => a.bin = Some(value.into()),
-            "--requests" => a.requests = value.parse().context("--requests")?,
-            "--seconds" => a.seconds = value.parse().context("--seconds")?,
-            "--connections" => a.connections = value.parse().context("--connections")?,
-            "--width" => a.width = value.parse().context("--width")?,
-            "--height" => a.height = value.parse().context("--height")?,
-            other => bail!(
-                "unknown flag {other}; flags: --requests N --seconds S --connections C --width W \
-                 --height H --soak --bin PATH"
-            ),
-        }
-    }
     if a.soak && !seconds_given {
         a.seconds = 60.0;
     }
@@ -72,8 +80,8 @@ fn parse(args: &[String]) -> anyhow::Result<Args> {
     Ok(a)
 }
 
-pub fn run(args: &[String]) -> anyhow::Result<()> {
-    let args = parse(args)?;
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let args = parse(cli)?;
     if args.soak {
         return soak::run(soak::Args {
             seconds: args.seconds,

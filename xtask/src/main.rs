@@ -1,4 +1,5 @@
-//! `cargo xtask <task>`: repository automation.
+//! `cargo xtask <task>`: repository automation. Arguments are parsed with argh: each task is a
+//! subcommand whose flags live beside its code (`cargo xtask <task> --help` lists them).
 //!
 //! - `fixtures`: render Chart.js's image tests with the skia engine and compare.
 //! - `browser-assets`: fetch and verify the pinned JS bundles of the browser engine.
@@ -18,20 +19,36 @@ mod fuzz;
 mod loadtest;
 mod tidy;
 
+use argh::FromArgs;
+
+/// Repository tasks of chart-raster.
+#[derive(FromArgs)]
+struct Xtask {
+    #[argh(subcommand)]
+    task: Task,
+}
+
+#[derive(FromArgs)]
+#[argh(subcommand)]
+enum Task {
+    Fixtures(fixtures::Cli),
+    BrowserAssets(browser_assets::Cli),
+    Compare(compare::Cli),
+    Loadtest(loadtest::Cli),
+    Fuzz(fuzz::Cli),
+    Tidy(tidy::Cli),
+    Ci(ci::Cli),
+}
+
 fn main() -> anyhow::Result<()> {
-    let mut args = std::env::args().skip(1);
-    let task = args.next().unwrap_or_default();
-    let rest: Vec<String> = args.collect();
-    match task.as_str() {
-        "fixtures" => fixtures::run(&rest),
-        "browser-assets" => browser_assets::run(&rest),
-        "compare" => compare::run(&rest),
-        "loadtest" => loadtest::run(&rest),
-        "fuzz" => fuzz::run(&rest),
-        "tidy" => tidy::run(&rest),
-        "ci" => ci::run(&rest),
-        _ => anyhow::bail!(
-            "unknown task {task:?}; tasks: fixtures, browser-assets, compare, loadtest, fuzz, tidy, ci"
-        ),
+    let xtask: Xtask = argh::from_env();
+    match xtask.task {
+        Task::Fixtures(a) => fixtures::run(a),
+        Task::BrowserAssets(a) => browser_assets::run(a),
+        Task::Compare(a) => compare::run(a),
+        Task::Loadtest(a) => loadtest::run(a),
+        Task::Fuzz(a) => fuzz::run(a),
+        Task::Tidy(a) => tidy::run(a),
+        Task::Ci(a) => ci::run(a),
     }
 }

@@ -21,6 +21,7 @@
 //! shrink.
 
 use anyhow::{bail, Context, Result};
+use argh::FromArgs;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -150,17 +151,12 @@ const SERDE_JSON_DEBT: &[(&str, &str)] = &[
     ),
 ];
 
-/// `cargo xtask tidy`.
-pub fn run(args: &[String]) -> Result<()> {
-    if let Some(a) = args.first() {
-        if a == "-h" || a == "--help" {
-            println!(
-                "cargo xtask tidy: checks the workspace's structure rules (see xtask/src/tidy.rs)"
-            );
-            return Ok(());
-        }
-        bail!("tidy takes no arguments, got {a:?}");
-    }
+/// Check the workspace's structure rules (see xtask/src/tidy.rs).
+#[derive(FromArgs)]
+#[argh(subcommand, name = "tidy")]
+pub struct Cli {}
+
+pub fn run(_: Cli) -> Result<()> {
     let problems = check(&repo_root())?;
     if problems.is_empty() {
         println!("tidy: ok");
