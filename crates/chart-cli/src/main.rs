@@ -240,8 +240,19 @@ fn render(args: Render) -> anyhow::Result<()> {
     } else {
         std::fs::read_to_string(&args.input).with_context(|| format!("reading {}", args.input))?
     };
-    let config: Value = serde_json::from_str(&text).context("invalid chart config JSON")?;
-    let Value::Object(chart) = config else {
+    // The service's settings first: their budgets apply to the config before it is parsed,
+    // as they do to a request body (the scan bounds what serde_json builds).
+    let config = one_shot_config()?;
+    chart_raster::spec::budget::scan_json(
+        text.as_bytes(),
+        chart_raster::spec::budget::JsonText::ChartConfig,
+        &config.limits,
+    )
+    .map_err(ServiceError::from)?;
+    let parsed: Value = chart_raster::spec::budget::parse_json(text.as_bytes())
+        .context("invalid chart config JSON")?;
+    drop(text);
+    let Value::Object(chart) = parsed else {
         bail!("the chart config must be a JSON object");
     };
     let req = request(
@@ -257,7 +268,6 @@ fn render(args: Render) -> anyhow::Result<()> {
         ],
     );
     // Validate (budgets included) before starting anything, so bad options fail fast.
-    let config = one_shot_config()?;
     let opts =
         RenderOptions::from_json_with_limits(&req, &config.limits).map_err(ServiceError::from)?;
     let (rt, service) = one_shot_service(config)?;

@@ -150,6 +150,33 @@ fn bad_json_fails_with_one_line() {
     assert_failed(&o, "the chart config must be a JSON object");
 }
 
+/// The config is scanned against the budgets before serde_json builds it, as a request body
+/// is: a config of more JSON values than `MAX_JSON_VALUES` is refused by name.
+#[test]
+fn the_config_is_held_to_the_json_budgets_before_parsing() {
+    let mut config = String::from(r#"{"type":"line","data":{"datasets":[{"data":[0"#);
+    for _ in 0..200 {
+        config.push_str(",0");
+    }
+    config.push_str("]}]}}");
+    let o = run_with_env(
+        &["render"],
+        config.as_bytes(),
+        &[("MAX_JSON_VALUES", "100")],
+    );
+    assert_failed(&o, "over the limit of 100 (MAX_JSON_VALUES)");
+    let deep = format!("{}{}", "[".repeat(200), "]".repeat(200));
+    let o = run(&["render"], deep.as_bytes());
+    assert_failed(&o, "(MAX_JSON_DEPTH)");
+    // Within the budgets the same config renders.
+    let o = run_with_env(
+        &["render"],
+        config.as_bytes(),
+        &[("MAX_JSON_VALUES", "1000")],
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
 #[test]
 fn bad_options_fail_with_one_line() {
     assert_failed(
