@@ -351,9 +351,10 @@ fn campaign(
             .stderr(log);
         children.push(cmd.spawn().context("starting cargo afl fuzz")?);
     }
-    // AFL stops itself after -V seconds of fuzzing; calibration of the inputs comes first,
-    // so allow it a generous margin before stopping it.
-    let limit = Duration::from_secs(args.seconds + 600);
+    // AFL stops itself after -V seconds of fuzzing time, which leaves out calibrating new
+    // inputs (a fifth of a render campaign's wall time here); past a margin for that, an
+    // instance gets SIGINT, after which AFL writes its final stats and exits.
+    let limit = Duration::from_secs(args.seconds + args.seconds / 4 + 120);
     let start = Instant::now();
     for mut c in children {
         loop {
@@ -362,8 +363,17 @@ fn campaign(
             }
             if start.elapsed() > limit {
                 println!("fuzz: {target}: instance {} overran; stopping it", c.id());
-                c.kill()?;
-                c.wait()?;
+                let _ = Command::new("kill")
+                    .args(["-INT", &c.id().to_string()])
+                    .status();
+                let asked = Instant::now();
+                while c.try_wait()?.is_none() && asked.elapsed() < Duration::from_secs(30) {
+                    std::thread::sleep(Duration::from_millis(200));
+                }
+                if c.try_wait()?.is_none() {
+                    c.kill()?;
+                    c.wait()?;
+                }
                 break;
             }
             std::thread::sleep(Duration::from_millis(500));
