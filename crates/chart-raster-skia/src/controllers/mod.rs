@@ -158,6 +158,12 @@ impl Meta {
 pub struct StackEntry {
     /// Value per dataset index (`_visualValues`).
     pub values: HashMap<usize, Option<f64>>,
+    /// The visible datasets among `values`, as (position in
+    /// [`ChartData::sorted_visible`], dataset index), in that order: what `applyStack` walks.
+    /// A dataset without a value here adds nothing, so walking these instead of every
+    /// visible dataset gives the same sums without scanning datasets that have no point at
+    /// this index value.
+    pub members: Vec<(usize, usize)>,
     /// `_top`: last visible dataset with a positive value.
     pub top: Option<usize>,
     /// `_bottom`: last visible dataset with a negative value.
@@ -178,8 +184,11 @@ pub struct ChartData {
     /// `chart.options.indexAxis`.
     pub chart_index_axis: Axis,
     /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
-    /// bits, dataset index) → value.
-    pub visual: std::cell::RefCell<HashMap<(String, u64, usize), f64>>,
+    /// bits) → dataset index → value.
+    pub visual: std::cell::RefCell<HashMap<(String, u64), HashMap<usize, f64>>>,
+    /// Position of each dataset in `sorted_visible`, by dataset index (set by
+    /// [`ChartData::build_stacks`]).
+    pub visible_position: Vec<Option<usize>>,
 }
 
 fn key_bits(v: Option<f64>) -> u64 {
@@ -220,36 +229,62 @@ impl ChartData {
                 sub.entry(k).or_default().values.insert(i, v);
             }
         }
-        // getLastIndexInStack: visible metas of the value scale and type, last first.
-        let sorted = self.sorted_visible.clone();
-        for meta in &self.metas {
-            if meta.stacked.is_none() {
-                continue;
+        // Each entry's members in `sorted_visible` order (see `StackEntry::members`).
+        let mut position = vec![None; self.metas.len()];
+        for (pos, &i) in self.sorted_visible.iter().enumerate() {
+            if let Some(slot) = position.get_mut(i) {
+                *slot = Some(pos);
             }
-            let key = Self::stack_key(meta);
-            let candidates: Vec<usize> = sorted
+        }
+        for sub in self.stacks.values_mut() {
+            for e in sub.values_mut() {
+                e.members = e
+                    .values
+                    .keys()
+                    .filter_map(|&i| Some((position.get(i).copied().flatten()?, i)))
+                    .collect();
+                e.members.sort_unstable();
+            }
+        }
+        // getLastIndexInStack: visible metas of the value scale and type, last first. Chart.js
+        // sets `_top`/`_bottom` in every dataset's `updateStacks`, so the last stacked dataset
+        // of a key decides them: compute them once per key, for that dataset (not once per
+        // dataset, which is quadratic in datasets).
+        let mut last_of_key: HashMap<String, usize> = HashMap::new();
+        for (i, meta) in self.metas.iter().enumerate() {
+            if meta.stacked.is_some() {
+                last_of_key.insert(Self::stack_key(meta), i);
+            }
+        }
+        for (key, i) in last_of_key {
+            let meta = &self.metas[i];
+            let candidate: Vec<bool> = self
+                .metas
                 .iter()
-                .copied()
-                .filter(|j| {
-                    let m = &self.metas[*j];
-                    m.id_for(meta.v_axis()) == meta.v_id() && m.kind == meta.kind
-                })
+                .map(|m| m.id_for(meta.v_axis()) == meta.v_id() && m.kind == meta.kind)
                 .collect();
             if let Some(sub) = self.stacks.get_mut(&key) {
                 for e in sub.values_mut() {
-                    e.top = candidates
-                        .iter()
-                        .rev()
-                        .copied()
-                        .find(|j| e.values.get(j).copied().flatten().is_some_and(|v| v > 0.0));
-                    e.bottom = candidates
-                        .iter()
-                        .rev()
-                        .copied()
-                        .find(|j| e.values.get(j).copied().flatten().is_some_and(|v| v < 0.0));
+                    // The members are the visible datasets with a value here, in sorted
+                    // order: the candidates without a value could never be chosen.
+                    let last = |positive: bool| {
+                        e.members.iter().rev().map(|&(_, j)| j).find(|&j| {
+                            candidate.get(j).copied().unwrap_or(false)
+                                && e.values.get(&j).copied().flatten().is_some_and(|v| {
+                                    if positive {
+                                        v > 0.0
+                                    } else {
+                                        v < 0.0
+                                    }
+                                })
+                        })
+                    };
+                    e.top = last(true);
+                    e.bottom = last(false);
                 }
             }
         }
+        self.visible_position = position;
     }
 
     /// The stack entry of a dataset's data point.
@@ -272,14 +307,11 @@ impl ChartData {
 
     /// Records a `_visualValues` change (bar `minBarLength`).
     pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
-        self.visual.borrow_mut().insert(
-            (
-                Self::stack_key(meta),
-                key_bits(p.get(meta.index_axis)),
-                meta.index,
-            ),
-            value,
-        );
+        self.visual
+            .borrow_mut()
+            .entry((Self::stack_key(meta), key_bits(p.get(meta.index_axis))))
+            .or_default()
+            .insert(meta.index, value);
     }
 
     fn apply_stack_inner(
@@ -292,24 +324,32 @@ impl ChartData {
     ) -> Option<f64> {
         let mut value = p.get(meta.v_axis())?;
         let entry = self.stack_entry(meta, p)?;
-        let key = (Self::stack_key(meta), key_bits(p.get(meta.index_axis)));
+        // `applyStack` walks every visible dataset in order and returns 0 when this one is
+        // not among them (unless `all`).
+        let found = self
+            .visible_position
+            .get(meta.index)
+            .copied()
+            .flatten()
+            .is_some();
+        if !found && !all {
+            return Some(0.0);
+        }
         let overrides = self.visual.borrow();
-        let mut found = false;
-        for &k in &self.sorted_visible {
+        let overrides = if visual && !overrides.is_empty() {
+            overrides.get(&(Self::stack_key(meta), key_bits(p.get(meta.index_axis))))
+        } else {
+            None
+        };
+        for &(_, k) in &entry.members {
             if k == meta.index {
-                found = true;
                 if all {
                     continue;
                 }
                 break;
             }
-            let ov = if visual {
-                overrides.get(&(key.0.clone(), key.1, k)).copied()
-            } else {
-                None
-            };
-            let other = match ov {
-                Some(v) => Some(v),
+            let other = match overrides.and_then(|o| o.get(&k)) {
+                Some(&v) => Some(v),
                 None => entry.values.get(&k).copied().flatten(),
             };
             if let Some(other) = other {
@@ -317,9 +357,6 @@ impl ChartData {
                     value += other;
                 }
             }
-        }
-        if !found && !all {
-            return Some(0.0);
         }
         Some(value)
     }
