@@ -326,7 +326,7 @@ impl Controller for BarController {
         let iaxis = meta.index_axis;
         let vaxis = meta.v_axis();
         let (iid, vid) = (meta.i_id().map(String::from), meta.v_id().map(String::from));
-        let labels = scale_labels(scales, iid.as_deref(), chart_labels);
+        let labels = scale_labels(scales, iid.as_deref(), chart_labels, ds.data.len());
         let single = iid == vid;
         meta.parsed.clear();
         let first_is_obj = matches!(ds.data.first(), Some(Datum::Object { .. }));

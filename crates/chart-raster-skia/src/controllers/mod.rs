@@ -630,16 +630,24 @@ pub fn parse_on(
     }
 }
 
-/// The labels an index scale parses against (`iScale.getLabels()`).
-pub fn scale_labels(scales: &[Scale], id: Option<&str>, chart_labels: &[Raw]) -> Vec<Raw> {
+/// The labels an index scale parses against (`iScale.getLabels()`), as far as a dataset of
+/// `points` entries reads them (entry `i` reads label `i`). Only that prefix is copied:
+/// copying every label for every dataset was datasets × labels work.
+pub fn scale_labels(
+    scales: &[Scale],
+    id: Option<&str>,
+    chart_labels: &[Raw],
+    points: usize,
+) -> Vec<Raw> {
+    let prefix = |l: &[Raw]| l[..l.len().min(points)].to_vec();
     id.and_then(|id| scales.iter().find(|s| s.core.id() == id))
         .and_then(|s| {
             s.kind
                 .labels()
-                .map(|l| l.to_vec())
-                .or_else(|| s.core.opts.labels.clone())
+                .map(prefix)
+                .or_else(|| s.core.opts.labels.as_deref().map(prefix))
         })
-        .unwrap_or_else(|| chart_labels.to_vec())
+        .unwrap_or_else(|| prefix(chart_labels))
 }
 
 fn raw_num(r: &Raw) -> Option<f64> {
@@ -657,7 +665,7 @@ pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_
     let vaxis = meta.v_axis();
     let (iid, vid) = (meta.i_id().map(String::from), meta.v_id().map(String::from));
     let (xid, yid) = (meta.x_id.clone(), meta.y_id.clone());
-    let labels = scale_labels(scales, iid.as_deref(), chart_labels);
+    let labels = scale_labels(scales, iid.as_deref(), chart_labels, ds.data.len());
     let single = iid == vid;
     meta.parsed.clear();
     // The shape of the first entry decides the parser, as in Chart.js.
@@ -704,5 +712,21 @@ pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_
             }
         }
         meta.parsed.push(p);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// A dataset copies only the labels its entries read: with 1,000 datasets of 12 points
+    /// over 30,000 labels, copying them all was 30 million string copies.
+    #[test]
+    fn a_dataset_copies_only_the_labels_it_reads() {
+        let labels: Vec<Raw> = (0..30_000).map(|i| Raw::Num(f64::from(i))).collect();
+        let read = scale_labels(&[], None, &labels, 12);
+        assert_eq!(read.len(), 12);
+        assert!(matches!(read[11], Raw::Num(n) if n == 11.0));
+        assert_eq!(scale_labels(&[], None, &labels[..5], 12).len(), 5);
     }
 }
