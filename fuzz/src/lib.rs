@@ -31,24 +31,10 @@ pub const CANVAS: (f64, f64) = (160.0, 120.0);
 /// `-t` is set above it (see xtask/src/fuzz.rs), so a render that does not return is a hang.
 pub const RENDER_DEADLINE: Duration = Duration::from_secs(1);
 
-/// The tight budgets of the render targets: far below the service's defaults, so that the
-/// budget checks themselves are exercised and an execution stays cheap.
-pub fn fuzz_limits() -> Limits {
-    Limits {
-        max_datasets: 64,
-        max_points_per_dataset: 4_000,
-        max_points: 8_000,
-        max_labels: 4_000,
-        max_text_chars: 2_000,
-        max_sankey_nodes: 1_000,
-        max_sankey_flows: 4_000,
-        max_treemap_depth: 8,
-        max_treemap_leaves: 8_000,
-        max_annotations: 200,
-        max_scene_items: 200_000,
-        ..Limits::default()
-    }
-}
+// The tight budgets of the render targets, in a file of their own that the workspace's
+// regression replay (crates/chart-raster/tests/integration/fuzz_regressions.rs) includes too:
+// this crate is outside the workspace, so the test cannot depend on it.
+include!("limits.rs");
 
 /// `POST /render` body parsing, then the cache key of what was accepted.
 pub fn request(data: &[u8]) {

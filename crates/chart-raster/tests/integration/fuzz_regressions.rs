@@ -20,24 +20,8 @@ const DEADLINE: Duration = Duration::from_secs(1);
 /// encoding around it in a debug build on a busy machine.
 const BOUND: Duration = Duration::from_secs(15);
 
-/// The fuzz targets' budgets (fuzz/src/lib.rs: `fuzz_limits`), so that a finding replays
-/// under the limits it was found with.
-fn fuzz_limits() -> Limits {
-    Limits {
-        max_datasets: 64,
-        max_points_per_dataset: 4_000,
-        max_points: 8_000,
-        max_labels: 4_000,
-        max_text_chars: 2_000,
-        max_sankey_nodes: 1_000,
-        max_sankey_flows: 4_000,
-        max_treemap_depth: 8,
-        max_treemap_leaves: 8_000,
-        max_annotations: 200,
-        max_scene_items: 200_000,
-        ..Limits::default()
-    }
-}
+// `fuzz_limits()`: the fuzz targets' budgets, shared with the fuzz crate (fuzz/src/limits.rs).
+include!("../../../../fuzz/src/limits.rs");
 
 fn regressions_dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fuzz/regressions")
