@@ -64,32 +64,24 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
 
 /// Import cycles that exist today: (crate, its modules, why). Fix the cycle, then delete the
 /// entry.
-const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[
-    (
-        "chart-raster-skia",
-        &[
-            "controllers",
-            "controllers::bar",
-            "controllers::bubble",
-            "controllers::doughnut",
-            "controllers::graph_tree",
-            "controllers::line",
-            "controllers::matrix",
-            "controllers::polar_area",
-            "controllers::radar",
-            "controllers::treemap",
-            "plugins::datalabels",
-        ],
-        "issue 10: the Controller trait returns plugins::datalabels::LabelElement, and \
+const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[(
+    "chart-raster-skia",
+    &[
+        "controllers",
+        "controllers::bar",
+        "controllers::bubble",
+        "controllers::doughnut",
+        "controllers::graph_tree",
+        "controllers::line",
+        "controllers::matrix",
+        "controllers::polar_area",
+        "controllers::radar",
+        "controllers::treemap",
+        "plugins::datalabels",
+    ],
+    "issue 10: the Controller trait returns plugins::datalabels::LabelElement, and \
          datalabels reads the controllers' ChartData; element geometry is to move to elements",
-    ),
-    (
-        "chart-spec",
-        &["budget", "request"],
-        "request validates through budget's checks, and budget returns request's RequestError; \
-         the error type is to move to a module both use",
-    ),
-];
+)];
 
 /// Files allowed over [`MAX_LINES`]: (path from the repository root, why).
 const LONG_FILES: &[(&str, &str)] = &[

@@ -26,8 +26,8 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
+use crate::error::RequestError;
 use crate::limits::{Limits, JSON_DEPTH_CEILING};
-use crate::request::RequestError;
 
 /// What [`check_chart`] measured of a config that is within every budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]

@@ -22,6 +22,7 @@ pub mod bitmap;
 pub mod budget;
 pub mod color;
 pub mod defaults;
+pub mod error;
 pub mod font;
 pub mod limits;
 pub mod message;

@@ -9,6 +9,19 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+/// Largest accepted `width`, CSS pixels.
+pub const MAX_WIDTH: f64 = 10_000.0;
+/// Largest accepted `height`, CSS pixels.
+pub const MAX_HEIGHT: f64 = 10_000.0;
+/// Largest accepted `devicePixelRatio`.
+pub const MAX_DEVICE_PIXEL_RATIO: f64 = 10.0;
+/// Largest accepted bitmap, device pixels (`width·dpr × height·dpr`): 200 MB of RGBA.
+pub const MAX_PIXELS: u64 = 50_000_000;
+/// Largest side of a JPEG image, device pixels (the format stores sides as 16-bit numbers).
+pub const MAX_JPEG_SIDE: u32 = 65_535;
+/// Largest side of a WebP image, device pixels (a limit of the WebP format).
+pub const MAX_WEBP_SIDE: u32 = 16_383;
+
 /// Input budgets of one render. Defaults are generous for real charts and small enough that
 /// a request at every limit at once still fits the service's memory; each can be overridden
 /// by the environment variable named on its field (see [`Limits::from_vars`]).
