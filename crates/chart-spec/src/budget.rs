@@ -26,7 +26,7 @@ use std::collections::HashSet;
 
 use serde_json::{Map, Value};
 
-use crate::error::RequestError;
+use crate::error::{shorten, RequestError};
 use crate::limits::{Limits, JSON_DEPTH_CEILING};
 
 /// What [`check_chart`] measured of a config that is within every budget.
@@ -280,15 +280,6 @@ fn over(what: String, max: usize, variable: &'static str) -> RequestError {
     }
 }
 
-/// A JSON key written into an error message: control characters dropped, at most 40 chars.
-fn quoted_key(k: &str) -> String {
-    let mut out: String = k.chars().filter(|c| !c.is_control()).take(40).collect();
-    if k.chars().nth(40).is_some() {
-        out.push('…');
-    }
-    out
-}
-
 /// Entries of a data-like value: an array's elements or an object map's keys (Chart.js
 /// parses `data: {a: 1, b: 2}` as one point per key). Anything else has none.
 fn entries(v: Option<&Value>) -> usize {
@@ -420,7 +411,7 @@ fn check_counts(chart: &Map<String, Value>, limits: &Limits) -> Result<usize, Re
             let n = entries(scale.get("labels").filter(|v| v.is_array()));
             if n > limits.max_labels {
                 return Err(over(
-                    format!("{n} entries in options.scales.{}.labels", quoted_key(id)),
+                    format!("{n} entries in options.scales.{}.labels", shorten(id)),
                     limits.max_labels,
                     "MAX_LABELS",
                 ));

@@ -4,6 +4,16 @@
 
 use crate::limits::MAX_PIXELS;
 
+/// A short, single-line rendering of a string sent by a client (a value, a JSON key), for
+/// error messages: control characters dropped, at most 40 characters, then `…`.
+pub(crate) fn shorten(s: &str) -> String {
+    let mut out: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
+    if s.chars().nth(40).is_some() {
+        out.push('…');
+    }
+    out
+}
+
 /// Why a request was rejected (HTTP 400). The messages are sent to clients as they are.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
 pub enum RequestError {

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::budget::{parse_json, scan_json, JsonText};
+use crate::error::shorten;
 use crate::limits::Limits;
 
 /// Default `width`, CSS pixels.
@@ -144,15 +145,6 @@ fn kind(v: &Value) -> &'static str {
         Value::Array(_) => "an array",
         Value::Object(_) => "an object",
     }
-}
-
-/// A short, single-line rendering of a value sent by a client, for error messages.
-fn shorten(s: &str) -> String {
-    let mut out: String = s.chars().filter(|c| !c.is_control()).take(40).collect();
-    if s.chars().count() > 40 {
-        out.push('…');
-    }
-    out
 }
 
 /// A field that is absent or `null` takes its default.
