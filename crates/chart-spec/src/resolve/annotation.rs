@@ -2,7 +2,7 @@
 //! element defaults ([`crate::defaults`]), `common` and each annotation merge (`beforeUpdate`,
 //! `resolveAnnotationOptions`).
 
-use super::lookup::merge_into;
+use super::lookup::{color_of, merge_into};
 use crate::color::{parse_color, Rgba};
 use crate::defaults;
 use crate::message::Message;
@@ -29,10 +29,6 @@ pub(super) fn draw_time(v: Option<&Value>) -> Option<DrawTime> {
     })
 }
 
-pub(super) fn color(v: Option<&Value>) -> Option<Rgba> {
-    v.and_then(Value::as_str).and_then(parse_color)
-}
-
 pub(super) fn num(m: &Map<String, Value>, k: &str, d: f64) -> f64 {
     match m.get(k) {
         Some(Value::Number(n)) => n.as_f64().unwrap_or(d),
@@ -48,12 +44,12 @@ pub(super) fn raw(m: &Map<String, Value>, k: &str) -> Raw {
 
 pub(super) fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool) -> Shape {
     Shape {
-        background_color: color(m.get("backgroundColor")).unwrap_or(if routed_bg {
+        background_color: color_of(m.get("backgroundColor")).unwrap_or(if routed_bg {
             default_color
         } else {
             Rgba::TRANSPARENT
         }),
-        border_color: color(m.get("borderColor")).unwrap_or(default_color),
+        border_color: color_of(m.get("borderColor")).unwrap_or(default_color),
         border_width: num(m, "borderWidth", 0.0),
         border_dash: m
             .get("borderDash")
@@ -83,7 +79,7 @@ fn arrow_head(m: &Map<String, Value>, end: &str, default_color: Rgba) -> Option<
         fill: merged.get("fill") == Some(&Value::Bool(true)),
         length: num(&merged, "length", 12.0),
         width: num(&merged, "width", 6.0),
-        background_color: color(merged.get("backgroundColor")),
+        background_color: color_of(merged.get("backgroundColor")),
         shape: shape(&merged, default_color, false),
     })
 }
@@ -133,9 +129,9 @@ pub(super) fn label(
     let colors: Vec<Rgba> = match m.get("color") {
         Some(Value::Array(a)) if !a.is_empty() => a
             .iter()
-            .map(|c| color(Some(c)).unwrap_or(Rgba::TRANSPARENT))
+            .map(|c| color_of(Some(c)).unwrap_or(Rgba::TRANSPARENT))
             .collect(),
-        other => vec![color(other).unwrap_or(Rgba::TRANSPARENT)],
+        other => vec![color_of(other).unwrap_or(Rgba::TRANSPARENT)],
     };
     let position = match m.get("position") {
         Some(Value::Object(p)) => (label_pos(p.get("x")), label_pos(p.get("y"))),
@@ -163,7 +159,7 @@ pub(super) fn label(
             _ => -1,
         },
         text_stroke_width: num(m, "textStrokeWidth", 0.0),
-        text_stroke_color: color(m.get("textStrokeColor")),
+        text_stroke_color: color_of(m.get("textStrokeColor")),
         callout: m
             .get("callout")
             .and_then(Value::as_object)
@@ -172,7 +168,7 @@ pub(super) fn label(
                 let mut cs = shape(c, default_color, false);
                 // An unset callout colour falls back to the label's border colour.
                 if c.get("borderColor").is_none() {
-                    cs.border_color = color(m.get("borderColor")).unwrap_or(default_color);
+                    cs.border_color = color_of(m.get("borderColor")).unwrap_or(default_color);
                 }
                 if c.get("borderWidth").is_none() {
                     cs.border_width = 1.0;
