@@ -462,19 +462,25 @@ enum Frame<'a> {
     Object(serde_json::map::Iter<'a>),
 }
 
-/// Characters of one string, checked against `MAX_TEXT_CHARS`. Counting is skipped when the
-/// UTF-8 length is already within the budget (a character is at least one byte).
-pub(crate) fn check_text(s: &str, limits: &Limits) -> Result<(), RequestError> {
+/// Characters of one string of the request `field`, checked against `MAX_TEXT_CHARS`.
+/// Counting is skipped when the UTF-8 length is already within the budget (a character is at
+/// least one byte).
+pub(crate) fn check_text(
+    s: &str,
+    field: &'static str,
+    limits: &Limits,
+) -> Result<(), RequestError> {
     if s.len() <= limits.max_text_chars {
         return Ok(());
     }
     let chars = s.chars().count();
     if chars > limits.max_text_chars {
-        return Err(over(
-            format!("a string of {chars} characters"),
-            limits.max_text_chars,
-            "MAX_TEXT_CHARS",
-        ));
+        return Err(RequestError::OverBudget {
+            field,
+            what: format!("a string of {chars} characters"),
+            max: limits.max_text_chars,
+            variable: "MAX_TEXT_CHARS",
+        });
     }
     Ok(())
 }
@@ -501,7 +507,7 @@ fn walk(chart: &Map<String, Value>, limits: &Limits) -> Result<(usize, usize), R
             Frame::Array(it) => it.next(),
             Frame::Object(it) => match it.next() {
                 Some((k, v)) => {
-                    check_text(k, limits)?;
+                    check_text(k, "chart", limits)?;
                     Some(v)
                 }
                 None => None,
@@ -514,7 +520,7 @@ fn walk(chart: &Map<String, Value>, limits: &Limits) -> Result<(usize, usize), R
         values += 1;
         let frame = match v {
             Value::String(s) => {
-                check_text(s, limits)?;
+                check_text(s, "chart", limits)?;
                 continue;
             }
             Value::Array(a) => Frame::Array(a.iter()),

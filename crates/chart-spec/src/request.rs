@@ -315,20 +315,7 @@ impl RenderOptions {
         };
         let background_color = string(obj, "backgroundColor")?.unwrap_or(DEFAULT_BACKGROUND_COLOR);
         // A colour is short; a huge one would be copied, hashed and echoed in messages.
-        crate::budget::check_text(background_color, limits).map_err(|e| match e {
-            RequestError::OverBudget {
-                what,
-                max,
-                variable,
-                ..
-            } => RequestError::OverBudget {
-                field: "backgroundColor",
-                what,
-                max,
-                variable,
-            },
-            other => other,
-        })?;
+        crate::budget::check_text(background_color, "backgroundColor", limits)?;
         let background_color = background_color.to_string();
         let opts = Self {
             chart: Map::new(),
