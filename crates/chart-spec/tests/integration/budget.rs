@@ -440,7 +440,7 @@ fn budgets_apply_to_query_strings_too() {
 }
 
 /// A 10 MiB body: `<prefix><item>,<item>,…<suffix>`, with as many items as fit.
-fn ten_mib_body(prefix: &str, item: &str, suffix: &str) -> (String, usize) {
+pub(crate) fn ten_mib_body(prefix: &str, item: &str, suffix: &str) -> (String, usize) {
     let budget = 10 * 1024 * 1024 - prefix.len() - suffix.len();
     let n = (budget + 1) / (item.len() + 1);
     let mut body = String::with_capacity(10 * 1024 * 1024);

@@ -598,19 +598,7 @@ fn rss_kib() -> (u64, u64) {
 
 /// A body of about 10 MiB: `{"chart":{"options":{"x":[<item>,<item>,…]}}}`.
 fn ten_mib_of(item: &str) -> (String, usize) {
-    let prefix = r#"{"chart":{"options":{"x":["#;
-    let suffix = "]}}}";
-    let n = (10 * 1024 * 1024 - prefix.len() - suffix.len() + 1) / (item.len() + 1);
-    let mut body = String::with_capacity(10 * 1024 * 1024);
-    body.push_str(prefix);
-    for i in 0..n {
-        if i > 0 {
-            body.push(',');
-        }
-        body.push_str(item);
-    }
-    body.push_str(suffix);
-    (body, n)
+    super::budget::ten_mib_body(r#"{"chart":{"options":{"x":["#, item, "]}}}")
 }
 
 /// Not a test: the figures in the README. Run one case per process, alone, e.g.
