@@ -806,7 +806,8 @@ impl Painter<'_> {
         // Glyphs over this many device pixels per em are covered afresh each time: large
         // text is rare, and its masks would crowd the cache.
         const MAX_CACHED_EM: f32 = 96.0;
-        let em = item.font.size * (t.a * t.d - t.b * t.c).abs().sqrt();
+        let dev_scale = (t.a * t.d - t.b * t.c).abs().sqrt();
+        let em = item.font.size * dev_scale;
         let cacheable = em.is_finite() && em <= MAX_CACHED_EM;
         if cacheable && item.stroke.is_none() && line.embolden == 0.0 {
             if let Paint::Solid(c) = item.paint {
@@ -818,9 +819,15 @@ impl Painter<'_> {
         }
         // Glyphs whose origin is farther than a few ems (plus the stroke) off the bitmap
         // cannot reach it: a long string's outlines past the edge are left out of the path.
-        let scale = (t.a * t.d - t.b * t.c).abs().sqrt();
-        let reach = 4.0 * em + item.stroke.as_ref().map_or(0.0, |(s, _)| s.width * scale);
-        let (pw, ph) = (self.pixmap.width() as f32, self.pixmap.height() as f32);
+        let reach = 4.0 * em
+            + item
+                .stroke
+                .as_ref()
+                .map_or(0.0, |(s, _)| s.width * dev_scale);
+        let guard::Canvas {
+            width: pw,
+            height: ph,
+        } = self.canvas();
         let mut path = Path::new();
         for glyph in &line.glyphs {
             let (x, y) = snap(glyph.x);
@@ -833,7 +840,6 @@ impl Painter<'_> {
         }
         // The path is in device space now.
         let device = Transform::IDENTITY;
-        let dev_scale = (t.a * t.d - t.b * t.c).abs().sqrt();
         if let Some((stroke, p)) = &item.stroke {
             let s = Stroke {
                 width: stroke.width * dev_scale,
