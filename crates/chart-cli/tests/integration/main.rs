@@ -304,23 +304,7 @@ fn serve_stops_on_sigint() {
 }
 
 fn serve_then_signal(signal: &str) {
-    // Port 0: the OS picks one; the listening line tells which.
-    let mut child = Command::new(BIN)
-        .args(["serve", "--port", "0", "--host", "127.0.0.1"])
-        .env("API_KEY", "from-env")
-        .stdout(Stdio::null())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut err = std::io::BufReader::new(child.stderr.take().unwrap());
-    let mut line = String::new();
-    std::io::BufRead::read_line(&mut err, &mut line).unwrap();
-    let addr = line
-        .split("http://")
-        .nth(1)
-        .and_then(|s| s.split_whitespace().next())
-        .unwrap_or_else(|| panic!("no address in {line:?}"))
-        .to_string();
+    let (mut child, mut err, addr, line) = start_serve(&[("API_KEY", "from-env")]);
     assert!(line.contains("auth on"), "{line}");
     let get = |path: &str| {
         let mut s = std::net::TcpStream::connect(&addr).unwrap();
@@ -361,15 +345,17 @@ fn serve_then_signal(signal: &str) {
     assert!(!rest.contains("from-env"), "the key is never logged");
 }
 
-/// Starts `serve` on a free port with extra environment; returns the child, its stderr and
-/// the address it listens on.
+/// Starts `serve` on a free port with extra environment; returns the child, its stderr, the
+/// address it listens on and the listening line.
 fn start_serve(
     env: &[(&str, &str)],
 ) -> (
     std::process::Child,
     std::io::BufReader<std::process::ChildStderr>,
     String,
+    String,
 ) {
+    // Port 0: the OS picks one; the listening line tells which.
     let mut child = Command::new(BIN)
         .args(["serve", "--port", "0", "--host", "127.0.0.1"])
         .envs(env.iter().copied())
@@ -386,12 +372,12 @@ fn start_serve(
         .and_then(|s| s.split_whitespace().next())
         .unwrap_or_else(|| panic!("no address in {line:?}"))
         .to_string();
-    (child, err, addr)
+    (child, err, addr, line)
 }
 
 #[test]
 fn sigterm_during_a_long_render_ends_within_the_render_limit() {
-    let (mut child, _err, addr) = start_serve(&[("MAX_RENDER_TIME_SECONDS", "1")]);
+    let (mut child, _err, addr, _) = start_serve(&[("MAX_RENDER_TIME_SECONDS", "1")]);
     // 1,000 datasets of 250 points: tens of seconds in a debug build, far over the limit.
     let datasets: Vec<serde_json::Value> = (0..1000)
         .map(|j| {
@@ -468,7 +454,7 @@ fn rss_mib(pid: u32) -> f64 {
 
 #[test]
 fn memory_is_given_back_after_a_large_render() {
-    let (mut child, _err, addr) = start_serve(&[]);
+    let (mut child, _err, addr, _) = start_serve(&[]);
     let pid = child.id();
     let idle = rss_mib(pid);
     // 250,000 points (the MAX_POINTS budget) over three datasets.
