@@ -12,7 +12,7 @@
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
-use crate::plugins::bounds::{finite_in, MAX_PX};
+use crate::plugins::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
 use chart_spec::model::{GraphOptions, NodeRef, PluginDataset};
@@ -561,12 +561,7 @@ fn draw_edge(ctx: &mut Ctx<'_>, o: &GraphOptions, from: (f64, f64, f64), to: (f6
         p.line_to(to.0, to.1);
     }
     let mut style = StrokeStyle::new(finite_in(o.edge_width, 0.0, MAX_PX, 3.0), o.edge_color);
-    // `setLineDash` ignores a list with a negative or non-finite entry; an all-zero list
-    // would never advance a dasher, so it draws solid too.
-    let valid = o.edge_dash.iter().all(|d| d.is_finite() && *d >= 0.0);
-    if valid && o.edge_dash.iter().any(|&d| d > 0.0) {
-        style.dash = o.edge_dash.iter().map(|&d| d.min(MAX_PX)).collect();
-    }
+    style.dash = bounded_dash(&o.edge_dash);
     ctx.stroke(&p, &style);
     if o.directed {
         let angle = if t != 0.0 {

@@ -13,7 +13,7 @@
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::math::squared;
-use crate::plugins::bounds::{bounded_font, finite_in, MAX_FONT_PX, MAX_PX};
+use crate::plugins::bounds::{bounded_dash, bounded_font, finite_in, MAX_FONT_PX, MAX_PX};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin, TextAlign, TextBaseline};
 use chart_spec::model::annotation::{
@@ -48,16 +48,7 @@ fn bounded_shape(s: &mut Shape) {
     s.border_width = px(s.border_width, 0.0);
     s.border_radius = px(s.border_radius, 0.0);
     s.border_dash_offset = px(s.border_dash_offset, 0.0);
-    // `setLineDash` ignores a list with a negative or non-finite entry; an all-zero list
-    // would never advance a dasher.
-    if s.border_dash.iter().any(|d| !d.is_finite() || *d < 0.0)
-        || s.border_dash.iter().all(|d| *d == 0.0)
-    {
-        s.border_dash.clear();
-    }
-    for d in s.border_dash.iter_mut() {
-        *d = d.min(MAX_PX);
-    }
+    s.border_dash = bounded_dash(&s.border_dash);
 }
 
 fn bounded_label(l: &mut AnnotationLabel) {

@@ -21,6 +21,18 @@ pub(crate) fn finite_in(v: f64, lo: f64, hi: f64, default: f64) -> f64 {
     }
 }
 
+/// A dash list as `setLineDash` takes it, each entry at most [`MAX_PX`]: empty (solid) when
+/// an entry is negative or not finite (the canvas ignores such a list) or when every entry is
+/// zero (a dasher would never advance).
+pub(crate) fn bounded_dash(dash: &[f64]) -> Vec<f64> {
+    let valid = dash.iter().all(|d| d.is_finite() && *d >= 0.0);
+    if valid && dash.iter().any(|&d| d > 0.0) {
+        dash.iter().map(|&d| d.min(MAX_PX)).collect()
+    } else {
+        Vec::new()
+    }
+}
+
 /// `font` with its size at most [`MAX_FONT_PX`] and a finite line height (borrowed when it
 /// already is).
 pub(crate) fn bounded_font(font: &Font) -> Cow<'_, Font> {
