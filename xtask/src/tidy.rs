@@ -64,24 +64,7 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
 
 /// Import cycles that exist today: (crate, its modules, why). Fix the cycle, then delete the
 /// entry.
-const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[(
-    "chart-raster-skia",
-    &[
-        "controllers",
-        "controllers::bar",
-        "controllers::bubble",
-        "controllers::doughnut",
-        "controllers::graph_tree",
-        "controllers::line",
-        "controllers::matrix",
-        "controllers::polar_area",
-        "controllers::radar",
-        "controllers::treemap",
-        "plugins::datalabels",
-    ],
-    "issue 10: the Controller trait returns plugins::datalabels::LabelElement, and \
-         datalabels reads the controllers' ChartData; element geometry is to move to elements",
-)];
+const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[];
 
 /// Files allowed over [`MAX_LINES`]: (path from the repository root, why).
 const LONG_FILES: &[(&str, &str)] = &[

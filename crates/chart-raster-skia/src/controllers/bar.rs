@@ -4,8 +4,8 @@ use super::{
     parse_on, scale_labels, ChartData, Controller, FloatBar, LegendStyle, Meta, Parsed, UpdateCx,
 };
 use crate::elements::bar::{draw_bar, Bar, Skipped};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{
     Axis, BarBorderWidth, BarDatasetOptions, BarOptions, BarThickness, BorderSkipped, Dataset,
@@ -594,14 +594,14 @@ impl Controller for BarController {
         }
     }
 
-    fn label_elements(&self, _ds: &Dataset, meta: &Meta) -> Vec<Option<LabelElement>> {
+    fn element_geometry(&self, _ds: &Dataset, meta: &Meta) -> Vec<Option<ElementGeometry>> {
         let vaxis = meta.v_axis();
         let has_value = |i: usize| meta.parsed.get(i).and_then(|p| p.get(vaxis)).is_some();
         (self.bars.iter().enumerate())
             .map(|(i, b)| {
                 b.as_ref()
                     .filter(|_| has_value(i))
-                    .map(|b| LabelElement::Bar {
+                    .map(|b| ElementGeometry::Bar {
                         x: b.x,
                         y: b.y,
                         base: b.base,
@@ -613,7 +613,7 @@ impl Controller for BarController {
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
         let Elements::Bar(opts) = &ds.elements else {
-            return super::line::default_legend_style();
+            return LegendStyle::none();
         };
         let o = &opts[0];
         let lw = match o.border_width {

@@ -1,9 +1,9 @@
 //! Bubble controller (controller.bubble): points whose radius comes from the data.
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::point::{draw_point_element, point_size};
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Datum, Elements, PointOptions, Raw};
 
@@ -102,10 +102,10 @@ impl Controller for BubbleController {
         }
     }
 
-    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
         (self.points.iter())
             .map(|(x, y, skip, o)| {
-                (!skip).then_some(LabelElement::Point {
+                (!skip).then_some(ElementGeometry::Point {
                     x: *x,
                     y: *y,
                     radius: o.radius,
@@ -115,7 +115,7 @@ impl Controller for BubbleController {
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
-        let mut l = super::line::LineController::new(true).legend_style(ds, true);
+        let mut l = LegendStyle::of_line_dataset(ds, true, true);
         let _ = use_point_style;
         l.point_style = l
             .point_style

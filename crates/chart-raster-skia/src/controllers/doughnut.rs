@@ -6,8 +6,8 @@ use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::{
     draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign, SpacingMode,
 };
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scene::{LineCap, LineJoin, Paint};
 use chart_spec::model::{self as mx, ArcJoin, Dim};
@@ -78,11 +78,11 @@ pub fn arc_legend_style(ds: &Dataset, i: usize) -> LegendStyle {
     }
 }
 
-/// The datalabels anchors of arc elements: an arc the layout skipped (NaN radius) has none.
-pub fn arc_label_elements(arcs: &[ArcGeometry]) -> Vec<Option<LabelElement>> {
+/// The geometry of arc elements: an arc the layout skipped (NaN radius) has none.
+pub fn arc_geometry_of(arcs: &[ArcGeometry]) -> Vec<Option<ElementGeometry>> {
     arcs.iter()
         .map(|g| {
-            (!g.outer_radius.is_nan()).then_some(LabelElement::Arc {
+            (!g.outer_radius.is_nan()).then_some(ElementGeometry::Arc {
                 x: g.x,
                 y: g.y,
                 start_angle: g.start_angle,
@@ -213,8 +213,8 @@ impl Controller for DoughnutController {
         }
     }
 
-    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
-        arc_label_elements(&self.arcs)
+    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
+        arc_geometry_of(&self.arcs)
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

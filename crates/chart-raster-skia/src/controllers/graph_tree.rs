@@ -530,7 +530,7 @@ impl Controller for GraphTreeController {
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
-        super::line::LineController::new(true).legend_style(ds, use_point_style)
+        LegendStyle::of_line_dataset(ds, true, use_point_style)
     }
 }
 

@@ -1,14 +1,13 @@
 //! Line and scatter controllers (controller.line, controller.scatter).
 
-use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
+use super::{parse_default, point_options, Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::{draw_point_element, point_size};
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use crate::scales::Scale as ScaleT;
-use crate::scene::{LineCap, LineJoin};
-use chart_spec::model::{CapStyle, Dataset, Elements, JoinStyle, PointOptions, Raw, Stacked};
+use chart_spec::model::{Dataset, Raw, Stacked};
 
 /// `LineController`, or `ScatterController` when `scatter` is set.
 pub struct LineController {
@@ -27,29 +26,6 @@ impl LineController {
             points: Vec::new(),
             draw_range: (0, 0),
         }
-    }
-}
-
-/// The legend style of a dataset without elements.
-pub fn default_legend_style() -> LegendStyle {
-    LegendStyle {
-        fill: chart_spec::Rgba::TRANSPARENT,
-        stroke: chart_spec::Rgba::TRANSPARENT,
-        line_width: 0.0,
-        cap: LineCap::Butt,
-        dash: Vec::new(),
-        dash_offset: 0.0,
-        join: LineJoin::Miter,
-        point_style: None,
-        rotation: 0.0,
-        border_radius: None,
-    }
-}
-
-fn point_opts(ds: &Dataset, i: usize) -> Option<&PointOptions> {
-    match &ds.elements {
-        Elements::Point(p) => p.get(i.min(p.len().saturating_sub(1))),
-        _ => None,
     }
 }
 
@@ -78,12 +54,13 @@ impl Controller for LineController {
         self.draw_all(ctx, ds, meta, area);
     }
 
-    fn label_elements(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+    fn element_geometry(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
         let (start, count) = self.draw_range;
         (self.points.iter().enumerate())
             .map(|(i, &(x, y, skip))| {
-                let o = point_opts(ds, i).filter(|_| !skip && i >= start && i < start + count)?;
-                Some(LabelElement::Point {
+                let o =
+                    point_options(ds, i).filter(|_| !skip && i >= start && i < start + count)?;
+                Some(ElementGeometry::Point {
                     x,
                     y,
                     radius: o.radius,
@@ -93,7 +70,7 @@ impl Controller for LineController {
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
-        self.style(ds, use_point_style)
+        LegendStyle::of_line_dataset(ds, self.scatter, use_point_style)
     }
 
     fn line(&mut self) -> Option<&mut LineEl> {
@@ -108,7 +85,7 @@ impl LineController {
             // ScatterController.getMaxOverflow without a line.
             let mut max: f64 = 0.0;
             for i in (0..n).rev() {
-                if let Some(o) = point_opts(ds, i) {
+                if let Some(o) = point_options(ds, i) {
                     max = max.max(point_size(o) / 2.0);
                 }
             }
@@ -117,8 +94,8 @@ impl LineController {
         if n == 0 {
             return Some(border);
         }
-        let first = point_opts(ds, 0).map(point_size).unwrap_or(0.0);
-        let last = point_opts(ds, n - 1).map(point_size).unwrap_or(0.0);
+        let first = point_options(ds, 0).map(point_size).unwrap_or(0.0);
+        let last = point_options(ds, n - 1).map(point_size).unwrap_or(0.0);
         Some(border.max(first).max(last) / 2.0)
     }
 
@@ -206,55 +183,9 @@ impl LineController {
             if *skip || i < start || i >= start + count {
                 continue;
             }
-            if let Some(o) = point_opts(ds, i) {
+            if let Some(o) = point_options(ds, i) {
                 draw_point_element(ctx, o, *x, *y, area);
             }
-        }
-    }
-
-    fn style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
-        if !use_point_style && (!self.scatter || ds.show_line) {
-            if let Some(l) = &ds.line {
-                let mut lw = l.border_width;
-                if !ds.show_line && !self.scatter {
-                    lw = 0.0;
-                }
-                return LegendStyle {
-                    fill: l.background_color,
-                    stroke: l.border_color,
-                    line_width: lw,
-                    cap: match l.cap {
-                        CapStyle::Butt => LineCap::Butt,
-                        CapStyle::Round => LineCap::Round,
-                        CapStyle::Square => LineCap::Square,
-                    },
-                    dash: l.border_dash.clone(),
-                    dash_offset: l.border_dash_offset,
-                    join: match l.join {
-                        JoinStyle::Miter => LineJoin::Miter,
-                        JoinStyle::Round => LineJoin::Round,
-                        JoinStyle::Bevel => LineJoin::Bevel,
-                    },
-                    point_style: None,
-                    rotation: 0.0,
-                    border_radius: None,
-                };
-            }
-        }
-        match point_opts(ds, 0) {
-            Some(o) => LegendStyle {
-                fill: o.background_color,
-                stroke: o.border_color,
-                line_width: o.border_width,
-                cap: LineCap::Butt,
-                dash: Vec::new(),
-                dash_offset: 0.0,
-                join: LineJoin::Miter,
-                point_style: Some(o.point_style),
-                rotation: o.rotation,
-                border_radius: None,
-            },
-            None => default_legend_style(),
         }
     }
 }

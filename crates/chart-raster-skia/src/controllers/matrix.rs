@@ -188,15 +188,15 @@ impl Controller for MatrixController {
         }
     }
 
-    fn label_elements(
+    fn element_geometry(
         &self,
         _ds: &Dataset,
         _meta: &Meta,
-    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+    ) -> Vec<Option<crate::elements::geometry::ElementGeometry>> {
         (self.rects.iter())
             .map(|r| {
                 (r.x.is_finite() && r.y.is_finite()).then_some(
-                    crate::plugins::datalabels::LabelElement::Rect {
+                    crate::elements::geometry::ElementGeometry::Rect {
                         x: r.x,
                         y: r.y,
                         width: r.width,

@@ -18,6 +18,7 @@ pub mod bar;
 pub mod bubble;
 pub mod doughnut;
 pub mod graph_tree;
+mod legend_style;
 pub mod line;
 pub mod matrix;
 pub mod polar_area;
@@ -25,6 +26,8 @@ pub mod radar;
 pub mod sankey;
 pub mod treemap;
 pub mod venn;
+
+pub use legend_style::LegendStyle;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
@@ -488,66 +491,11 @@ impl UpdateCx<'_> {
     }
 }
 
-/// The legend box style of a dataset (`getStyle(usePointStyle ? 0 : undefined)`).
-#[derive(Debug, Clone)]
-pub struct LegendStyle {
-    /// `fillStyle`.
-    pub fill: chart_spec::Rgba,
-    /// `strokeStyle`.
-    pub stroke: chart_spec::Rgba,
-    /// `lineWidth` (already `(width + height) / 4` of the border).
-    pub line_width: f64,
-    /// `lineCap`.
-    pub cap: crate::scene::LineCap,
-    /// `lineDash`.
-    pub dash: Vec<f64>,
-    /// `lineDashOffset`.
-    pub dash_offset: f64,
-    /// `lineJoin`.
-    pub join: crate::scene::LineJoin,
-    /// `pointStyle`.
-    pub point_style: Option<chart_spec::model::PointStyle>,
-    /// `rotation`.
-    pub rotation: f64,
-    /// Bar `borderRadius` (for `useBorderRadius`).
-    pub border_radius: Option<chart_spec::model::BarRadius>,
-}
-
-impl LegendStyle {
-    /// A plain legend box: butt caps, miter joins, no dash, no point style, no rotation and
-    /// square corners, which is what `getStyle()` yields for the plugin controllers whose
-    /// elements set only colours and a border width.
-    pub fn plain_box(fill: chart_spec::Rgba, stroke: chart_spec::Rgba, line_width: f64) -> Self {
-        Self {
-            fill,
-            stroke,
-            line_width,
-            cap: crate::scene::LineCap::Butt,
-            dash: Vec::new(),
-            dash_offset: 0.0,
-            join: crate::scene::LineJoin::Miter,
-            point_style: None,
-            rotation: 0.0,
-            border_radius: None,
-        }
-    }
-
-    /// The plain box of a rectangle element with per-side border widths (matrix, treemap),
-    /// or of a dataset without such options: Chart.js's default `rgba(0,0,0,0.1)` colours
-    /// and no border. The legend's line width is `(toPadding(borderWidth).width + height) / 4`.
-    pub fn rect_element_box(element: Option<(chart_spec::Rgba, chart_spec::Rgba, &[f64])>) -> Self {
-        let default = chart_spec::Rgba {
-            r: 0,
-            g: 0,
-            b: 0,
-            a: 26,
-        };
-        match element {
-            Some((fill, stroke, sides)) => {
-                Self::plain_box(fill, stroke, sides.iter().sum::<f64>() / 4.0)
-            }
-            None => Self::plain_box(default, default, 0.0),
-        }
+/// The point options of a dataset at index `i` (the last one for shorter lists).
+pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::PointOptions> {
+    match &ds.elements {
+        chart_spec::model::Elements::Point(p) => p.get(i.min(p.len().saturating_sub(1))),
+        _ => None,
     }
 }
 
@@ -570,13 +518,13 @@ pub trait Controller {
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area);
     /// The legend style.
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
-    /// The elements chartjs-plugin-datalabels attaches labels to, by data index (`None`:
-    /// no element or skipped).
-    fn label_elements(
+    /// Each element's geometry after `update`, by data index (`None`: no element or
+    /// skipped): what plugins (datalabels, annotation) and the layout read.
+    fn element_geometry(
         &self,
         _ds: &Dataset,
         _meta: &Meta,
-    ) -> Vec<Option<crate::plugins::datalabels::LabelElement>> {
+    ) -> Vec<Option<crate::elements::geometry::ElementGeometry>> {
         Vec::new()
     }
     /// The line element, for the filler.

@@ -2,11 +2,11 @@
 //! (or the `angle` option), radius from the radial scale.
 
 use super::arc_layout::{layout_polar, PolarInput};
-use super::doughnut::{arc_element_options, arc_label_elements, arc_legend_style, arc_opts};
+use super::doughnut::{arc_element_options, arc_geometry_of, arc_legend_style, arc_opts};
 use super::{parse_on, Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::{draw_arc, ArcGeometry};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Axis, Dataset, Datum, Raw};
 
@@ -83,8 +83,8 @@ impl Controller for PolarAreaController {
         }
     }
 
-    fn label_elements(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
-        arc_label_elements(&self.arcs)
+    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
+        arc_geometry_of(&self.arcs)
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

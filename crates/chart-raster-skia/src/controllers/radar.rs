@@ -1,13 +1,12 @@
 //! The radar controller (controller.radar.js): a closed line through one point per label,
 //! placed on the radial scale's spokes.
 
-use super::line::LineController;
 use super::polar_area::parse_radial;
 use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx};
-use crate::plugins::datalabels::LabelElement;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
 
@@ -74,7 +73,7 @@ impl Controller for RadarController {
         }
     }
 
-    fn label_elements(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<LabelElement>> {
+    fn element_geometry(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
         let Elements::Point(opts) = &ds.elements else {
             return Vec::new();
         };
@@ -83,7 +82,7 @@ impl Controller for RadarController {
                 let o = opts
                     .get(i.min(opts.len().saturating_sub(1)))
                     .filter(|_| !skip)?;
-                Some(LabelElement::Point {
+                Some(ElementGeometry::Point {
                     x,
                     y,
                     radius: o.radius,
@@ -93,7 +92,7 @@ impl Controller for RadarController {
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
-        LineController::new(false).legend_style(ds, use_point_style)
+        LegendStyle::of_line_dataset(ds, false, use_point_style)
     }
 
     fn line(&mut self) -> Option<&mut LineEl> {

@@ -756,11 +756,11 @@ pub fn doughnut_hole(
             continue;
         }
         let hole = ctrls[i]
-            .label_elements(ds, meta)
+            .element_geometry(ds, meta)
             .into_iter()
             .flatten()
             .find_map(|e| match e {
-                crate::plugins::datalabels::LabelElement::Arc {
+                crate::elements::geometry::ElementGeometry::Arc {
                     x, y, inner_radius, ..
                 } => Some((x, y, inner_radius)),
                 _ => None,

@@ -11,6 +11,7 @@
 //! quadratic `collide` pass takes at most [`COLLIDE_BUDGET`] overlap tests.
 
 use crate::controllers::{ChartData, Controller};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
@@ -47,57 +48,6 @@ fn bounded_options(o: &mut LabelOptions) {
     if let Cow::Owned(f) = bounded_font(&o.font) {
         o.font = f;
     }
-}
-
-/// The geometry of the element a label is attached to (what the positioners read).
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum LabelElement {
-    /// An `ArcElement`.
-    Arc {
-        /// Centre x.
-        x: f64,
-        /// Centre y.
-        y: f64,
-        /// `startAngle`.
-        start_angle: f64,
-        /// `endAngle`.
-        end_angle: f64,
-        /// `innerRadius`.
-        inner_radius: f64,
-        /// `outerRadius`.
-        outer_radius: f64,
-    },
-    /// A `PointElement`.
-    Point {
-        /// x.
-        x: f64,
-        /// y.
-        y: f64,
-        /// `options.radius`.
-        radius: f64,
-    },
-    /// Any other element with a box (`positioners.fallback`): matrix cells.
-    Rect {
-        /// Left (`x`).
-        x: f64,
-        /// Top (`y`).
-        y: f64,
-        /// `width`.
-        width: f64,
-        /// `height`.
-        height: f64,
-    },
-    /// A `BarElement`.
-    Bar {
-        /// x.
-        x: f64,
-        /// y.
-        y: f64,
-        /// `base`.
-        base: f64,
-        /// `horizontal`.
-        horizontal: bool,
-    },
 }
 
 /// `getScaleOrigin`: the value scale's centre (radial scales) or base pixel.
@@ -190,9 +140,9 @@ fn clip_segment(mut s: [f64; 4], area: &Area) -> [f64; 4] {
 }
 
 /// `positioners[type](el, config)`: the anchor point and the natural direction.
-fn position(el: &LabelElement, origin: Origin, l: &DataLabel, area: &Area) -> Anchored {
+fn position(el: &ElementGeometry, origin: Origin, l: &DataLabel, area: &Area) -> Anchored {
     let (seg, vx, vy) = match *el {
-        LabelElement::Arc {
+        ElementGeometry::Arc {
             x,
             y,
             start_angle,
@@ -213,12 +163,12 @@ fn position(el: &LabelElement, origin: Origin, l: &DataLabel, area: &Area) -> An
                 vy,
             )
         }
-        LabelElement::Point { x, y, radius } => {
+        ElementGeometry::Point { x, y, radius } => {
             let (vx, vy) = orient(x, y, origin);
             let (rx, ry) = (vx * radius, vy * radius);
             ([x - rx, y - ry, x + rx, y + ry], vx, vy)
         }
-        LabelElement::Rect {
+        ElementGeometry::Rect {
             x,
             y,
             width,
@@ -227,7 +177,7 @@ fn position(el: &LabelElement, origin: Origin, l: &DataLabel, area: &Area) -> An
             let (vx, vy) = orient(x, y, origin);
             ([x, y, x + width, y + height], vx, vy)
         }
-        LabelElement::Bar {
+        ElementGeometry::Bar {
             x,
             y,
             base,
@@ -372,7 +322,7 @@ fn intersects(a: &Placed, b: &Placed) -> bool {
 /// origin.
 pub fn place(
     labels: &DataLabels,
-    elements: &[Option<Vec<Option<LabelElement>>>],
+    elements: &[Option<Vec<Option<ElementGeometry>>>],
     origins: &[Origin],
     area: &Area,
     measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
@@ -573,7 +523,7 @@ pub fn draw(ctx: &mut Ctx<'_>, placed: &[Placed], area: &Area) {
 /// (chart types of other bundled plugins).
 pub fn undrawn(
     labels: &DataLabels,
-    elements: &[Option<Vec<Option<LabelElement>>>],
+    elements: &[Option<Vec<Option<ElementGeometry>>>],
     datasets: &[chart_spec::model::Dataset],
 ) -> Vec<chart_spec::Message> {
     let mut kinds: Vec<&str> = Vec::new();
@@ -608,13 +558,13 @@ pub fn collect(
     data: &ChartData,
     scales: &[Scale],
     datasets: &[chart_spec::model::Dataset],
-) -> (Vec<Option<Vec<Option<LabelElement>>>>, Vec<Origin>) {
+) -> (Vec<Option<Vec<Option<ElementGeometry>>>>, Vec<Origin>) {
     let mut elements = Vec::with_capacity(ctrls.len());
     let mut origins = Vec::with_capacity(ctrls.len());
     for (i, c) in ctrls.iter().enumerate() {
         let meta = &data.metas[i];
         let ds = &datasets[i];
-        elements.push(meta.visible.then(|| c.label_elements(ds, meta)));
+        elements.push(meta.visible.then(|| c.element_geometry(ds, meta)));
         let v = scales
             .iter()
             .find(|s| Some(s.core.id()) == meta.v_id().or(meta.y_id.as_deref()));
@@ -662,7 +612,7 @@ mod tests {
         // overlap tests; with a budget of one, the second stays.
         let l = labels(json!({"data": {"datasets": [{"data": [10, 10, 10]}]},
             "options": {"plugins": {"datalabels": {"display": "auto"}}}}));
-        let el = LabelElement::Point {
+        let el = ElementGeometry::Point {
             x: 50.0,
             y: 50.0,
             radius: 3.0,
@@ -689,7 +639,7 @@ mod tests {
         let l = labels(json!({"data": {"datasets": [{"data": [10]}]},
             "options": {"plugins": {"datalabels": {"display": true, "anchor": "end",
                 "align": "top"}}}}));
-        let el = LabelElement::Bar {
+        let el = ElementGeometry::Bar {
             x: 50.0,
             y: 40.0,
             base: 100.0,
@@ -713,7 +663,7 @@ mod tests {
     fn arc_label_at_mid_radius() {
         let l = labels(json!({"data": {"datasets": [{"data": [1],
             "datalabels": {"display": true}}]}}));
-        let el = LabelElement::Arc {
+        let el = ElementGeometry::Arc {
             x: 100.0,
             y: 50.0,
             start_angle: 0.0,
@@ -730,7 +680,7 @@ mod tests {
         let l = labels(json!({"data": {"datasets": [{"data": [1, 2, 3]}]},
             "options": {"plugins": {"datalabels": {"display": "auto"}}}}));
         let pt = |x: f64| {
-            Some(LabelElement::Point {
+            Some(ElementGeometry::Point {
                 x,
                 y: 50.0,
                 radius: 3.0,
@@ -749,7 +699,7 @@ mod tests {
         let l = labels(json!({"data": {"datasets": [{"data": [1]}]},
             "options": {"plugins": {"datalabels": {"display": true, "anchor": "end",
                 "align": "center", "clamp": true}}}}));
-        let el = LabelElement::Bar {
+        let el = ElementGeometry::Bar {
             x: 50.0,
             y: -40.0,
             base: 100.0,
