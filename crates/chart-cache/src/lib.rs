@@ -1,9 +1,22 @@
 //! The render cache: encoded images kept by request hash, bounded by entry count, total bytes
 //! and age (an expired entry is a miss), with an injectable clock. Depends on no workspace crate.
 //!
+//! Two levels: [`Cache`], the in-memory LRU of one process, and [`shared::SharedLevel`],
+//! entries in Redis shared by every replica (`CACHE_URL`). [`TieredCache`] puts the first in
+//! front of the second and is what the service uses.
+//!
 //! The cache is generic (`Cache<K, V>`) and does its own locking, so it can be shared behind an
 //! `Arc` by every request of the service. Time comes from a [`Clock`]: the service uses
 //! [`SystemClock`]; tests use [`ManualClock`] and move time forward instead of sleeping.
+
+pub mod shared;
+/// Not for production use: the throwaway `redis-server` of this and dependent crates' tests
+/// (std only, compiled always so that their tests need no feature plumbing).
+pub mod testing;
+pub mod tiered;
+
+pub use shared::{SharedConfig, SharedEntry, SharedLevel, SharedStats, Stored};
+pub use tiered::{BackendStatus, Claim, Level, RenderLock, Shareable, TieredCache, TieredStats};
 
 use lru::LruCache;
 use std::hash::Hash;
@@ -17,6 +30,20 @@ pub const DEFAULT_MAX_ENTRIES: usize = 1000;
 pub const DEFAULT_MAX_BYTES: u64 = 256 * 1024 * 1024;
 /// Default entry lifetime (`CACHE_TTL_SECONDS`): one hour.
 pub const DEFAULT_TTL: Duration = Duration::from_secs(3600);
+
+/// Why a cache could not be set up.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum CacheError {
+    /// `CACHE_URL` is not a Redis URL this build can use. The URL is shown without its
+    /// password.
+    #[error("invalid CACHE_URL {url:?}: {reason}")]
+    Url {
+        /// The URL, redacted.
+        url: String,
+        /// What is wrong.
+        reason: String,
+    },
+}
 
 /// A monotonic time source. Only differences between two readings matter.
 pub trait Clock: Send + Sync {
@@ -193,11 +220,18 @@ impl<K: Hash + Eq + Clone, V: Clone> Cache<K, V> {
     /// evicts expired entries and least recently used ones until both bounds hold. A value
     /// larger than the byte bound is not stored. Returns whether it was stored.
     pub fn insert(&self, key: K, value: V, bytes: u64) -> bool {
+        self.insert_for(key, value, bytes, self.config.ttl)
+    }
+
+    /// [`Cache::insert`] with a lifetime of `ttl` (capped at the configured TTL) instead of
+    /// the configured one: an entry copied from the shared level lives only as long as it has
+    /// left there.
+    pub fn insert_for(&self, key: K, value: V, bytes: u64, ttl: Duration) -> bool {
         if self.config.max_entries == 0 || bytes > self.config.max_bytes {
             return false;
         }
         let now = self.clock.now();
-        let expires_at = now.saturating_add(self.config.ttl);
+        let expires_at = now.saturating_add(ttl.min(self.config.ttl));
         let mut inner = self.lock();
         if let Some(old) = inner.map.put(
             key,

@@ -1,5 +1,7 @@
 //! Integration tests of chart-cache: bounds, LRU order and expiry on a manual clock.
 
+mod shared;
+
 use chart_cache::{Cache, CacheConfig, Clock, ManualClock};
 use std::sync::Arc;
 use std::time::Duration;
@@ -123,4 +125,15 @@ fn manual_clock_only_moves_when_told() {
     assert_eq!(clock.now(), Duration::ZERO);
     clock.advance(Duration::from_millis(1500));
     assert_eq!(clock.now(), Duration::from_millis(1500));
+}
+
+#[test]
+fn insert_for_shortens_but_never_lengthens_the_life() {
+    let (c, clock) = cache(10, 1000, 60);
+    c.insert_for(k("short"), 1, 1, Duration::from_secs(5));
+    c.insert_for(k("long"), 2, 1, Duration::from_secs(600));
+    clock.advance(Duration::from_secs(5));
+    assert_eq!(c.get(&k("short")), None);
+    clock.advance(Duration::from_secs(55));
+    assert_eq!(c.get(&k("long")), None, "capped at the configured 60 s");
 }
