@@ -6,11 +6,13 @@
 //! - `compare`: the skia and browser engines side by side.
 //! - `loadtest`: cache-hit and cache-miss throughput of the service; `--soak`: the binary
 //!   under twice its capacity with hostile requests mixed in.
+//! - `bench-peers`: the service against Chart.js on @napi-rs/canvas in Node, over HTTP.
 //! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
 //! - `tidy`: the workspace's structure rules (layering, module cycles, file length).
 //! - `ci`: what CI checks after installing system packages (fmt, build, clippy, cargo-deny,
 //!   the README's test command).
 
+mod bench_peers;
 mod browser_assets;
 mod ci;
 mod compare;
@@ -35,6 +37,7 @@ enum Task {
     BrowserAssets(browser_assets::Cli),
     Compare(compare::Cli),
     Loadtest(loadtest::Cli),
+    BenchPeers(bench_peers::Cli),
     Fuzz(fuzz::Cli),
     Tidy(tidy::Cli),
     Ci(ci::Cli),
@@ -47,6 +50,7 @@ fn main() -> anyhow::Result<()> {
         Task::BrowserAssets(a) => browser_assets::run(a),
         Task::Compare(a) => compare::run(a),
         Task::Loadtest(a) => loadtest::run(a),
+        Task::BenchPeers(a) => bench_peers::run(a),
         Task::Fuzz(a) => fuzz::run(a),
         Task::Tidy(a) => tidy::run(a),
         Task::Ci(a) => ci::run(a),

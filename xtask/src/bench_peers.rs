@@ -1,0 +1,675 @@
+//! `cargo xtask bench-peers`: chart-raster's service against Chart.js drawing on
+//! @napi-rs/canvas (Skia) in Node, end to end over HTTP, same configs, same run (issue 13).
+//!
+//! The peer is `xtask/bench-peers/render.cjs`, a small Node HTTP server taking the service's
+//! request body. Its packages are pinned in `xtask/bench-peers/package.json` and
+//! `package-lock.json` (Chart.js 4.5.1, @napi-rs/canvas, and the datalabels, annotation and
+//! date-fns adapter versions the browser engine bundles) and installed with `npm ci` into
+//! `target/bench-peers/`; npm's registry is the only network access.
+//!
+//! Ours is the release binary `chart-raster serve` as a child process with its cache off
+//! (`CACHE_MAX_ENTRIES=0`: every request is a miss, and a hit is an error). Per config, both
+//! servers are started fresh (so each one's peak RSS, `VmHWM`, is that config's), warmed up,
+//! then sent the same `POST /render` (800×600 CSS px at dpr 2, PNG) alternately on one
+//! keep-alive connection each, so both see the same machine load. The table gives medians and
+//! ratios: the machine is shared and noisy, so only ratios from one run mean anything, and no
+//! test times anything.
+
+use anyhow::{bail, Context};
+use argh::FromArgs;
+use serde_json::{json, Value};
+use std::io::{BufRead, BufReader, Read, Write};
+use std::net::{SocketAddr, TcpStream};
+use std::path::{Path, PathBuf};
+use std::process::{Child, Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// Time chart-raster's service against Chart.js on @napi-rs/canvas (Node) over HTTP: medians,
+/// ratios, PNG bytes and peak RSS per chart.
+#[derive(FromArgs)]
+#[argh(subcommand, name = "bench-peers")]
+pub struct Cli {
+    /// timed requests per chart and server (default 15)
+    #[argh(option, default = "15")]
+    runs: usize,
+    /// untimed requests per chart and server first (default 3)
+    #[argh(option, default = "3")]
+    warmup: usize,
+    /// only the charts whose name contains this
+    #[argh(option)]
+    filter: Option<String>,
+    /// the chart-raster binary (default: target/release/chart-raster)
+    #[argh(option)]
+    bin: Option<PathBuf>,
+    /// extra `KEY=VALUE` environment for our server (repeatable), e.g. PNG_COMPRESSION=small
+    #[argh(option)]
+    env: Vec<String>,
+}
+
+pub fn run(cli: Cli) -> anyhow::Result<()> {
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .parent()
+        .context("xtask has no parent directory")?
+        .to_path_buf();
+    let bin = cli
+        .bin
+        .clone()
+        .unwrap_or_else(|| root.join("target/release/chart-raster"));
+    if !bin.exists() {
+        bail!(
+            "{} not found: build it first (cargo build --release -p chart-cli) or pass --bin",
+            bin.display()
+        );
+    }
+    let env: Vec<(String, String)> = cli
+        .env
+        .iter()
+        .map(|kv| {
+            kv.split_once('=')
+                .map(|(k, v)| (k.to_string(), v.to_string()))
+                .with_context(|| format!("--env {kv:?} is not KEY=VALUE"))
+        })
+        .collect::<anyhow::Result<_>>()?;
+    let peer_dir = install_peer(&root)?;
+    let runs = cli.runs.max(1);
+
+    let mut rows = Vec::new();
+    for chart in charts() {
+        if cli
+            .filter
+            .as_deref()
+            .is_some_and(|f| !chart.name.contains(f))
+        {
+            continue;
+        }
+        let body = serde_json::to_vec(&json!({
+            "chart": chart.config,
+            "width": 800,
+            "height": 600,
+            "devicePixelRatio": 2,
+            "format": "png",
+        }))?;
+        let mut ours = Server::ours(&bin, &env)?;
+        let mut peer = Server::peer(&peer_dir)?;
+        let row = (|| {
+            for _ in 0..cli.warmup {
+                ours.render(&body)?;
+                peer.render(&body)?;
+            }
+            let (mut ours_ms, mut peer_ms) = (Vec::new(), Vec::new());
+            let (mut ours_png, mut peer_png) = (0, 0);
+            for _ in 0..runs {
+                let (ms, bytes) = ours.render(&body)?;
+                ours_ms.push(ms);
+                ours_png = bytes;
+                let (ms, bytes) = peer.render(&body)?;
+                peer_ms.push(ms);
+                peer_png = bytes;
+            }
+            anyhow::Ok(Row {
+                name: chart.name,
+                peer: Side {
+                    median_ms: median(&mut peer_ms),
+                    png_bytes: peer_png,
+                    peak_rss_kib: peak_rss_kib(peer.child.id()).unwrap_or(0),
+                },
+                ours: Side {
+                    median_ms: median(&mut ours_ms),
+                    png_bytes: ours_png,
+                    peak_rss_kib: peak_rss_kib(ours.child.id()).unwrap_or(0),
+                },
+            })
+        })();
+        ours.stop();
+        peer.stop();
+        let row = row.with_context(|| format!("chart {}", chart.name))?;
+        eprintln!("{}", table_row(&row));
+        rows.push(row);
+    }
+    println!(
+        "\n800×600 at dpr 2, PNG, through HTTP, cache misses; median of {runs} requests each, \
+         alternating; node-skia = Chart.js 4.5.1 on @napi-rs/canvas\n"
+    );
+    print!("{}", table(&rows));
+    Ok(())
+}
+
+/// One chart of the set the issue lists.
+struct Chart {
+    name: &'static str,
+    config: Value,
+}
+
+/// What one server did on one chart.
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Side {
+    median_ms: f64,
+    png_bytes: usize,
+    peak_rss_kib: u64,
+}
+
+#[derive(Debug, Clone, PartialEq)]
+struct Row {
+    name: &'static str,
+    peer: Side,
+    ours: Side,
+}
+
+/// The median (mean of the middle two for an even count); NaN for no samples. Sorts `v`.
+fn median(v: &mut [f64]) -> f64 {
+    v.sort_by(f64::total_cmp);
+    let n = v.len();
+    match n {
+        0 => f64::NAN,
+        _ if n % 2 == 1 => v[n / 2],
+        _ => (v[n / 2 - 1] + v[n / 2]) / 2.0,
+    }
+}
+
+/// `a / b`, or NaN when `b` is not a positive number.
+fn ratio(a: f64, b: f64) -> f64 {
+    if b > 0.0 {
+        a / b
+    } else {
+        f64::NAN
+    }
+}
+
+const HEADER: &str = "| chart | node-skia | ours | speed-up | PNG node-skia | PNG ours | PNG ours/theirs | peak RSS node-skia | peak RSS ours |\n|---|---|---|---|---|---|---|---|---|\n";
+
+/// One Markdown row: times in ms, speed-up = node-skia's median / ours, PNG sizes in KB and
+/// ours / theirs, peak RSS in MiB.
+fn table_row(r: &Row) -> String {
+    let kb = |b: usize| b as f64 / 1000.0;
+    let mib = |k: u64| k as f64 / 1024.0;
+    format!(
+        "| {} | {:.1} ms | {:.1} ms | {:.1}× | {:.1} KB | {:.1} KB | {:.2}× | {:.0} MiB | {:.0} MiB |",
+        r.name,
+        r.peer.median_ms,
+        r.ours.median_ms,
+        ratio(r.peer.median_ms, r.ours.median_ms),
+        kb(r.peer.png_bytes),
+        kb(r.ours.png_bytes),
+        ratio(r.ours.png_bytes as f64, r.peer.png_bytes as f64),
+        mib(r.peer.peak_rss_kib),
+        mib(r.ours.peak_rss_kib),
+    )
+}
+
+fn table(rows: &[Row]) -> String {
+    let mut out = HEADER.to_string();
+    for r in rows {
+        out.push_str(&table_row(r));
+        out.push('\n');
+    }
+    out
+}
+
+/// `npm ci` of the pinned peer into `target/bench-peers/` (skipped when the lock file there is
+/// already the committed one), with the server script copied beside its `node_modules`.
+fn install_peer(root: &Path) -> anyhow::Result<PathBuf> {
+    let src = root.join("xtask/bench-peers");
+    let dir = root.join("target/bench-peers");
+    std::fs::create_dir_all(&dir).with_context(|| format!("creating {}", dir.display()))?;
+    let lock = std::fs::read(src.join("package-lock.json"))?;
+    let installed = std::fs::read(dir.join("node_modules/.package-lock.json")).ok();
+    let fresh = std::fs::read(dir.join("package-lock.json")).ok().as_ref() == Some(&lock)
+        && installed.is_some()
+        && dir.join("node_modules/@napi-rs/canvas").exists();
+    for file in ["package.json", "package-lock.json", "render.cjs"] {
+        std::fs::copy(src.join(file), dir.join(file))
+            .with_context(|| format!("copying {file} to {}", dir.display()))?;
+    }
+    if !fresh {
+        eprintln!("npm ci in {}", dir.display());
+        // --legacy-peer-deps: the date adapter's peer date-fns is not wanted, its bundle
+        // (date-fns inside, as the browser engine loads it) is what render.cjs runs;
+        // --ignore-scripts: @napi-rs/canvas ships prebuilt binaries as optional packages.
+        let status = Command::new("npm")
+            .args([
+                "ci",
+                "--legacy-peer-deps",
+                "--ignore-scripts",
+                "--no-audit",
+                "--no-fund",
+            ])
+            .current_dir(&dir)
+            .status()
+            .context("running npm (is Node.js installed?)")?;
+        if !status.success() {
+            bail!("npm ci failed in {}", dir.display());
+        }
+    }
+    Ok(dir)
+}
+
+/// A server child process and one keep-alive connection to it.
+struct Server {
+    child: Child,
+    conn: TcpStream,
+    host: String,
+    /// Whether responses must say they were not cache hits (ours).
+    check_miss: bool,
+}
+
+impl Server {
+    fn ours(bin: &Path, env: &[(String, String)]) -> anyhow::Result<Self> {
+        let mut cmd = Command::new(bin);
+        cmd.args(["serve", "--port", "0", "--host", "127.0.0.1"])
+            .env("CACHE_MAX_ENTRIES", "0")
+            .envs(env.iter().map(|(k, v)| (k, v)))
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped());
+        // The service prints its address on stderr, then logs every request there.
+        Self::start(
+            cmd,
+            |c| c.stderr.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+            true,
+        )
+    }
+
+    fn peer(dir: &Path) -> anyhow::Result<Self> {
+        let mut cmd = Command::new("node");
+        cmd.arg("render.cjs")
+            .current_dir(dir)
+            .stdout(Stdio::piped())
+            .stderr(Stdio::inherit());
+        Self::start(
+            cmd,
+            |c| c.stdout.take().map(|s| Box::new(s) as Box<dyn Read + Send>),
+            false,
+        )
+    }
+
+    fn start(
+        mut cmd: Command,
+        announce: impl FnOnce(&mut Child) -> Option<Box<dyn Read + Send>>,
+        check_miss: bool,
+    ) -> anyhow::Result<Self> {
+        let mut child = cmd.spawn().with_context(|| format!("starting {cmd:?}"))?;
+        let stream = announce(&mut child).context("no output pipe")?;
+        let mut lines = BufReader::new(stream);
+        let mut first = String::new();
+        lines.read_line(&mut first)?;
+        let Some(addr) = listening_addr(&first) else {
+            let _ = child.kill();
+            let _ = child.wait();
+            bail!("{cmd:?} did not print its address: {first:?}");
+        };
+        // Drain the rest so the server never blocks on a full pipe.
+        std::thread::spawn(move || {
+            let mut sink = Vec::new();
+            while lines
+                .read_until(b'\n', &mut sink)
+                .map(|n| n > 0)
+                .unwrap_or(false)
+            {
+                sink.clear();
+            }
+        });
+        let conn = TcpStream::connect(addr)?;
+        conn.set_nodelay(true)?;
+        conn.set_read_timeout(Some(Duration::from_secs(120)))?;
+        Ok(Self {
+            child,
+            conn,
+            host: addr.to_string(),
+            check_miss,
+        })
+    }
+
+    /// One `POST /render`: milliseconds from the first byte sent to the last byte received,
+    /// and the PNG's size.
+    fn render(&mut self, body: &[u8]) -> anyhow::Result<(f64, usize)> {
+        let start = Instant::now();
+        let head = format!(
+            "POST /render HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
+            self.host,
+            body.len()
+        );
+        self.conn.write_all(head.as_bytes())?;
+        self.conn.write_all(body)?;
+        let resp = read_response(&mut self.conn)?;
+        let ms = start.elapsed().as_secs_f64() * 1000.0;
+        if resp.status != 200 {
+            bail!(
+                "HTTP {}: {}",
+                resp.status,
+                String::from_utf8_lossy(&resp.body[..resp.body.len().min(2000)])
+            );
+        }
+        if self.check_miss && resp.cache_hit {
+            bail!("a cache hit: the benchmark needs every request to render");
+        }
+        if !resp.body.starts_with(b"\x89PNG\r\n\x1a\n") {
+            bail!("the answer is not a PNG");
+        }
+        Ok((ms, resp.body.len()))
+    }
+
+    fn stop(&mut self) {
+        let _ = self.child.kill();
+        let _ = self.child.wait();
+    }
+}
+
+/// The address in a `... http://127.0.0.1:PORT ...` line.
+fn listening_addr(line: &str) -> Option<SocketAddr> {
+    line.split("http://")
+        .nth(1)?
+        .split(|c: char| c.is_whitespace() || c == '/')
+        .next()?
+        .parse()
+        .ok()
+}
+
+struct Response {
+    status: u16,
+    cache_hit: bool,
+    body: Vec<u8>,
+}
+
+/// Reads one HTTP/1.1 response with a `Content-Length` body (both servers send one).
+fn read_response(conn: &mut TcpStream) -> anyhow::Result<Response> {
+    const MAX_HEAD: usize = 64 * 1024;
+    const MAX_BODY: usize = 256 * 1024 * 1024;
+    let mut head = Vec::new();
+    let mut byte = [0u8; 1];
+    while !head.ends_with(b"\r\n\r\n") {
+        if head.len() > MAX_HEAD {
+            bail!("response head over {MAX_HEAD} bytes");
+        }
+        conn.read_exact(&mut byte)?;
+        head.push(byte[0]);
+    }
+    let head = String::from_utf8_lossy(&head);
+    let mut lines = head.split("\r\n");
+    let status = lines
+        .next()
+        .and_then(|l| l.split(' ').nth(1))
+        .and_then(|s| s.parse().ok())
+        .context("no status line")?;
+    let (mut len, mut cache_hit) = (None, false);
+    for line in lines {
+        let Some((k, v)) = line.split_once(':') else {
+            continue;
+        };
+        let (k, v) = (k.trim().to_ascii_lowercase(), v.trim());
+        match k.as_str() {
+            "content-length" => len = v.parse::<usize>().ok(),
+            "x-cache-hit" => cache_hit = v == "true",
+            "transfer-encoding" => bail!("transfer-encoding {v} is not supported"),
+            _ => {}
+        }
+    }
+    let len = len.context("no Content-Length")?;
+    if len > MAX_BODY {
+        bail!("body of {len} bytes");
+    }
+    let mut body = vec![0; len];
+    conn.read_exact(&mut body)?;
+    Ok(Response {
+        status,
+        cache_hit,
+        body,
+    })
+}
+
+/// Peak resident set (`VmHWM`) of a process, KiB.
+fn peak_rss_kib(pid: u32) -> Option<u64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    status
+        .lines()
+        .find(|l| l.starts_with("VmHWM:"))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()
+}
+
+/// A deterministic stream of numbers in [0, 1) (a 64-bit LCG's top bits), so both servers and
+/// every run draw the same data.
+struct Lcg(u64);
+
+impl Lcg {
+    fn next(&mut self) -> f64 {
+        self.0 = self
+            .0
+            .wrapping_mul(6_364_136_223_846_793_005)
+            .wrapping_add(1_442_695_040_888_963_407);
+        (self.0 >> 11) as f64 / (1u64 << 53) as f64
+    }
+
+    /// Rounded to 2 decimals, as data usually arrives.
+    fn in_range(&mut self, lo: f64, hi: f64) -> f64 {
+        ((lo + self.next() * (hi - lo)) * 100.0).round() / 100.0
+    }
+}
+
+const MONTHS: [&str; 12] = [
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+];
+const BLUE: &str = "rgba(54, 162, 235, 0.6)";
+const RED: &str = "rgba(255, 99, 132, 0.6)";
+const GREEN: &str = "rgba(75, 192, 192, 0.6)";
+const SLICES: [&str; 6] = [
+    "#36a2eb", "#ff6384", "#ff9f40", "#4bc0c0", "#9966ff", "#ffcd56",
+];
+
+/// The set issue 13 lists: what people render.
+fn charts() -> Vec<Chart> {
+    let a = [12, 19, 3, 5, 2, 3, 9, 14, 7, 11, 6, 15];
+    let b = [8, 11, 7, 9, 12, 5, 4, 10, 13, 6, 9, 12];
+    let c = [4, 6, 9, 3, 7, 8, 5, 6, 4, 9, 7, 5];
+    let title = |t: &str| json!({"title": {"display": true, "text": t}});
+    let mut rng = Lcg(0x5eed);
+    let mut series =
+        |n: usize, lo: f64, hi: f64| -> Vec<f64> { (0..n).map(|_| rng.in_range(lo, hi)).collect() };
+    let line_labels: Vec<String> = (0..50).map(|i| format!("P{i}")).collect();
+    let (l1, l2, l3) = (
+        series(50, 0.0, 30.0),
+        series(50, 10.0, 40.0),
+        series(50, 20.0, 50.0),
+    );
+    let (f1, f2) = (series(40, 5.0, 20.0), series(40, 5.0, 20.0));
+    let mut points = |n: usize| -> Vec<Value> {
+        (0..n)
+            .map(|_| json!({"x": rng.in_range(-100.0, 100.0), "y": rng.in_range(-100.0, 100.0)}))
+            .collect()
+    };
+    let (s1k, s10k) = (points(1_000), points(10_000));
+    let mut bubbles = |n: usize| -> Vec<Value> {
+        (0..n)
+            .map(|_| {
+                json!({"x": rng.in_range(0.0, 50.0), "y": rng.in_range(0.0, 50.0),
+                       "r": rng.in_range(3.0, 20.0)})
+            })
+            .collect()
+    };
+    let (bub1, bub2) = (bubbles(20), bubbles(20));
+    // 10,000 points a minute apart from 2026-01-01T00:00:00Z: two saw waves and noise.
+    let mut wave = Lcg(7);
+    let time: Vec<Value> = (0..10_000)
+        .map(|i| {
+            let t = f64::from(i);
+            json!({"x": 1_767_225_600_000.0 + t * 60_000.0,
+                   "y": (((t * 0.013).rem_euclid(7.0) + (t * 0.0007).rem_euclid(3.0)) * 100.0).round() / 100.0
+                       + wave.in_range(0.0, 1.0)})
+        })
+        .collect();
+    vec![
+        Chart {
+            name: "bar 12×2, borders, title, legend",
+            config: json!({"type": "bar", "data": {"labels": MONTHS, "datasets": [
+                {"label": "2025", "data": a, "backgroundColor": BLUE, "borderColor": "#36a2eb", "borderWidth": 2},
+                {"label": "2026", "data": b, "backgroundColor": RED, "borderColor": "#ff6384", "borderWidth": 2}]},
+                "options": {"plugins": title("Monthly sales")}}),
+        },
+        Chart {
+            name: "bar 12×3 stacked",
+            config: json!({"type": "bar", "data": {"labels": MONTHS, "datasets": [
+                {"label": "A", "data": a, "backgroundColor": BLUE},
+                {"label": "B", "data": b, "backgroundColor": RED},
+                {"label": "C", "data": c, "backgroundColor": GREEN}]},
+                "options": {"scales": {"x": {"stacked": true}, "y": {"stacked": true}}}}),
+        },
+        Chart {
+            name: "bar 12×2 horizontal",
+            config: json!({"type": "bar", "data": {"labels": MONTHS, "datasets": [
+                {"label": "2025", "data": a, "backgroundColor": BLUE},
+                {"label": "2026", "data": b, "backgroundColor": RED}]},
+                "options": {"indexAxis": "y"}}),
+        },
+        Chart {
+            name: "line 3×50, curved",
+            config: json!({"type": "line", "data": {"labels": line_labels, "datasets": [
+                {"label": "a", "data": l1, "borderColor": "#36a2eb", "tension": 0.4},
+                {"label": "b", "data": l2, "borderColor": "#ff6384", "tension": 0.4},
+                {"label": "c", "data": l3, "borderColor": "#4bc0c0", "tension": 0.4}]}}),
+        },
+        Chart {
+            name: "area 2×40, filled",
+            config: json!({"type": "line", "data": {"labels": &line_labels[..40], "datasets": [
+                {"label": "a", "data": f1, "fill": "origin", "backgroundColor": BLUE, "borderColor": "#36a2eb"},
+                {"label": "b", "data": f2, "fill": "-1", "backgroundColor": RED, "borderColor": "#ff6384"}]},
+                "options": {"scales": {"y": {"stacked": true}}}}),
+        },
+        Chart {
+            name: "pie 6",
+            config: json!({"type": "pie", "data": {"labels": ["A", "B", "C", "D", "E", "F"],
+                "datasets": [{"data": [30, 22, 18, 12, 10, 8], "backgroundColor": SLICES}]}}),
+        },
+        Chart {
+            name: "doughnut 5",
+            config: json!({"type": "doughnut", "data": {"labels": ["Rent", "Food", "Travel", "Savings", "Other"],
+                "datasets": [{"data": [1200, 450, 300, 600, 150], "backgroundColor": &SLICES[..5]}]}}),
+        },
+        Chart {
+            name: "radar 2×8, filled",
+            config: json!({"type": "radar", "data": {
+                "labels": ["Speed", "Power", "Range", "Comfort", "Safety", "Price", "Looks", "Tech"],
+                "datasets": [
+                    {"label": "A", "data": [65, 59, 90, 81, 56, 55, 40, 70], "fill": true,
+                     "backgroundColor": "rgba(54, 162, 235, 0.2)", "borderColor": "#36a2eb"},
+                    {"label": "B", "data": [28, 48, 40, 19, 96, 27, 100, 60], "fill": true,
+                     "backgroundColor": "rgba(255, 99, 132, 0.2)", "borderColor": "#ff6384"}]}}),
+        },
+        Chart {
+            name: "polar area 6",
+            config: json!({"type": "polarArea", "data": {"labels": ["A", "B", "C", "D", "E", "F"],
+                "datasets": [{"data": [11, 16, 7, 3, 14, 9], "backgroundColor": SLICES}]}}),
+        },
+        Chart {
+            name: "bubble 2×20",
+            config: json!({"type": "bubble", "data": {"datasets": [
+                {"label": "A", "data": bub1, "backgroundColor": BLUE},
+                {"label": "B", "data": bub2, "backgroundColor": RED}]}}),
+        },
+        Chart {
+            name: "bar+line mixed",
+            config: json!({"type": "bar", "data": {"labels": MONTHS, "datasets": [
+                {"label": "sales", "data": a, "backgroundColor": BLUE},
+                {"label": "trend", "data": b, "type": "line", "borderColor": "#ff6384", "tension": 0.3}]}}),
+        },
+        Chart {
+            name: "scatter 1,000",
+            config: json!({"type": "scatter", "data": {"datasets": [
+                {"label": "points", "data": s1k, "backgroundColor": BLUE}]}}),
+        },
+        Chart {
+            name: "scatter 10,000",
+            config: json!({"type": "scatter", "data": {"datasets": [
+                {"label": "points", "data": s10k, "backgroundColor": BLUE, "pointRadius": 2}]}}),
+        },
+        Chart {
+            name: "time series 10,000",
+            config: json!({"type": "line", "data": {"datasets": [
+                {"label": "signal", "data": time, "borderColor": "#36a2eb", "borderWidth": 1, "pointRadius": 0}]},
+                "options": {"parsing": false, "scales": {"x": {"type": "time"}}}}),
+        },
+        Chart {
+            name: "bar, datalabels + annotations",
+            config: json!({"type": "bar", "data": {"labels": &MONTHS[..6], "datasets": [
+                {"label": "2025", "data": &a[..6], "backgroundColor": BLUE}]},
+                "options": {"plugins": {
+                    "datalabels": {"display": true, "anchor": "end", "align": "top", "color": "#333"},
+                    "annotation": {"annotations": {
+                        "target": {"type": "line", "yMin": 10, "yMax": 10, "borderColor": "#ff6384",
+                                   "borderWidth": 2, "label": {"display": true, "content": "target"}},
+                        "band": {"type": "box", "yMin": 4, "yMax": 8, "backgroundColor": "rgba(75, 192, 192, 0.2)"}}}}}}),
+        },
+    ]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn median_sorts_and_takes_the_middle() {
+        assert_eq!(median(&mut [5.0, 1.0, 3.0]), 3.0);
+        assert_eq!(median(&mut [4.0, 1.0, 3.0, 2.0]), 2.5);
+        assert_eq!(median(&mut [7.0]), 7.0);
+        assert!(median(&mut []).is_nan());
+    }
+
+    #[test]
+    fn a_row_gives_speed_up_as_theirs_over_ours_and_png_as_ours_over_theirs() {
+        let row = Row {
+            name: "bar",
+            peer: Side {
+                median_ms: 80.0,
+                png_bytes: 40_000,
+                peak_rss_kib: 100 * 1024,
+            },
+            ours: Side {
+                median_ms: 8.0,
+                png_bytes: 44_000,
+                peak_rss_kib: 40 * 1024,
+            },
+        };
+        assert_eq!(
+            table_row(&row),
+            "| bar | 80.0 ms | 8.0 ms | 10.0× | 40.0 KB | 44.0 KB | 1.10× | 100 MiB | 40 MiB |"
+        );
+        let t = table(&[row.clone(), row]);
+        assert!(t.starts_with(HEADER));
+        assert_eq!(t.lines().count(), 4);
+        // A zero denominator is not infinity.
+        assert!(ratio(1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn the_address_is_read_from_either_servers_first_line() {
+        assert_eq!(
+            listening_addr("listening http://127.0.0.1:40949\n"),
+            Some("127.0.0.1:40949".parse().unwrap())
+        );
+        assert_eq!(
+            listening_addr("chart-raster 0.1.0 listening on http://127.0.0.1:3000 (skia)"),
+            Some("127.0.0.1:3000".parse().unwrap())
+        );
+        assert_eq!(listening_addr("no address"), None);
+    }
+
+    #[test]
+    fn every_chart_has_a_distinct_name_and_the_data_is_the_same_each_time() {
+        let (x, y) = (charts(), charts());
+        let mut names: Vec<_> = x.iter().map(|c| c.name).collect();
+        names.sort_unstable();
+        names.dedup();
+        assert_eq!(names.len(), x.len());
+        assert!(x.iter().zip(&y).all(|(a, b)| a.config == b.config));
+    }
+}
