@@ -1,7 +1,8 @@
 //! The HTTP service: routes, auth, headers and errors over the [`chart_raster`] facade. Takes a
 //! bound listener and a shutdown future; the process (signals, logging set-up) belongs to the binary.
 //!
-//! Routes: `POST|GET /render`, `GET /cache/<hash>`, `GET /examples`, `GET /health`.
+//! Routes: `POST|GET /render`, `GET /cache/<hash>`, `GET /examples`, `GET /health`,
+//! `GET /metrics` (Prometheus text format).
 //! Every response carries `X-Powered-By: chart-raster/<version>` and `X-Request-Id`; every
 //! error body is `{"error": "<message>"}`, including the answers to heads hyper would reject
 //! itself ([`head_guard`]). One line per request goes to stderr.
@@ -9,6 +10,7 @@
 mod gallery;
 mod head_guard;
 mod headers;
+mod metrics;
 
 use bytes::Bytes;
 use chart_raster::{RenderOptions, RenderResult, Service, ServiceError, VERSION};
@@ -29,6 +31,7 @@ use tokio::net::TcpListener;
 
 pub use head_guard::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
 pub use headers::{messages_header, MAX_MESSAGES_HEADER_BYTES};
+pub use metrics::METRICS_CONTENT_TYPE;
 
 /// Largest accepted request body: 10 MiB. Larger bodies get 413.
 pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
@@ -61,7 +64,7 @@ pub enum Error {
 /// Settings of the HTTP layer.
 #[derive(Debug, Clone, Default)]
 pub struct ServerConfig {
-    /// When set, `/render`, `/cache/<hash>` and `/examples` require this key (as
+    /// When set, `/render`, `/cache/<hash>`, `/examples` and `/metrics` require this key (as
     /// `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?api_key=<key>`). Default: none.
     pub api_key: Option<String>,
     /// `TRUST_PROXY=1`: the service runs behind a proxy that sets `X-Forwarded-Proto`,
@@ -158,6 +161,7 @@ struct App {
     trust_proxy: bool,
     public_url: Option<String>,
     ids: RequestIds,
+    http_metrics: metrics::HttpMetrics,
 }
 
 /// Serves until `shutdown` completes, then stops accepting, lets in-flight requests finish
@@ -183,6 +187,7 @@ pub async fn serve(
         trust_proxy: config.trust_proxy,
         public_url: config.public_url,
         ids: RequestIds::new(),
+        http_metrics: metrics::HttpMetrics::default(),
     });
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -250,6 +255,7 @@ impl App {
     /// The raw response to a head the guard rejected (the connection closes after it).
     fn rejected_head(&self, rejection: &head_guard::Rejection) -> Vec<u8> {
         let id = self.ids.next();
+        self.http_metrics.count("other", rejection.status);
         eprintln!(
             "- - {} 0.0ms cache=- id={id} ({})",
             rejection.status, rejection.message
@@ -296,7 +302,7 @@ async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Res
     let method = req.method().clone();
     // The query is left out of the log: it may hold the API key.
     let path = req.uri().path().to_string();
-    let task = tokio::spawn(route(app, req, local, id.clone()));
+    let task = tokio::spawn(route(app.clone(), req, local, id.clone()));
     let _abort = AbortOnDrop(task.abort_handle());
     let (mut resp, cache) = match task.await {
         Ok(r) => r,
@@ -317,6 +323,8 @@ async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Res
     if let Ok(v) = HeaderValue::from_str(&id) {
         h.insert("x-request-id", v);
     }
+    app.http_metrics
+        .count(metrics::route_label(&path), resp.status().as_u16());
     let cache = match cache {
         Some(true) => "hit",
         Some(false) => "miss",
@@ -356,6 +364,19 @@ async fn route(
                 return (unauthorized(), None);
             }
             render(&app, req, local, &id).await
+        }
+        "/metrics" => {
+            if !get {
+                return (method_not_allowed(), None);
+            }
+            if !authorized(&app, &req) {
+                return (unauthorized(), None);
+            }
+            let text = metrics::render(&app.service.metrics(), &app.http_metrics);
+            let mut r = Response::new(Full::new(Bytes::from(text)));
+            r.headers_mut()
+                .insert(CONTENT_TYPE, HeaderValue::from_static(METRICS_CONTENT_TYPE));
+            (r, None)
         }
         "/examples" => {
             if !get {

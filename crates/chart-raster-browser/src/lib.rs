@@ -131,6 +131,9 @@ pub struct BrowserStatus {
     pub active_pages: usize,
     /// The page timeout, seconds.
     pub page_timeout_seconds: u64,
+    /// Chromium sessions replaced after a crash or a stuck page, and chromedriver restarts
+    /// after it died, since the engine was made (`/metrics`).
+    pub restarts: u64,
 }
 
 /// The processes, guarded together so a restart of chromedriver and the sessions it owned
@@ -158,6 +161,8 @@ pub struct BrowserEngine {
     starting: Arc<AtomicUsize>,
     profiles: PathBuf,
     next_profile: AtomicU64,
+    /// See [`BrowserStatus::restarts`].
+    restarts: AtomicU64,
 }
 
 /// Counts a render in `active` for as long as it lives.
@@ -195,6 +200,7 @@ impl BrowserEngine {
             starting: Arc::new(AtomicUsize::new(0)),
             profiles,
             next_profile: AtomicU64::new(0),
+            restarts: AtomicU64::new(0),
         }
     }
 
@@ -228,6 +234,7 @@ impl BrowserEngine {
                     return Err(BrowserError::Render(e));
                 }
                 Ok(Err(page::PageError::Driver(e))) => {
+                    self.restarts.fetch_add(1, Ordering::SeqCst);
                     self.discard(session).await;
                     last_error = e;
                 }
@@ -235,6 +242,7 @@ impl BrowserEngine {
                     // The page is stuck: kill its Chromium (dropping the session does) rather
                     // than reuse it, and without a polite session delete, which would queue
                     // behind the stuck script.
+                    self.restarts.fetch_add(1, Ordering::SeqCst);
                     drop(session);
                     return Err(BrowserError::Timeout(timeout));
                 }
@@ -249,6 +257,7 @@ impl BrowserEngine {
             connected: self.live.load(Ordering::SeqCst) > 0,
             active_pages: self.active.load(Ordering::SeqCst),
             page_timeout_seconds: self.config.page_timeout.as_secs(),
+            restarts: self.restarts.load(Ordering::SeqCst),
         }
     }
 
@@ -340,6 +349,9 @@ impl BrowserEngine {
             let running = pool.driver.as_mut().is_some_and(Driver::alive);
             if !running {
                 // chromedriver died (or never ran): its sessions are unusable.
+                if pool.driver.is_some() {
+                    self.restarts.fetch_add(1, Ordering::SeqCst);
+                }
                 pool.idle.clear();
                 pool.driver = None;
                 let program = self.config.resolve_chromedriver()?;

@@ -6,10 +6,12 @@
 //! - [`cache`]: the LRU of encoded images.
 //! - [`encode`](mod@encode): bitmap → PNG / JPEG / WebP.
 //! - [`service`]: the [`Service`] that runs one request through all of the above.
+//! - [`metrics`]: its counters, for `GET /metrics`.
 //! - [`examples`]: the built-in example charts.
 
 pub mod encode;
 pub mod examples;
+pub mod metrics;
 pub mod service;
 
 pub use chart_cache as cache;
@@ -21,6 +23,6 @@ pub use chart_spec as spec;
 pub use chart_spec::{EngineKind, ImageFormat, Level, Message, RenderOptions, RequestError};
 pub use encode::{encode, EncodeError};
 pub use service::{
-    BlockingRenderer, CachedImage, Health, RenderFailure, RenderResult, Service, ServiceConfig,
-    ServiceError, VERSION,
+    BlockingRenderer, CacheMetrics, CachedImage, Health, RenderFailure, RenderResult, Service,
+    ServiceConfig, ServiceError, ServiceMetrics, VERSION,
 };

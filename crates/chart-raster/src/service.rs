@@ -10,6 +10,7 @@
 //! deadline `start + MAX_RENDER_TIME_SECONDS`, which is when the request is answered 504.
 
 use crate::encode::{encode, EncodeError};
+use crate::metrics::{RenderMetrics, RenderMetricsSnapshot, RenderOutcome};
 use bytes::Bytes;
 use chart_cache::{Cache, CacheConfig, Clock, SystemClock};
 use chart_spec::{
@@ -100,6 +101,22 @@ pub enum ServiceError {
 }
 
 impl ServiceError {
+    /// The `outcome` label of `/metrics` for this error.
+    pub fn outcome(&self) -> RenderOutcome {
+        match self {
+            ServiceError::Request(_) | ServiceError::Rejected(_) => RenderOutcome::Rejected,
+            ServiceError::BrowserUnavailable(_)
+            | ServiceError::Busy { .. }
+            | ServiceError::ShuttingDown
+            | ServiceError::QueueTimeout(_) => RenderOutcome::Unavailable,
+            ServiceError::Timeout(_) => RenderOutcome::Timeout,
+            ServiceError::Render(_)
+            | ServiceError::Encode(_)
+            | ServiceError::Internal(_)
+            | ServiceError::Config { .. } => RenderOutcome::Error,
+        }
+    }
+
     /// Seconds after which the same request may succeed (`Retry-After`), for the errors that
     /// come from the service's state rather than from the request.
     pub fn retry_after(&self) -> Option<u64> {
@@ -378,6 +395,59 @@ pub struct Health {
     pub cache: CacheHealth,
 }
 
+/// The cache's figures for `/metrics`.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct CacheMetrics {
+    /// Lookups that found a live image.
+    pub hits: u64,
+    /// Lookups that found none (or an expired one).
+    pub misses: u64,
+    /// Images held.
+    pub entries: u64,
+    /// Bytes of the images held.
+    pub bytes: u64,
+}
+
+/// What `GET /metrics` reports about the service, at one moment.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ServiceMetrics {
+    /// Requests by engine, format and outcome; render times by engine.
+    pub renders: RenderMetricsSnapshot,
+    /// The cache.
+    pub cache: CacheMetrics,
+    /// Renders running now (until their thread really stops).
+    pub in_flight: u64,
+    /// Renders waiting for a slot.
+    pub pending: u64,
+    /// Browser sessions and chromedriver restarted after a failure.
+    pub browser_restarts: u64,
+}
+
+/// Counts one `Service::render` call's outcome; a call dropped before it finished (its client
+/// went away) counts as abandoned.
+struct OutcomeGuard<'a> {
+    metrics: &'a RenderMetrics,
+    engine: EngineKind,
+    format: ImageFormat,
+    done: bool,
+}
+
+impl OutcomeGuard<'_> {
+    fn finish(mut self, outcome: RenderOutcome) {
+        self.done = true;
+        self.metrics.count(self.engine, self.format, outcome);
+    }
+}
+
+impl Drop for OutcomeGuard<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.metrics
+                .count(self.engine, self.format, RenderOutcome::Abandoned);
+        }
+    }
+}
+
 /// Counts a number up for as long as the guard lives.
 struct Gauge(Arc<AtomicUsize>);
 
@@ -489,6 +559,7 @@ struct Inner {
     active: Arc<AtomicUsize>,
     pending: Arc<AtomicUsize>,
     renders: AtomicU64,
+    metrics: RenderMetrics,
     flights: Mutex<HashMap<String, Arc<Flight>>>,
     /// Raised by [`Service::begin_shutdown`]: queued renders give up, new ones are refused.
     closing: watch::Sender<bool>,
@@ -522,6 +593,7 @@ impl Service {
                 active: Arc::new(AtomicUsize::new(0)),
                 pending: Arc::new(AtomicUsize::new(0)),
                 renders: AtomicU64::new(0),
+                metrics: RenderMetrics::default(),
                 flights: Mutex::new(HashMap::new()),
                 closing: watch::Sender::new(false),
             }),
@@ -546,6 +618,22 @@ impl Service {
     /// flight at the same time share one render. Dropping the returned future withdraws the
     /// request; the render stops once no request waits for it.
     pub async fn render(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
+        let guard = OutcomeGuard {
+            metrics: &self.inner.metrics,
+            engine: opts.engine,
+            format: opts.format,
+            done: false,
+        };
+        let r = self.render_counted(opts).await;
+        guard.finish(match &r {
+            Ok(r) if r.cached => RenderOutcome::CacheHit,
+            Ok(_) => RenderOutcome::Rendered,
+            Err(e) => e.outcome(),
+        });
+        r
+    }
+
+    async fn render_counted(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
         let hash = opts.hash();
         if let Some(img) = self.inner.cache.get(&hash) {
             return Ok(result(img, hash, true));
@@ -620,6 +708,29 @@ impl Service {
     /// joined an identical render in flight do not count).
     pub fn renders(&self) -> u64 {
         self.inner.renders.load(Ordering::SeqCst)
+    }
+
+    /// The cache's counters and size. The one place `/metrics` reads the cache from, so a
+    /// second cache tier (Redis, issue 15) adds its figures here.
+    pub fn cache_metrics(&self) -> CacheMetrics {
+        let stats = self.inner.cache.stats();
+        CacheMetrics {
+            hits: stats.hits,
+            misses: stats.misses,
+            entries: self.inner.cache.len() as u64,
+            bytes: self.inner.cache.bytes(),
+        }
+    }
+
+    /// The `/metrics` snapshot.
+    pub fn metrics(&self) -> ServiceMetrics {
+        ServiceMetrics {
+            renders: self.inner.metrics.snapshot(),
+            cache: self.cache_metrics(),
+            in_flight: self.inner.active.load(Ordering::SeqCst) as u64,
+            pending: self.inner.pending.load(Ordering::SeqCst) as u64,
+            browser_restarts: self.inner.browser.status().restarts,
+        }
     }
 
     /// The `/health` snapshot.
@@ -715,6 +826,7 @@ impl Service {
             ));
         }
         self.inner.renders.fetch_add(1, Ordering::SeqCst);
+        let started = Instant::now();
         let work = async {
             match opts.engine {
                 EngineKind::Skia => {
@@ -745,7 +857,9 @@ impl Service {
                 }
             }
         };
-        let img = match tokio::time::timeout(limit, work).await {
+        let outcome = tokio::time::timeout(limit, work).await;
+        self.inner.metrics.observe(opts.engine, started.elapsed());
+        let img = match outcome {
             Ok(r) => r?,
             Err(_) => {
                 // Answered 504: the engine stops at its next poll of the Cancel.
@@ -814,6 +928,7 @@ mod browser {
         pub connected: bool,
         pub active_pages: usize,
         pub page_timeout_seconds: u64,
+        pub restarts: u64,
     }
 
     #[cfg(feature = "browser")]
@@ -842,6 +957,7 @@ mod browser {
                 connected: s.connected,
                 active_pages: s.active_pages,
                 page_timeout_seconds: s.page_timeout_seconds,
+                restarts: s.restarts,
             }
         }
 
@@ -870,6 +986,7 @@ mod browser {
                 connected: false,
                 active_pages: 0,
                 page_timeout_seconds: 0,
+                restarts: 0,
             }
         }
 

@@ -5,5 +5,6 @@ mod cache;
 mod common;
 mod errors;
 mod hostile;
+mod metrics;
 mod render;
 mod service;

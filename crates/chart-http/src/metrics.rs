@@ -1,0 +1,180 @@
+//! `GET /metrics`: the service's counters in the Prometheus text exposition format (0.0.4),
+//! plus the HTTP layer's own count of requests by route and status.
+
+use chart_raster::metrics::RENDER_SECONDS_BUCKETS;
+use chart_raster::ServiceMetrics;
+use std::collections::BTreeMap;
+use std::fmt::Write;
+use std::sync::Mutex;
+
+/// `Content-Type` of `/metrics`.
+pub const METRICS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
+
+/// The `route` label of a request path. A fixed set, so a client requesting many different
+/// paths cannot grow the series without bound: every unknown path is `other`.
+pub fn route_label(path: &str) -> &'static str {
+    match path {
+        "/render" => "/render",
+        "/chart" => "/chart",
+        "/health" => "/health",
+        "/examples" => "/examples",
+        "/metrics" => "/metrics",
+        "/openapi.json" => "/openapi.json",
+        p if p.starts_with("/cache/") => "/cache/<hash>",
+        _ => "other",
+    }
+}
+
+/// HTTP requests answered, by route label and status. Both label sets are small and fixed
+/// (routes above, statuses this server sends), so the map stays small.
+#[derive(Default)]
+pub struct HttpMetrics {
+    requests: Mutex<BTreeMap<(&'static str, u16), u64>>,
+}
+
+impl HttpMetrics {
+    /// Counts one answered request.
+    pub fn count(&self, route: &'static str, status: u16) {
+        let mut m = self.requests.lock().unwrap_or_else(|e| e.into_inner());
+        *m.entry((route, status)).or_insert(0) += 1;
+    }
+
+    fn snapshot(&self) -> BTreeMap<(&'static str, u16), u64> {
+        self.requests
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .clone()
+    }
+}
+
+/// One metric family's `# HELP` and `# TYPE` lines.
+fn family(out: &mut String, name: &str, kind: &str, help: &str) {
+    let _ = writeln!(out, "# HELP {name} {help}");
+    let _ = writeln!(out, "# TYPE {name} {kind}");
+}
+
+/// The exposition text of `s` and `http`.
+pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
+    let mut out = String::new();
+    family(
+        &mut out,
+        "chart_raster_renders_total",
+        "counter",
+        "Render requests by engine, output format and outcome (rendered, cache_hit, rejected, \
+         unavailable, timeout, error, abandoned).",
+    );
+    for r in &s.renders.renders {
+        let _ = writeln!(
+            out,
+            "chart_raster_renders_total{{engine=\"{}\",format=\"{}\",outcome=\"{}\"}} {}",
+            r.engine.as_str(),
+            r.format.as_str(),
+            r.outcome.as_str(),
+            r.count
+        );
+    }
+    family(
+        &mut out,
+        "chart_raster_render_seconds",
+        "histogram",
+        "Time of engine renders (drawing and encoding, not the queue), by engine.",
+    );
+    for h in &s.renders.seconds {
+        let engine = h.engine.as_str();
+        for (le, n) in RENDER_SECONDS_BUCKETS.iter().zip(h.cumulative) {
+            let _ = writeln!(
+                out,
+                "chart_raster_render_seconds_bucket{{engine=\"{engine}\",le=\"{le}\"}} {n}"
+            );
+        }
+        let _ = writeln!(
+            out,
+            "chart_raster_render_seconds_bucket{{engine=\"{engine}\",le=\"+Inf\"}} {}",
+            h.count
+        );
+        let _ = writeln!(
+            out,
+            "chart_raster_render_seconds_sum{{engine=\"{engine}\"}} {}",
+            h.sum_seconds
+        );
+        let _ = writeln!(
+            out,
+            "chart_raster_render_seconds_count{{engine=\"{engine}\"}} {}",
+            h.count
+        );
+    }
+    let simple: [(&str, &str, &str, u64); 7] = [
+        (
+            "chart_raster_cache_hits_total",
+            "counter",
+            "Cache lookups that found a live image.",
+            s.cache.hits,
+        ),
+        (
+            "chart_raster_cache_misses_total",
+            "counter",
+            "Cache lookups that found no image or an expired one.",
+            s.cache.misses,
+        ),
+        (
+            "chart_raster_cache_entries",
+            "gauge",
+            "Images in the cache.",
+            s.cache.entries,
+        ),
+        (
+            "chart_raster_cache_bytes",
+            "gauge",
+            "Bytes of the images in the cache.",
+            s.cache.bytes,
+        ),
+        (
+            "chart_raster_renders_in_flight",
+            "gauge",
+            "Renders running now (CONCURRENCY bounds them).",
+            s.in_flight,
+        ),
+        (
+            "chart_raster_renders_pending",
+            "gauge",
+            "Renders waiting for a slot (MAX_PENDING bounds them).",
+            s.pending,
+        ),
+        (
+            "chart_raster_browser_restarts_total",
+            "counter",
+            "Chromium sessions replaced after a crash or a stuck page, and chromedriver restarts.",
+            s.browser_restarts,
+        ),
+    ];
+    for (name, kind, help, value) in simple {
+        family(&mut out, name, kind, help);
+        let _ = writeln!(out, "{name} {value}");
+    }
+    family(
+        &mut out,
+        "chart_raster_http_requests_total",
+        "counter",
+        "HTTP requests answered, by route and status.",
+    );
+    for ((route, status), n) in http.snapshot() {
+        let _ = writeln!(
+            out,
+            "chart_raster_http_requests_total{{route=\"{route}\",status=\"{status}\"}} {n}"
+        );
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn routes_are_a_fixed_set() {
+        assert_eq!(route_label("/cache/0123456789abcdef"), "/cache/<hash>");
+        assert_eq!(route_label("/render"), "/render");
+        assert_eq!(route_label("/anything/else"), "other");
+        assert_eq!(route_label("/render/"), "other");
+    }
+}
