@@ -24,6 +24,75 @@ pub enum BoxPos {
     Dynamic,
 }
 
+/// Where everything of a chart sits after its update, in CSS px of the canvas: what the
+/// drawing reads, and what the layout oracle of `cargo xtask compare` holds against the live
+/// Chart.js object (`chart.chartArea`, each scale's box and `getPixelForTick`, the elements
+/// of `getDatasetMeta(i).data`). Serializes to JSON with the same names.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct Layout {
+    /// Canvas width.
+    pub width: f64,
+    /// Canvas height.
+    pub height: f64,
+    /// `chart.chartArea`.
+    pub chart_area: Area,
+    /// The boxes other than scales (legend, subtitle, title), in Chart.js's plugin order.
+    pub boxes: Vec<PlacedBox>,
+    /// Every scale, in `options.scales` order.
+    pub scales: Vec<ScaleLayout>,
+    /// Every dataset, by dataset index.
+    pub datasets: Vec<DatasetLayout>,
+}
+
+/// A layout box that is not a scale.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct PlacedBox {
+    /// `legend`, `subtitle` or `title`.
+    pub kind: String,
+    /// `left`, `top`, `right`, `bottom`.
+    pub rect: Area,
+}
+
+/// A scale after layout and `configure()`.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct ScaleLayout {
+    /// The scale id (`options.scales` key).
+    pub id: String,
+    /// `x`, `y` or `r`.
+    pub axis: String,
+    /// Whether the scale is drawn (`display`, or `'auto'` with a visible dataset on it).
+    pub visible: bool,
+    /// `left`, `top`, `right`, `bottom`.
+    pub rect: Area,
+    /// `scale.ticks` after auto-skip, each with `getPixelForTick(i)`.
+    pub ticks: Vec<TickLayout>,
+}
+
+/// One tick of a scale.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct TickLayout {
+    /// `value`.
+    pub value: f64,
+    /// `label` (lines); `None` when the tick has none.
+    pub label: Option<Vec<String>>,
+    /// `getPixelForTick(i)` (NaN, serialized as `null`, where the scale has no such pixel).
+    pub pixel: f64,
+}
+
+/// One dataset's elements after its controller's update.
+#[derive(Debug, Clone, PartialEq, serde::Serialize)]
+pub struct DatasetLayout {
+    /// Dataset index.
+    pub index: usize,
+    /// `chart.isDatasetVisible(index)`.
+    pub visible: bool,
+    /// The clip area (`getDatasetClipArea`); `None` when clipping is off.
+    pub clip: Option<Area>,
+    /// Each element's geometry by data index (`None`: skipped, or a chart type whose
+    /// elements are not described yet).
+    pub elements: Vec<Option<crate::elements::geometry::ElementGeometry>>,
+}
+
 /// A layout box (`layouts.addBox` item).
 pub trait LayoutBox {
     /// `position`.

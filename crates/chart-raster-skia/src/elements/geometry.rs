@@ -4,7 +4,8 @@
 /// The geometry of one element after its controller's `update`: what chartjs-plugin-datalabels'
 /// positioners and the annotation plugin read, and what the layout oracle compares with the
 /// live Chart.js element (`getDatasetMeta(i).data[j]`).
-#[derive(Debug, Clone, Copy, PartialEq)]
+#[derive(Debug, Clone, Copy, PartialEq, serde::Serialize)]
+#[serde(tag = "type", rename_all = "lowercase")]
 pub enum ElementGeometry {
     /// An `ArcElement`.
     Arc {

@@ -19,7 +19,7 @@ use chart_spec::values::Font;
 use chart_spec::Rgba;
 
 /// A chart area or clip rectangle, CSS px.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Default, serde::Serialize)]
 pub struct Area {
     /// Left edge.
     pub left: f64,

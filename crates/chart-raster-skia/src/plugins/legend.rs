@@ -35,6 +35,11 @@ pub struct LegendBox {
 }
 
 impl LegendBox {
+    /// Where the layout placed the box.
+    pub fn rect(&self) -> crate::layout::BoxRect {
+        self.rect
+    }
+
     /// A legend over items.
     pub fn new(opts: LegendOptions, mut items: Vec<LegendItem>) -> Self {
         if opts.reverse {

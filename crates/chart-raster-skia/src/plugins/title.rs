@@ -16,6 +16,11 @@ pub struct TitleBox {
 }
 
 impl TitleBox {
+    /// Where the layout placed the box.
+    pub fn rect(&self) -> crate::layout::BoxRect {
+        self.rect
+    }
+
     /// A title box.
     pub fn new(opts: TitleOptions) -> Self {
         Self {

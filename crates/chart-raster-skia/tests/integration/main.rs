@@ -50,6 +50,7 @@ mod geometry;
 mod hostile_core;
 mod hostile_plugin_charts;
 mod image_fixtures;
+mod layout;
 mod plugin_charts;
 mod plugins;
 mod radial_time;

@@ -1,0 +1,94 @@
+//! The public [`Layout`] of the update stage: the same numbers the drawing uses, and JSON.
+
+use chart_raster_skia::elements::geometry::ElementGeometry;
+use chart_raster_skia::layout::Layout;
+use chart_raster_skia::scene::{Item, PathCmd};
+use chart_raster_skia::{Engine, Settings};
+use chart_spec::Rgba;
+use serde_json::json;
+
+const SETTINGS: Settings = Settings {
+    width: 400.0,
+    height: 200.0,
+    device_pixel_ratio: 1.0,
+    background: Rgba::TRANSPARENT,
+};
+
+fn bar_chart() -> serde_json::Value {
+    json!({"type": "bar", "data": {"labels": ["a", "b", "c"],
+        "datasets": [{"data": [1, 2, 3]}]},
+        "options": {"plugins": {"legend": {"display": false}}}})
+}
+
+fn layout_of(cfg: &serde_json::Value) -> Layout {
+    let (layout, msgs) = Engine::new().layout(cfg.as_object().expect("object"), &SETTINGS);
+    assert!(msgs.is_empty(), "{msgs:?}");
+    layout.expect("a layout")
+}
+
+/// Each bar's centre sits on its category's tick pixel, inside the chart area, and the bars
+/// the scene draws are the ones the layout describes.
+#[test]
+fn bars_sit_on_their_ticks_and_match_the_scene() {
+    let cfg = bar_chart();
+    let l = layout_of(&cfg);
+    let a = l.chart_area;
+    assert!(
+        a.left > 0.0 && a.right <= 400.0 && a.top > 0.0 && a.bottom < 200.0,
+        "{a:?}"
+    );
+    let x = l.scales.iter().find(|s| s.id == "x").expect("x scale");
+    assert_eq!(x.ticks.len(), 3);
+    assert_eq!(x.rect.left, a.left);
+    assert_eq!(x.rect.top, a.bottom);
+    let bars: Vec<(f64, f64)> = l.datasets[0]
+        .elements
+        .iter()
+        .map(|e| match e {
+            Some(ElementGeometry::Bar { x, y, .. }) => (*x, *y),
+            other => panic!("not a bar: {other:?}"),
+        })
+        .collect();
+    for (b, t) in bars.iter().zip(&x.ticks) {
+        assert_eq!(b.0, t.pixel);
+    }
+    assert!(bars[0].1 > bars[1].1 && bars[1].1 > bars[2].1, "{bars:?}");
+    // The scene's bar fills start at the layout's tops.
+    let (scene, _) = Engine::new().scene(cfg.as_object().expect("object"), &SETTINGS);
+    let tops: Vec<f32> = scene
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Fill { path, .. } => match path.cmds.first() {
+                Some(PathCmd::MoveTo(_, y)) => Some(*y),
+                _ => None,
+            },
+            _ => None,
+        })
+        .collect();
+    for b in &bars {
+        assert!(
+            tops.iter().any(|t| (f64::from(*t) - b.1).abs() < 1e-3),
+            "{tops:?} {b:?}"
+        );
+    }
+}
+
+/// The layout prints as JSON with Chart.js's names for the numbers.
+#[test]
+fn layout_serializes_to_json() {
+    let l = layout_of(&bar_chart());
+    let v = serde_json::to_value(&l).expect("json");
+    assert_eq!(v["chart_area"]["left"], json!(l.chart_area.left));
+    assert_eq!(v["scales"][0]["ticks"].as_array().map(Vec::len), Some(3));
+    assert_eq!(v["datasets"][0]["elements"][0]["type"], json!("bar"));
+}
+
+/// A config that does not resolve has no layout, and says why.
+#[test]
+fn unknown_chart_type_has_no_layout() {
+    let cfg = json!({"type": "nope", "data": {"datasets": [{"data": [1]}]}});
+    let (layout, msgs) = Engine::new().layout(cfg.as_object().expect("object"), &SETTINGS);
+    assert!(layout.is_none());
+    assert!(!msgs.is_empty());
+}
