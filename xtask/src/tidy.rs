@@ -83,25 +83,9 @@ const LONG_FILES: &[(&str, &str)] = &[
 ];
 
 /// Files of the skia engine whose non-test code uses serde_json, with why: the debt of issue
-/// 10 (`Engine::scene` takes the config map and resolves it itself; every option is to be
-/// resolved in chart-spec, and the engine to draw `&chart_spec::Chart`).
+/// 10 (the engine resolves the config once, through `chart_spec::resolve_for_render`, and is
+/// to draw only the typed `&chart_spec::Chart`).
 const SERDE_JSON_DEBT: &[(&str, &str)] = &[
-    (
-        "crates/chart-raster-skia/src/lib.rs",
-        "issue 10: Engine::scene takes the config as a JSON map",
-    ),
-    (
-        "crates/chart-raster-skia/src/chart.rs",
-        "issue 10: scene building resolves the config inside the engine",
-    ),
-    (
-        "crates/chart-raster-skia/src/plugins/bundled.rs",
-        "issue 10: the bundled plugins' options are resolved from the raw config here",
-    ),
-    (
-        "crates/chart-raster-skia/src/support.rs",
-        "issue 10: unsupported features are found by scanning the raw config",
-    ),
     (
         "crates/chart-raster-skia/src/controllers/sankey.rs",
         "issue 10: the model keeps sankey priority, column and labels as JSON values",

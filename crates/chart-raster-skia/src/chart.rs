@@ -13,15 +13,15 @@ use crate::text::TextEngine;
 use crate::Settings;
 use chart_spec::model::annotation::DrawTime as AnnDrawTime;
 use chart_spec::model::{Chart, FillDrawTime};
-use chart_spec::{Cancel, Message};
-use serde_json::{Map, Value};
+use chart_spec::{Cancel, ChartConfig, Message};
 use update::{update, Updated};
 
-/// Builds the display list of a chart within the render's `limits` (at most
-/// `limits.max_scene_items` items); the flag is true when the chart needed more items (the
-/// scene is then cut short).
+/// Builds the display list of a resolved chart within the render's `limits` (at most
+/// `limits.max_scene_items` items), with the messages of its update and drawing; the flag is
+/// true when the chart needed more items (the scene is then cut short). Without a chart (it
+/// could not be built) the canvas stays blank.
 pub fn build_scene(
-    config: &Map<String, Value>,
+    chart: Option<&Chart>,
     settings: &Settings,
     text: &TextEngine,
     cancel: &Cancel,
@@ -34,29 +34,16 @@ pub fn build_scene(
         background: settings.background,
         items: Vec::new(),
     };
-    let (chart, mut messages) = match chart_spec::resolve_chart(config) {
-        Ok(v) => v,
-        Err(m) => return (scene, m, false),
+    let mut messages = Vec::new();
+    let Some(chart) = chart else {
+        return (scene, messages, false);
     };
-    // The request's device pixel ratio sets the bitmap size, in both engines (the browser
-    // engine overwrites `options.devicePixelRatio` too): letting the config choose it would
-    // step around the service's bitmap-size limits.
-    if let Some(dpr) = chart.device_pixel_ratio {
-        if dpr != f64::from(settings.device_pixel_ratio) {
-            messages.push(Message::info(format!(
-                "options.devicePixelRatio ({dpr}) is ignored: the render's devicePixelRatio ({}) applies",
-                settings.device_pixel_ratio
-            )));
-        }
-    }
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
-    let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
     let mut items = ItemList::new(limits.max_scene_items, cancel.clone());
     if let Some(updated) = update(
-        &chart,
-        &bundled,
+        chart,
         width,
         height,
         dpr,
@@ -66,8 +53,7 @@ pub fn build_scene(
         &mut messages,
     ) {
         draw(
-            &chart,
-            &bundled,
+            chart,
             updated,
             text,
             cancel,
@@ -84,7 +70,7 @@ pub fn build_scene(
 /// The [`Layout`] of a chart config (the update stage alone, nothing drawn), with the
 /// messages of resolving and updating it; `None` when the chart cannot be updated.
 pub fn build_layout(
-    config: &Map<String, Value>,
+    config: &ChartConfig,
     settings: &Settings,
     text: &TextEngine,
     cancel: &Cancel,
@@ -94,10 +80,8 @@ pub fn build_layout(
         Ok(v) => v,
         Err(m) => return (None, m),
     };
-    let bundled = crate::plugins::bundled::Bundled::resolve(config, &mut messages);
     let updated = update(
         &chart,
-        &bundled,
         f64::from(settings.width),
         f64::from(settings.height),
         f64::from(settings.device_pixel_ratio),
@@ -118,7 +102,7 @@ impl crate::Engine {
     /// cannot be updated (the messages say why).
     pub fn layout(
         &self,
-        config: &Map<String, Value>,
+        config: &ChartConfig,
         settings: &Settings,
     ) -> (Option<Layout>, Vec<Message>) {
         build_layout(config, settings, &self.text, &Cancel::new(), &self.limits)
@@ -130,7 +114,6 @@ impl crate::Engine {
 #[allow(clippy::too_many_lines)]
 fn draw(
     chart: &Chart,
-    bundled: &crate::plugins::bundled::Bundled,
     updated: Updated,
     text: &TextEngine,
     cancel: &Cancel,
@@ -221,7 +204,7 @@ fn draw(
     }
     let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
     let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
-        if let Some(a) = &bundled.annotation {
+        if let Some(a) = &chart.annotation {
             let sc = crate::plugins::annotation::Scales {
                 list: scales,
                 parsed: &prepared.parsed,
@@ -297,7 +280,7 @@ fn draw(
     }
     // afterDatasetsDraw: annotation (registered on load) before datalabels.
     annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
-    if let Some(dl) = &bundled.datalabels {
+    if let Some(dl) = &chart.datalabels {
         use crate::plugins::datalabels as dlp;
         let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
         messages.extend(dlp::undrawn(dl, &els, &chart.datasets));
@@ -313,11 +296,5 @@ fn draw(
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
-    crate::plugins::gradient::apply(
-        &mut ctx.items[..],
-        &bundled.gradients,
-        &scales,
-        &data,
-        &area,
-    );
+    crate::plugins::gradient::apply(&mut ctx.items[..], &chart.gradients, &scales, &data, &area);
 }

@@ -1,7 +1,8 @@
 //! The native engine: draws a Chart.js config the way Chart.js 4.5 does, without a browser.
 //!
 //! The stages stay apart, each in its own module:
-//! config → resolved options (`chart_spec`) → layout ([`layout`], [`scales`]) → scene
+//! config → resolved options (`chart_spec::resolve_for_render`, once, at the entry: the
+//! stages after draw the typed `chart_spec::Chart`) → layout ([`layout`], [`scales`]) → scene
 //! ([`scene`], a display list built by [`chart`]) → pixels ([`raster`], the only module that
 //! knows tiny-skia) → straight-alpha [`Bitmap`].
 
@@ -14,11 +15,9 @@ pub mod plugins;
 pub mod raster;
 pub mod scales;
 pub mod scene;
-mod support;
 pub mod text;
 
-use chart_spec::{Bitmap, Cancel, Limits, Message, RenderOptions, Rendered, Rgba};
-use serde_json::{Map, Value};
+use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
 
 /// Why a render could not produce an image at all. Config problems are not errors: they are
 /// [`Message`]s returned with the image.
@@ -126,11 +125,7 @@ impl Engine {
     }
 
     /// Builds the display list of a chart config (the stage before pixels).
-    pub fn scene(
-        &self,
-        config: &Map<String, Value>,
-        settings: &Settings,
-    ) -> (scene::Scene, Vec<Message>) {
+    pub fn scene(&self, config: &ChartConfig, settings: &Settings) -> (scene::Scene, Vec<Message>) {
         self.scene_with(config, settings, &Cancel::new())
     }
 
@@ -138,7 +133,7 @@ impl Engine {
     /// short (the caller checks `cancel` and discards it).
     pub fn scene_with(
         &self,
-        config: &Map<String, Value>,
+        config: &ChartConfig,
         settings: &Settings,
         cancel: &Cancel,
     ) -> (scene::Scene, Vec<Message>) {
@@ -150,20 +145,29 @@ impl Engine {
     /// short).
     fn build(
         &self,
-        config: &Map<String, Value>,
+        config: &ChartConfig,
         settings: &Settings,
         cancel: &Cancel,
     ) -> (scene::Scene, Vec<Message>, bool) {
-        let (scene, mut messages, over) =
-            chart::build_scene(config, settings, &self.text, cancel, &self.limits);
-        messages.extend(support::unsupported(config));
+        // Every option is resolved here, once; the stages after draw the typed chart.
+        let resolved = chart_spec::resolve_for_render(config, settings.device_pixel_ratio);
+        let mut messages = resolved.messages;
+        let (scene, mut drawn, over) = chart::build_scene(
+            resolved.chart.as_ref(),
+            settings,
+            &self.text,
+            cancel,
+            &self.limits,
+        );
+        messages.append(&mut drawn);
+        messages.extend(resolved.left_out);
         (scene, messages, over)
     }
 
     /// Renders a chart config at the given canvas settings.
     pub fn render_chart(
         &self,
-        config: &Map<String, Value>,
+        config: &ChartConfig,
         settings: &Settings,
     ) -> Result<Rendered, Error> {
         self.render_chart_with(config, settings, &Cancel::new())
@@ -172,7 +176,7 @@ impl Engine {
     /// [`Engine::render_chart`], stopping with [`Error::Cancelled`] once `cancel` fires.
     pub fn render_chart_with(
         &self,
-        config: &Map<String, Value>,
+        config: &ChartConfig,
         settings: &Settings,
         cancel: &Cancel,
     ) -> Result<Rendered, Error> {

@@ -2,8 +2,9 @@
 //! returns ([`bitmap`], [`message`]), CSS values ([`color`], [`font`]) and the Chart.js
 //! configuration resolved through Chart.js's option scope chain.
 //!
-//! Raw vs resolved: [`resolve::resolve_chart`] reads the config JSON as the user wrote it and
-//! looks every option up through ordered scopes ([`scopes`]: dataset →
+//! Raw vs resolved: [`resolve::resolve_for_render`] (a render's entry point, called once per
+//! render) and [`resolve::resolve_chart`] read the config JSON ([`ChartConfig`]) as the user
+//! wrote it and look every option up through ordered scopes ([`scopes`]: dataset →
 //! `options.datasets[type]` → `options` → `options.elements.<element>` → chart-type overrides →
 //! global defaults, the latter as data in [`defaults`]), producing the typed, fully resolved
 //! [`model::Chart`]. Small value types (padding, fonts via `toFont`, indexable options) live
@@ -13,10 +14,11 @@
 //! dataset, element, scale, plugin, plugin chart, annotation); `resolve` uses the other two,
 //! `model` uses neither.
 //!
-//! This crate depends on no other workspace crate. The aim is that engines read only the
-//! resolved model, never raw JSON; the skia engine does not yet (`Engine::scene` takes the
-//! config map and calls [`resolve_chart`] itself, and some plugin options are resolved there:
-//! issue 10, listed in `cargo xtask tidy`'s serde_json allow-list).
+//! This crate depends on no other workspace crate. Engines read only the resolved model:
+//! the skia engine calls [`resolve_for_render`] once at its entry and draws the [`Chart`],
+//! the bundled plugins' options included. Some plugin chart types still keep JSON values in
+//! the model (sankey node options, the treemap tree: issue 10, listed in `cargo xtask
+//! tidy`'s serde_json allow-list).
 
 pub mod bitmap;
 pub mod budget;
@@ -38,5 +40,5 @@ pub use color::Rgba;
 pub use limits::{Cancel, Limits, LimitsError};
 pub use message::{Level, Message};
 pub use model::Chart;
-pub use request::{EngineKind, ImageFormat, RenderOptions, RequestError};
-pub use resolve::resolve_chart;
+pub use request::{ChartConfig, EngineKind, ImageFormat, RenderOptions, RequestError};
+pub use resolve::{resolve_chart, resolve_for_render};

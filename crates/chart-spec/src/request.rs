@@ -114,11 +114,15 @@ impl EngineKind {
     }
 }
 
+/// A Chart.js config object as the user wrote it (`type`, `data`, `options`): the input of
+/// [`crate::resolve::resolve_for_render`], which turns it into the [`crate::Chart`] engines draw.
+pub type ChartConfig = Map<String, Value>;
+
 /// A validated render request. Every field has its default filled in.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
     /// The Chart.js config object (`type`, `data`, `options`).
-    pub chart: Map<String, Value>,
+    pub chart: ChartConfig,
     /// CSS pixels. Default: 800.
     pub width: f64,
     /// CSS pixels. Default: 600.

@@ -130,7 +130,6 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 #[allow(clippy::too_many_lines)]
 pub fn update(
     chart: &Chart,
-    bundled: &crate::plugins::bundled::Bundled,
     width: f64,
     height: f64,
     dpr: f64,
@@ -274,7 +273,7 @@ pub fn update(
         })
         .collect();
     // chartjs-plugin-annotation's adjustScaleRange (afterDataLimits).
-    let prepared = bundled
+    let prepared = chart
         .annotation
         .as_ref()
         .map(|a| crate::plugins::annotation::prepare(a, &mut scales))

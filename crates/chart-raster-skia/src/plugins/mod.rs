@@ -5,7 +5,6 @@
 
 pub mod annotation;
 pub(crate) mod bounds;
-pub mod bundled;
 pub mod datalabels;
 pub mod decimation;
 pub mod filler;

@@ -1,7 +1,10 @@
 //! [`Chart`]: the whole chart, resolved.
 
+use super::annotation::Annotations;
 use super::dataset::Dataset;
-use super::plugin::{DecimationOptions, FillerOptions, LegendOptions, TitleOptions};
+use super::plugin::{
+    DataLabels, DecimationOptions, FillerOptions, GradientSpec, LegendOptions, TitleOptions,
+};
 use super::raw::Raw;
 use super::scale::{Axis, ScaleOptions};
 use crate::color::Rgba;
@@ -46,4 +49,10 @@ pub struct Chart {
     pub device_pixel_ratio: Option<f64>,
     /// Decimation plugin.
     pub decimation: DecimationOptions,
+    /// chartjs-plugin-datalabels; `None` when the plugin is off or no label displays.
+    pub datalabels: Option<DataLabels>,
+    /// chartjs-plugin-annotation; `None` when the plugin is off or nothing is annotated.
+    pub annotation: Option<Annotations>,
+    /// chartjs-plugin-gradient, one entry per `dataset.gradient[key]`.
+    pub gradients: Vec<GradientSpec>,
 }

@@ -2,11 +2,13 @@
 //! resolution through Chart.js's scope chains (`getOptionScopes`, `datasetScopeKeys`,
 //! `datasetElementScopeKeys`, `mergeScaleConfig` in core.config.js).
 //!
-//! [`resolve_chart`] is the entry point; one file per concept resolves its part of the model:
-//! `scale`s, `dataset`s and their `element` options, the core `plugin`s (title, legend,
-//! colors, decimation), the bundled `plugin_chart` types, `datalabels`, `gradient`s and
-//! `annotation`s. `lookup` holds the scope-chain helpers they share; it depends on none of
-//! them.
+//! [`resolve_for_render`] is the entry point of a render (an engine calls it once and draws
+//! the [`Chart`] it returns); [`resolve_chart`] is the same without the render's settings.
+//! One file per concept resolves its part of the model: `scale`s, `dataset`s and their
+//! `element` options, the core `plugin`s (title, legend, colors, decimation), the bundled
+//! `plugin_chart` types, `datalabels`, `gradient`s and `annotation`s; `support` names what the
+//! skia engine leaves out. `lookup` holds the scope-chain helpers they share; it depends on
+//! none of them.
 
 mod annotation;
 mod datalabels;
@@ -17,6 +19,7 @@ mod lookup;
 mod plugin;
 mod plugin_chart;
 mod scale;
+mod support;
 
 pub use annotation::resolve_annotations;
 pub use datalabels::resolve_datalabels;
@@ -35,9 +38,65 @@ use crate::scopes::{truthy, Reader, Scopes};
 use crate::values::{padding_from_scopes, to_font};
 use serde_json::Value;
 
-/// Resolves a Chart.js config. `Err` holds the messages when the chart cannot be built at all
-/// (Chart.js would throw in `new Chart()`); the caller draws a blank canvas then.
+/// A chart resolved for one render ([`resolve_for_render`]).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForRender {
+    /// The chart; `None` when it cannot be built at all (Chart.js would throw in
+    /// `new Chart()`): the engine draws a blank canvas then.
+    pub chart: Option<Chart>,
+    /// The resolution's messages: the core options', the device pixel ratio's, then the
+    /// bundled plugins'.
+    pub messages: Vec<Message>,
+    /// What the skia engine leaves out of this config (bundled plugin chart types it does not
+    /// draw), which it says after its own messages.
+    pub left_out: Vec<Message>,
+}
+
+/// Resolves a Chart.js config for one render at `device_pixel_ratio`: every option, the
+/// bundled plugins' included. An engine calls this once and draws the result.
+pub fn resolve_for_render(config: &Obj, device_pixel_ratio: f32) -> ForRender {
+    let (chart, messages) = match resolve_core(config) {
+        Ok((mut chart, mut messages)) => {
+            // The request's device pixel ratio sets the bitmap size, in both engines (the
+            // browser engine overwrites `options.devicePixelRatio` too): letting the config
+            // choose it would step around the service's bitmap-size limits.
+            if let Some(dpr) = chart.device_pixel_ratio {
+                if dpr != f64::from(device_pixel_ratio) {
+                    messages.push(Message::info(format!(
+                        "options.devicePixelRatio ({dpr}) is ignored: the render's devicePixelRatio ({device_pixel_ratio}) applies"
+                    )));
+                }
+            }
+            resolve_bundled(config, &mut chart, &mut messages);
+            (Some(chart), messages)
+        }
+        Err(messages) => (None, messages),
+    };
+    ForRender {
+        chart,
+        messages,
+        left_out: support::unsupported(config),
+    }
+}
+
+/// Resolves a Chart.js config, the bundled plugins' options included. `Err` holds the
+/// messages when the chart cannot be built at all (Chart.js would throw in `new Chart()`).
 pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
+    let (mut chart, mut messages) = resolve_core(config)?;
+    resolve_bundled(config, &mut chart, &mut messages);
+    Ok((chart, messages))
+}
+
+/// The bundled plugins (chartjs-plugin-datalabels, -annotation, -gradient) read their options
+/// from the config themselves, after the chart exists.
+fn resolve_bundled(config: &Obj, chart: &mut Chart, messages: &mut Vec<Message>) {
+    chart.datalabels = resolve_datalabels(config, messages);
+    chart.annotation = resolve_annotations(config, messages);
+    chart.gradients = resolve_gradients(config);
+}
+
+/// The chart and its core options (no bundled plugin).
+fn resolve_core(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
     let mut msgs = Vec::new();
     let kind = match config.get("type") {
         Some(Value::String(s)) => s.clone(),
@@ -213,6 +272,9 @@ pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>
             filler,
             device_pixel_ratio,
             decimation: decimation(options),
+            datalabels: None,
+            annotation: None,
+            gradients: Vec::new(),
         },
         msgs,
     ))

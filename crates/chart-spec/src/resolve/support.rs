@@ -3,16 +3,17 @@
 //! The service bundles Chart.js plugins that the browser engine runs for real. A config that
 //! uses one of them still renders with the skia engine — the parts it understands — and these
 //! messages say what was left out, so nobody mistakes a missing annotation for a bug in their
-//! config.
+//! config. They are found from the config as written, because a chart whose type does not
+//! resolve still gets them.
 
-use chart_spec::Message;
+use crate::message::Message;
 use serde_json::{Map, Value};
 
 // Bundled plugins drawn or honoured, hence without a message here:
-// - chartjs-plugin-datalabels and chartjs-plugin-annotation (plugins::datalabels,
-//   plugins::annotation); what they leave out is said where their options are resolved
-//   (chart_spec::resolve::datalabels, chart_spec::resolve::annotation).
-// - chartjs-plugin-gradient (plugins::gradient).
+// - chartjs-plugin-datalabels and chartjs-plugin-annotation (the skia engine's
+//   plugins::datalabels, plugins::annotation); what they leave out is said where their
+//   options are resolved (resolve::datalabels, resolve::annotation).
+// - chartjs-plugin-gradient (the skia engine's plugins::gradient).
 // - chartjs-plugin-zoom draws nothing in a still image: its `start` hook only installs input
 //   handlers, and its one drawing (the drag rectangle) needs a drag. The initial view is the
 //   scales' min/max, which the core honours.
