@@ -5,7 +5,8 @@
 //!
 //! Steps: format, build, clippy, licences and sources (cargo-deny), then the README's test
 //! command (`cargo xtask browser-assets && cargo test --workspace`) with
-//! `CHART_RASTER_REQUIRE_BROWSER=1`, so that a skipped browser test fails.
+//! `CHART_RASTER_REQUIRE_BROWSER=1` and `CHART_RASTER_REQUIRE_REDIS=1`, so that a skipped
+//! browser or Redis test fails.
 //!
 //! Every cargo call gets `RUSTFLAGS="-D warnings"`: warnings are denied everywhere, and one
 //! set of flags means the workspace compiles once (a RUSTFLAGS change rebuilds everything).
@@ -49,6 +50,8 @@ pub fn run(_: Cli) -> Result<()> {
     crate::browser_assets::run(Default::default())?;
     let mut test = cargo_command(&["test", "--workspace"]);
     test.env("CHART_RASTER_REQUIRE_BROWSER", "1");
+    // .ci/run installs redis-server: the shared-cache tests must run, not skip.
+    test.env("CHART_RASTER_REQUIRE_REDIS", "1");
     status(test, "cargo test --workspace")?;
     step("done");
     Ok(())
