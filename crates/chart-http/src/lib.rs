@@ -1,8 +1,9 @@
 //! The HTTP service: routes, auth, headers and errors over the [`chart_raster`] facade. Takes a
 //! bound listener and a shutdown future; the process (signals, logging set-up) belongs to the binary.
 //!
-//! Routes: `POST|GET /render`, `GET /cache/<hash>`, `GET /examples`, `GET /health`,
-//! `GET /metrics` (Prometheus text format).
+//! Routes ([`Route`]): `POST|GET /render`, `POST|GET /chart` (QuickChart's request shape),
+//! `GET /cache/<hash>`, `GET /examples`, `GET /health`, `GET /metrics` (Prometheus text
+//! format), `GET /openapi.json` (an OpenAPI 3.1 document of all of them).
 //! Every response carries `X-Powered-By: chart-raster/<version>` and `X-Request-Id`; every
 //! error body is `{"error": "<message>"}`, including the answers to heads hyper would reject
 //! itself ([`head_guard`]). One line per request goes to stderr.
@@ -10,7 +11,11 @@
 mod gallery;
 mod head_guard;
 mod headers;
+mod js_literal;
 mod metrics;
+mod openapi;
+pub mod quickchart;
+mod routes;
 
 use bytes::Bytes;
 use chart_raster::{RenderOptions, RenderResult, Service, ServiceError, VERSION};
@@ -32,6 +37,8 @@ use tokio::net::TcpListener;
 pub use head_guard::{MAX_HEADERS, MAX_HEAD_BYTES, MAX_TARGET_BYTES};
 pub use headers::{messages_header, MAX_MESSAGES_HEADER_BYTES};
 pub use metrics::METRICS_CONTENT_TYPE;
+pub use openapi::document as openapi_document;
+pub use routes::Route;
 
 /// Largest accepted request body: 10 MiB. Larger bodies get 413.
 pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
@@ -64,7 +71,7 @@ pub enum Error {
 /// Settings of the HTTP layer.
 #[derive(Debug, Clone, Default)]
 pub struct ServerConfig {
-    /// When set, `/render`, `/cache/<hash>`, `/examples` and `/metrics` require this key (as
+    /// When set, every route but `/health` and `/openapi.json` requires this key (as
     /// `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?api_key=<key>`). Default: none.
     pub api_key: Option<String>,
     /// `TRUST_PROXY=1`: the service runs behind a proxy that sets `X-Forwarded-Proto`,
@@ -345,46 +352,34 @@ async fn route(
     local: SocketAddr,
     id: String,
 ) -> (Response<Body>, Option<bool>) {
-    let path = req.uri().path().to_string();
-    let method = req.method().clone();
-    let get = method == Method::GET || method == Method::HEAD;
-    match path.as_str() {
-        "/health" => {
-            if !get {
-                return (method_not_allowed(), None);
-            }
+    let Some(route) = Route::of(req.uri().path()) else {
+        return (error(StatusCode::NOT_FOUND, "Not found"), None);
+    };
+    if !route.allows(req.method()) {
+        return (method_not_allowed(), None);
+    }
+    // `/chart` may carry the key in its own `key` field (QuickChart's); it checks once the
+    // request is read.
+    let authorized = authorized(&app, &req);
+    if route.needs_key() && !authorized && route != Route::Chart {
+        return (unauthorized(), None);
+    }
+    match route {
+        Route::Health => {
             let body = serde_json::to_vec(&app.service.health()).unwrap_or_default();
             (json(StatusCode::OK, body), None)
         }
-        "/render" => {
-            if !get && method != Method::POST {
-                return (method_not_allowed(), None);
-            }
-            if !authorized(&app, &req) {
-                return (unauthorized(), None);
-            }
-            render(&app, req, local, &id).await
-        }
-        "/metrics" => {
-            if !get {
-                return (method_not_allowed(), None);
-            }
-            if !authorized(&app, &req) {
-                return (unauthorized(), None);
-            }
+        Route::Metrics => {
             let text = metrics::render(&app.service.metrics(), &app.http_metrics);
-            let mut r = Response::new(Full::new(Bytes::from(text)));
-            r.headers_mut()
-                .insert(CONTENT_TYPE, HeaderValue::from_static(METRICS_CONTENT_TYPE));
-            (r, None)
+            (text_response(text, METRICS_CONTENT_TYPE), None)
         }
-        "/examples" => {
-            if !get {
-                return (method_not_allowed(), None);
-            }
-            if !authorized(&app, &req) {
-                return (unauthorized(), None);
-            }
+        Route::OpenApi => {
+            let body = serde_json::to_vec_pretty(&openapi::document()).unwrap_or_default();
+            (json(StatusCode::OK, body), None)
+        }
+        Route::Render => render(&app, req, local, &id).await,
+        Route::Chart => chart(&app, req, local, &id, authorized).await,
+        Route::Examples => {
             let mut r = Response::new(Full::new(app.gallery.clone()));
             r.headers_mut().insert(
                 CONTENT_TYPE,
@@ -397,14 +392,8 @@ async fn route(
             }
             (r, None)
         }
-        p if p.starts_with("/cache/") => {
-            if !get {
-                return (method_not_allowed(), None);
-            }
-            if !authorized(&app, &req) {
-                return (unauthorized(), None);
-            }
-            let hash = &p["/cache/".len()..];
+        Route::Cache => {
+            let hash = req.uri().path().strip_prefix("/cache/").unwrap_or_default();
             match app.service.cached(hash) {
                 Some(img) => {
                     let mut r = Response::new(Full::new(img.bytes.clone()));
@@ -426,7 +415,30 @@ async fn route(
                 ),
             }
         }
-        _ => (error(StatusCode::NOT_FOUND, "Not found"), None),
+    }
+}
+
+/// A POST body, at most [`MAX_BODY_BYTES`]; the error response otherwise.
+async fn read_body(req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
+    let too_large = req
+        .headers()
+        .get(CONTENT_LENGTH)
+        .and_then(|v| v.to_str().ok())
+        .and_then(|v| v.parse::<u64>().ok())
+        .is_some_and(|n| n > MAX_BODY_BYTES as u64);
+    if too_large {
+        return Err(payload_too_large());
+    }
+    match Limited::new(req.into_body(), MAX_BODY_BYTES)
+        .collect()
+        .await
+    {
+        Ok(b) => Ok(b.to_bytes()),
+        Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(payload_too_large()),
+        Err(e) => Err(error(
+            StatusCode::BAD_REQUEST,
+            &format!("Could not read the request body: {e}"),
+        )),
     }
 }
 
@@ -439,32 +451,9 @@ async fn render(
     let base = app.cache_base_url(&req, local);
     let limits = &app.service.config().limits;
     let opts = if req.method() == Method::POST {
-        let too_large = req
-            .headers()
-            .get(CONTENT_LENGTH)
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.parse::<u64>().ok())
-            .is_some_and(|n| n > MAX_BODY_BYTES as u64);
-        if too_large {
-            return (payload_too_large(), None);
-        }
-        let body = match Limited::new(req.into_body(), MAX_BODY_BYTES)
-            .collect()
-            .await
-        {
-            Ok(b) => b.to_bytes(),
-            Err(e) => {
-                if e.is::<http_body_util::LengthLimitError>() {
-                    return (payload_too_large(), None);
-                }
-                return (
-                    error(
-                        StatusCode::BAD_REQUEST,
-                        &format!("Could not read the request body: {e}"),
-                    ),
-                    None,
-                );
-            }
+        let body = match read_body(req).await {
+            Ok(b) => b,
+            Err(r) => return (r, None),
         };
         RenderOptions::from_json_bytes_with_limits(&body, limits)
     } else {
@@ -481,6 +470,72 @@ async fn render(
         }
         Err(e) => (service_error(&e, id), None),
     }
+}
+
+/// `GET|POST /chart`: QuickChart's request shape ([`quickchart`]), rendered as `/render`
+/// would render the same options.
+async fn chart(
+    app: &App,
+    req: Request<Incoming>,
+    local: SocketAddr,
+    id: &str,
+    authorized: bool,
+) -> (Response<Body>, Option<bool>) {
+    let base = app.cache_base_url(&req, local);
+    let limits = &app.service.config().limits;
+    let parsed = if req.method() == Method::POST {
+        let body = match read_body(req).await {
+            Ok(b) => b,
+            Err(r) => return (r, None),
+        };
+        quickchart::from_body(&body, limits)
+    } else {
+        quickchart::from_query(query_pairs(req.uri().query().unwrap_or("")), limits)
+    };
+    let key_ok = |key: &Option<String>| {
+        authorized
+            || app.key_digest.as_ref().is_some_and(|expected| {
+                key.as_deref()
+                    .is_some_and(|k| digest_eq(&Sha256::digest(k.as_bytes()).into(), expected))
+            })
+    };
+    let parsed = match parsed {
+        Ok(p) if key_ok(&p.key) => p,
+        // Unauthenticated callers learn nothing about their request.
+        _ if !authorized && app.key_digest.is_some() => return (unauthorized(), None),
+        Ok(_) => return (unauthorized(), None),
+        Err(e) => return (error(StatusCode::BAD_REQUEST, &e), None),
+    };
+    match app.service.render(parsed.opts).await {
+        Ok(mut r) => {
+            let cached = r.cached;
+            let mut messages = parsed.messages;
+            messages.append(&mut r.messages);
+            r.messages = messages;
+            if parsed.base64 {
+                let mut resp = image_response(r.clone(), &base);
+                let text = quickchart::data_url(r.content_type, &r.bytes);
+                resp.headers_mut().remove(CONTENT_LENGTH);
+                resp.headers_mut().insert(
+                    CONTENT_TYPE,
+                    HeaderValue::from_static("text/plain; charset=utf-8"),
+                );
+                *resp.body_mut() = Full::new(Bytes::from(text));
+                (resp, Some(cached))
+            } else {
+                (image_response(r, &base), Some(cached))
+            }
+        }
+        Err(e) => (service_error(&e, id), None),
+    }
+}
+
+/// A 200 with a text body.
+fn text_response(text: String, content_type: &'static str) -> Response<Body> {
+    let mut r = Response::new(Full::new(Bytes::from(text)));
+    r.headers_mut()
+        .insert(CONTENT_TYPE, HeaderValue::from_static(content_type));
+    r
 }
 
 fn image_response(r: RenderResult, base: &str) -> Response<Body> {

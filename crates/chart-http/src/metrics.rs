@@ -1,6 +1,7 @@
 //! `GET /metrics`: the service's counters in the Prometheus text exposition format (0.0.4),
 //! plus the HTTP layer's own count of requests by route and status.
 
+use crate::routes::Route;
 use chart_raster::metrics::RENDER_SECONDS_BUCKETS;
 use chart_raster::ServiceMetrics;
 use std::collections::BTreeMap;
@@ -10,19 +11,10 @@ use std::sync::Mutex;
 /// `Content-Type` of `/metrics`.
 pub const METRICS_CONTENT_TYPE: &str = "text/plain; version=0.0.4; charset=utf-8";
 
-/// The `route` label of a request path. A fixed set, so a client requesting many different
-/// paths cannot grow the series without bound: every unknown path is `other`.
+/// The `route` label of a request path: its [`Route`]'s label, or `other` for every unknown
+/// path, so a client requesting many different paths cannot grow the series without bound.
 pub fn route_label(path: &str) -> &'static str {
-    match path {
-        "/render" => "/render",
-        "/chart" => "/chart",
-        "/health" => "/health",
-        "/examples" => "/examples",
-        "/metrics" => "/metrics",
-        "/openapi.json" => "/openapi.json",
-        p if p.starts_with("/cache/") => "/cache/<hash>",
-        _ => "other",
-    }
+    Route::of(path).map_or("other", Route::label)
 }
 
 /// HTTP requests answered, by route label and status. Both label sets are small and fixed

@@ -6,5 +6,7 @@ mod common;
 mod errors;
 mod hostile;
 mod metrics;
+mod openapi;
+mod quickchart;
 mod render;
 mod service;
