@@ -3,9 +3,7 @@
 
 use super::arc_layout::{layout_rings, Area as LayoutArea, Dim as LayoutDim, RingInput};
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::arc::{
-    draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign, SpacingMode,
-};
+use crate::elements::arc::{draw_arc, ArcCorners, ArcGeometry, ArcOptions, BorderAlign};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
@@ -39,11 +37,7 @@ pub fn arc_element_options(o: &mx::ArcOptions) -> ArcOptions {
         },
         offset: o.offset,
         spacing: o.spacing,
-        spacing_mode: match o.spacing_mode {
-            mx::SpacingMode::Angular => SpacingMode::Angular,
-            mx::SpacingMode::Proportional => SpacingMode::Proportional,
-            mx::SpacingMode::Parallel => SpacingMode::Parallel,
-        },
+        spacing_mode: o.spacing_mode,
         circular: o.circular,
         self_join: o.self_join,
     }

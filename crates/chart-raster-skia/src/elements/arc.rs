@@ -50,18 +50,8 @@ pub enum BorderAlign {
     Inner,
 }
 
-/// `spacingMode`: how `spacing` trims each arc. Default: `'angular'` (polar area
-/// datasets: `'proportional'`).
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum SpacingMode {
-    /// The same angle at every radius.
-    #[default]
-    Angular,
-    /// An angle proportional to the arc's own sweep (Chart.js 4.5's rule).
-    Proportional,
-    /// Gaps of constant width.
-    Parallel,
-}
+/// `spacingMode`: one type with the resolved model.
+pub use chart_spec::model::SpacingMode;
 
 /// Resolved options of one arc (`ArcElement.defaults` plus the dataset's values).
 #[derive(Debug, Clone, PartialEq)]

@@ -6,28 +6,7 @@
 //! chart has `parsing: false` and the visible point count exceeds `threshold`
 //! (default `4 × chart.width`); [`should_decimate`] states those rules.
 
-/// `algorithm`. Default: `'min-max'`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum Algorithm {
-    /// Per-pixel min and max (shape-preserving, more points).
-    #[default]
-    MinMax,
-    /// Largest-Triangle-Three-Buckets down to `samples` points.
-    Lttb,
-}
-
-/// `options.plugins.decimation`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct DecimationOptions {
-    /// `enabled`. Default: false.
-    pub enabled: bool,
-    /// `algorithm`. Default: `'min-max'`.
-    pub algorithm: Algorithm,
-    /// `samples` (lttb). Default: the chart width.
-    pub samples: Option<usize>,
-    /// `threshold`. Default: 4 × the chart width.
-    pub threshold: Option<usize>,
-}
+use chart_spec::model::{DecimationAlgorithm as Algorithm, DecimationOptions};
 
 /// A parsed `{x, y}` data point and its index in the dataset.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -212,20 +191,10 @@ pub fn apply(
     scales: &[crate::scales::Scale],
     chart_width: f64,
 ) {
-    let d = chart.decimation;
-    if !d.enabled {
+    let opts = chart.decimation;
+    if !opts.enabled {
         return;
     }
-    let opts = DecimationOptions {
-        enabled: true,
-        algorithm: if d.lttb {
-            Algorithm::Lttb
-        } else {
-            Algorithm::MinMax
-        },
-        samples: d.samples.map(|s| s as usize),
-        threshold: d.threshold.map(|t| t as usize),
-    };
     for (ds, meta) in chart.datasets.iter().zip(metas.iter_mut()) {
         let Some(xs) = scales
             .iter()

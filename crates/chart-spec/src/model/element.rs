@@ -218,15 +218,16 @@ pub enum ArcJoin {
     Miter,
 }
 
-/// `spacingMode` of arcs.
+/// `spacingMode` of arcs: how `spacing` trims each arc. Default: `'angular'` (polar area
+/// datasets: `'proportional'`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SpacingMode {
-    /// `'angular'`.
+    /// `'angular'`: the same angle at every radius.
     #[default]
     Angular,
-    /// `'proportional'`.
+    /// `'proportional'`: an angle proportional to the arc's own sweep (Chart.js 4.5's rule).
     Proportional,
-    /// `'parallel'`.
+    /// `'parallel'`: gaps of constant width.
     Parallel,
 }
 

@@ -123,17 +123,27 @@ pub enum FillDrawTime {
     BeforeDatasetDraw,
 }
 
+/// `algorithm` of the decimation plugin. Default: `'min-max'`.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum DecimationAlgorithm {
+    /// Per-pixel min and max (shape-preserving, more points).
+    #[default]
+    MinMax,
+    /// `'lttb'`: Largest-Triangle-Three-Buckets down to `samples` points.
+    Lttb,
+}
+
 /// `options.plugins.decimation`.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub struct DecimationOptions {
     /// `enabled`. Default: false.
     pub enabled: bool,
-    /// `algorithm === 'lttb'` (else `'min-max'`, the default).
-    pub lttb: bool,
-    /// `samples`. Default: the chart width.
-    pub samples: Option<f64>,
-    /// `threshold`. Default: 4 × the chart width.
-    pub threshold: Option<f64>,
+    /// `algorithm`. Default: `'min-max'`.
+    pub algorithm: DecimationAlgorithm,
+    /// `samples` (lttb), a positive number truncated to a count. Default: the chart width.
+    pub samples: Option<usize>,
+    /// `threshold`, a positive number truncated to a count. Default: 4 × the chart width.
+    pub threshold: Option<usize>,
 }
 
 /// `display` of one label: `true` or `'auto'` (hidden when it overlaps another label).

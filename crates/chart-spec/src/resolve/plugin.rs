@@ -7,8 +7,8 @@ use super::scale::parse_position;
 use crate::color::Rgba;
 use crate::message::Message;
 use crate::model::{
-    Align, DecimationOptions, LegendLabelOptions, LegendOptions, LegendTitleOptions, Position, Raw,
-    TitleOptions,
+    Align, DecimationAlgorithm, DecimationOptions, LegendLabelOptions, LegendOptions,
+    LegendTitleOptions, Position, Raw, TitleOptions,
 };
 use crate::scopes::{to_number, truthy, Reader};
 use crate::values::{padding_from_scopes, to_font};
@@ -175,15 +175,22 @@ pub(super) fn decimation(options: &Obj) -> DecimationOptions {
     let Some(Value::Object(d)) = p.get("decimation") else {
         return DecimationOptions::default();
     };
-    let num = |k: &str| {
+    // A positive finite number, truncated to a count (a saturating cast: huge values read
+    // as usize::MAX, never as an overflow).
+    let count = |k: &str| {
         d.get(k)
             .map(to_number)
             .filter(|v| v.is_finite() && *v > 0.0)
+            .map(|v| v as usize)
     };
     DecimationOptions {
         enabled: d.get("enabled").is_some_and(truthy),
-        lttb: d.get("algorithm").and_then(Value::as_str) == Some("lttb"),
-        samples: num("samples"),
-        threshold: num("threshold"),
+        algorithm: if d.get("algorithm").and_then(Value::as_str) == Some("lttb") {
+            DecimationAlgorithm::Lttb
+        } else {
+            DecimationAlgorithm::MinMax
+        },
+        samples: count("samples"),
+        threshold: count("threshold"),
     }
 }
