@@ -11,6 +11,7 @@
 pub mod assets;
 mod base64;
 mod driver;
+pub mod layout;
 mod page;
 
 pub use page::PageLeaks;
@@ -211,6 +212,24 @@ impl BrowserEngine {
 
     /// Renders one request with real Chart.js.
     pub async fn render(&self, opts: &RenderOptions) -> Result<Rendered, BrowserError> {
+        self.render_reading(opts, false).await.map(|(r, _)| r)
+    }
+
+    /// Renders one request and reads the live chart's layout ([`layout::ChartLayout`]) before
+    /// the chart is destroyed: the oracle of `cargo xtask compare`. The layout is `None`
+    /// when the chart threw.
+    pub async fn render_with_layout(
+        &self,
+        opts: &RenderOptions,
+    ) -> Result<(Rendered, Option<layout::ChartLayout>), BrowserError> {
+        self.render_reading(opts, true).await
+    }
+
+    async fn render_reading(
+        &self,
+        opts: &RenderOptions,
+        with_layout: bool,
+    ) -> Result<(Rendered, Option<layout::ChartLayout>), BrowserError> {
         let sources = self.sources().await?;
         let _permit = self
             .permits
@@ -224,7 +243,9 @@ impl BrowserEngine {
         for _ in 0..2 {
             let session = self.checkout(&sources).await?;
             let timeout = self.config.page_timeout;
-            match tokio::time::timeout(timeout, page::render(&session.client, opts)).await {
+            match tokio::time::timeout(timeout, page::render(&session.client, opts, with_layout))
+                .await
+            {
                 Ok(Ok(rendered)) => {
                     self.checkin(session).await;
                     return Ok(rendered);

@@ -9,6 +9,7 @@
 //! `</script>`, `<!--`, U+2028 or quotes in it cannot escape.
 
 use crate::base64;
+use crate::layout::{ChartLayout, MAX_ELEMENTS, READ_LAYOUT_JS};
 use chart_spec::{Bitmap, Level, Message, RenderOptions, Rendered};
 use fantoccini::Client;
 use serde::Deserialize;
@@ -148,15 +149,16 @@ return { version: Chart.version, errors };
 "#;
 
 /// One render (asynchronous script). Arguments: config JSON text, width and height in CSS px,
-/// device pixel ratio, background colour, then WebDriver's callback. Answers the canvas as
-/// base64 PNG, its size and the messages.
+/// device pixel ratio, background colour, whether to read the chart's layout, then
+/// WebDriver's callback. Answers the canvas as base64 PNG, its size, the messages and, when
+/// asked, the layout ([`crate::layout`]).
 ///
 /// With animation off Chart.js draws inside `new Chart()`, but some controllers finish in a
 /// later animation frame (chartjs-chart-graph lays trees and graphs out in one and redraws in
 /// the next), so the bitmap is read once no frame callback is pending, after at most
 /// `MAX_FRAMES` frames (a chart animating forever is read as it is then).
 const RENDER_JS: &str = r#"
-const [configText, width, height, dpr, background, done] = arguments;
+const [configText, width, height, dpr, background, withLayout, done] = arguments;
 const MAX_FRAMES = 60;
 const R = window.__chartRaster;
 R.messages.length = 0;
@@ -223,6 +225,7 @@ const finish = () => {
     };
     try {
       const chart = Chart.getChart(canvas);
+      if (chart && withLayout && !failed) result.layout = readLayout(chart, MAX_ELEMENTS);
       if (chart) chart.destroy();
     } catch (e) {
       result.messages.push({ level: 'error', message: R.format(e) });
@@ -338,6 +341,8 @@ struct RenderResult {
     width: u32,
     height: u32,
     messages: Vec<PageMessage>,
+    #[serde(default)]
+    layout: Option<ChartLayout>,
 }
 
 #[derive(Deserialize)]
@@ -346,8 +351,13 @@ struct PageMessage {
     message: String,
 }
 
-/// Renders one request on a page prepared by [`setup`].
-pub async fn render(client: &Client, opts: &RenderOptions) -> Result<Rendered, PageError> {
+/// Renders one request on a page prepared by [`setup`]; with `with_layout`, also reads the
+/// live chart's layout (`None` when the chart threw).
+pub async fn render(
+    client: &Client,
+    opts: &RenderOptions,
+    with_layout: bool,
+) -> Result<(Rendered, Option<ChartLayout>), PageError> {
     let config = Value::Object(opts.chart.clone()).to_string();
     let args = vec![
         Value::String(config),
@@ -355,8 +365,16 @@ pub async fn render(client: &Client, opts: &RenderOptions) -> Result<Rendered, P
         json!(opts.height),
         json!(opts.device_pixel_ratio),
         Value::String(opts.background_color.clone()),
+        json!(with_layout),
     ];
-    let value = client.execute_async(RENDER_JS, args).await?;
+    // The render script names `readLayout` and `MAX_ELEMENTS` only when asked to read the
+    // layout, so a plain render runs it unchanged.
+    let value = if with_layout {
+        let script = format!("const MAX_ELEMENTS = {MAX_ELEMENTS};\n{READ_LAYOUT_JS}\n{RENDER_JS}");
+        client.execute_async(&script, args).await?
+    } else {
+        client.execute_async(RENDER_JS, args).await?
+    };
     if let Some(failure) = value.get("failure").and_then(Value::as_str) {
         return Err(PageError::Page(format!(
             "reading the canvas failed: {failure}"
@@ -384,7 +402,7 @@ pub async fn render(client: &Client, opts: &RenderOptions) -> Result<Rendered, P
             message: m.message,
         })
         .collect();
-    Ok(Rendered { bitmap, messages })
+    Ok((Rendered { bitmap, messages }, result.layout))
 }
 
 /// What [`leaks`] counts on one session's page.

@@ -362,3 +362,40 @@ async fn the_page_cannot_reach_the_network() {
     );
     engine.shutdown().await;
 }
+
+/// The layout oracle reads the live chart: the chart area inside the canvas, the category
+/// scale's three ticks, and each bar at its tick's pixel; a plain render reads none.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_layout_of_the_live_chart_is_read() {
+    let Some(engine) = engine("the_layout_of_the_live_chart_is_read") else {
+        return;
+    };
+    let opts = options(bar_chart("rgb(255, 0, 0)"), 400.0, 300.0, 2.0);
+    let (rendered, layout) = engine.render_with_layout(&opts).await.unwrap();
+    assert_eq!((rendered.bitmap.width, rendered.bitmap.height), (800, 600));
+    let layout = layout.expect("a layout");
+    let area = layout.chart_area;
+    let (l, t, r, b) = (
+        area.left.unwrap(),
+        area.top.unwrap(),
+        area.right.unwrap(),
+        area.bottom.unwrap(),
+    );
+    assert!(
+        0.0 < l && l < r && r <= 400.0 && 0.0 < t && t < b && b < 300.0,
+        "{area:?}"
+    );
+    let x = layout.scales.iter().find(|s| s.id == "x").expect("x scale");
+    assert_eq!(x.axis, "x");
+    assert_eq!(x.rect.top, Some(b), "the x scale sits under the chart area");
+    assert_eq!(x.ticks.len(), 3);
+    let bars = &layout.datasets[0].elements;
+    assert_eq!(bars.len(), 3);
+    for (bar, tick) in bars.iter().zip(&x.ticks) {
+        assert_eq!(bar.expect("a bar").x, tick.pixel);
+    }
+    // The tallest bar (5) is highest on the canvas.
+    let y = |i: usize| bars[i].and_then(|p| p.y).unwrap();
+    assert!(y(1) < y(0) && y(0) < y(2));
+    engine.shutdown().await;
+}
