@@ -394,7 +394,7 @@ async fn route(
         }
         Route::Cache => {
             let hash = req.uri().path().strip_prefix("/cache/").unwrap_or_default();
-            match app.service.cached(hash) {
+            match app.service.cached(hash).await {
                 Some(img) => {
                     let mut r = Response::new(Full::new(img.bytes.clone()));
                     let h = r.headers_mut();

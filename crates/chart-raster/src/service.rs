@@ -8,11 +8,19 @@
 //! future) the task is aborted, which takes it out of the queue, and its Cancel fires, so the
 //! engine stops at its next poll and gives the slot back. The Cancel also carries the
 //! deadline `start + MAX_RENDER_TIME_SECONDS`, which is when the request is answered 504.
+//!
+//! The cache has two levels ([`TieredCache`]): this process' LRU, then, with `CACHE_URL`,
+//! Redis shared by every replica. A flight that misses both claims the render across
+//! replicas (a short lock in Redis) before taking a slot, so the same request arriving at two
+//! replicas at once is drawn once; Redis being away only makes the cache local.
 
 use crate::encode::{encode, EncodeError};
 use crate::metrics::{RenderMetrics, RenderMetricsSnapshot, RenderOutcome};
 use bytes::Bytes;
-use chart_cache::{Cache, CacheConfig, Clock, SystemClock};
+use chart_cache::{
+    CacheConfig, Claim, Clock, Shareable, SharedConfig, SharedEntry, SystemClock, TieredCache,
+    TieredStats,
+};
 use chart_spec::{
     Bitmap, Cancel, EngineKind, ImageFormat, Limits, Message, RenderOptions, Rendered, RequestError,
 };
@@ -206,6 +214,9 @@ pub struct ServiceConfig {
     pub cache: CacheConfig,
     /// The cache's clock. Default: the system clock.
     pub clock: Arc<dyn Clock>,
+    /// The shared cache level (`CACHE_URL`, `CACHE_MAX_ENTRY_BYTES`,
+    /// `CACHE_REDIS_TIMEOUT_MS`). Default: none, the cache is this process' memory only.
+    pub shared_cache: Option<SharedConfig>,
     /// Where the browser engine finds Chromium. Default: `BrowserConfig::from_env()`.
     #[cfg(feature = "browser")]
     pub browser: chart_raster_browser::BrowserConfig,
@@ -218,7 +229,8 @@ impl std::fmt::Debug for ServiceConfig {
             .field("max_pending", &self.max_pending)
             .field("max_render_time", &self.max_render_time)
             .field("limits", &self.limits)
-            .field("cache", &self.cache);
+            .field("cache", &self.cache)
+            .field("shared_cache", &self.shared_cache);
         #[cfg(feature = "browser")]
         d.field("browser", &self.browser);
         d.finish_non_exhaustive()
@@ -239,6 +251,7 @@ impl Default for ServiceConfig {
             limits: Limits::default(),
             cache: CacheConfig::default(),
             clock: Arc::new(SystemClock::new()),
+            shared_cache: None,
             #[cfg(feature = "browser")]
             browser: chart_raster_browser::BrowserConfig::from_env(),
         }
@@ -247,7 +260,8 @@ impl Default for ServiceConfig {
 
 impl ServiceConfig {
     /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_RENDER_TIME_SECONDS`,
-    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS` and the budgets of
+    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`, `CACHE_URL`,
+    /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS` and the budgets of
     /// [`Limits::from_vars`], read through `var` (the process environment in the binary, a map
     /// in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
@@ -301,7 +315,28 @@ impl ServiceConfig {
         if let Some(n) = num::<u64>(&var, "CACHE_TTL_SECONDS", false)? {
             c.cache.ttl = Duration::from_secs(n);
         }
+        c.shared_cache = shared_cache(
+            var("CACHE_URL"),
+            num::<u64>(&var, "CACHE_MAX_ENTRY_BYTES", true)?,
+            num::<u64>(&var, "CACHE_REDIS_TIMEOUT_MS", true)?,
+        )?;
         Ok(c)
+    }
+
+    /// How long a render may hold the cross-replica render lock: its wait for a slot and its
+    /// render are each bounded by `MAX_RENDER_TIME_SECONDS`; a second on top for the encode
+    /// and the store. A holder that dies leaves a lock that expires after this.
+    pub fn render_lock_hold(&self) -> Duration {
+        self.max_render_time
+            .saturating_mul(2)
+            .saturating_add(Duration::from_secs(1))
+    }
+
+    /// How long a flight waits for another replica's render of the same request before it
+    /// renders itself: half of `MAX_RENDER_TIME_SECONDS`, so a request that waited in vain
+    /// still ends within 1.5 times the render limit.
+    pub fn render_lock_wait(&self) -> Duration {
+        self.max_render_time / 2
     }
 
     /// Render slots: `concurrency`, at least 1.
@@ -316,6 +351,44 @@ impl ServiceConfig {
     }
 }
 
+/// `CACHE_URL` (and the settings of the shared level that only matter with it).
+fn shared_cache(
+    url: Option<String>,
+    max_entry: Option<u64>,
+    timeout_ms: Option<u64>,
+) -> Result<Option<SharedConfig>, ServiceError> {
+    let Some(url) = url.filter(|v| !v.trim().is_empty()) else {
+        return Ok(None);
+    };
+    let mut shared = SharedConfig::new(&url).map_err(|e| {
+        let chart_cache::CacheError::Url { url, reason } = e;
+        ServiceError::Config {
+            name: "CACHE_URL",
+            // Redacted: the password stays out of error messages and logs.
+            value: url,
+            reason: if reason.contains("TLS") {
+                "rediss:// (TLS) is not supported by this build"
+            } else {
+                "expected redis://[:password@]host[:port][/db] or rediss://..."
+            },
+        }
+    })?;
+    if let Some(n) = max_entry {
+        if n > chart_cache::shared::MAX_ENTRY_BYTES_LIMIT {
+            return Err(ServiceError::Config {
+                name: "CACHE_MAX_ENTRY_BYTES",
+                value: n.to_string(),
+                reason: "must be at most 536870912 (Redis' limit on one value)",
+            });
+        }
+        shared.max_entry_bytes = n;
+    }
+    if let Some(ms) = timeout_ms {
+        shared.timeout = Duration::from_millis(ms);
+    }
+    Ok(Some(shared))
+}
+
 /// An encoded image as the cache keeps it.
 #[derive(Debug, Clone)]
 pub struct CachedImage {
@@ -325,6 +398,34 @@ pub struct CachedImage {
     pub format: ImageFormat,
     /// The messages of the render that produced them.
     pub messages: Arc<[Message]>,
+}
+
+/// In Redis: the bytes, their content type and the messages as JSON.
+impl Shareable for CachedImage {
+    fn to_shared(&self) -> SharedEntry {
+        SharedEntry {
+            image: self.bytes.clone(),
+            content_type: self.format.content_type().to_string(),
+            messages: serde_json::to_string(&self.messages[..]).unwrap_or_else(|_| "[]".into()),
+        }
+    }
+
+    fn from_shared(entry: SharedEntry) -> Option<Self> {
+        let format = [ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp]
+            .into_iter()
+            .find(|f| f.content_type() == entry.content_type)?;
+        // Bounded: the shared level reads nothing over CACHE_MAX_ENTRY_BYTES.
+        let messages: Vec<Message> = serde_json::from_str(&entry.messages).ok()?;
+        Some(CachedImage {
+            bytes: entry.image,
+            format,
+            messages: messages.into(),
+        })
+    }
+
+    fn weight(&self) -> u64 {
+        self.bytes.len() as u64
+    }
 }
 
 /// What one render returns.
@@ -380,6 +481,11 @@ pub struct CacheHealth {
     pub max_entries: usize,
     /// `CACHE_TTL_SECONDS`.
     pub ttl_seconds: u64,
+    /// `memory` (this process only), or `redis` (`CACHE_URL`: shared by every replica).
+    pub backend: &'static str,
+    /// The backend answers: always for `memory`; for `redis`, a connection is up (while it
+    /// is not, the cache is this process' memory and renders go on).
+    pub connected: bool,
 }
 
 /// The body of `GET /health`.
@@ -554,7 +660,7 @@ struct Inner {
     config: ServiceConfig,
     renderer: Arc<dyn BlockingRenderer>,
     browser: browser::Slot,
-    cache: Cache<String, CachedImage>,
+    cache: TieredCache<CachedImage>,
     permits: Arc<Semaphore>,
     active: Arc<AtomicUsize>,
     pending: Arc<AtomicUsize>,
@@ -581,7 +687,11 @@ impl Service {
 
     /// A service whose `skia` slot is the given renderer.
     pub fn with_renderer(config: ServiceConfig, renderer: Arc<dyn BlockingRenderer>) -> Self {
-        let cache = Cache::with_clock(config.cache, config.clock.clone());
+        let cache = TieredCache::new(
+            config.cache,
+            config.clock.clone(),
+            config.shared_cache.clone(),
+        );
         let browser = browser::Slot::new(&config);
         Self {
             inner: Arc::new(Inner {
@@ -635,7 +745,7 @@ impl Service {
 
     async fn render_counted(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
         let hash = opts.hash();
-        if let Some(img) = self.inner.cache.get(&hash) {
+        if let Some((img, _level)) = self.inner.cache.get(&hash).await {
             return Ok(result(img, hash, true));
         }
         let waiter = self.join(opts, &hash);
@@ -699,9 +809,21 @@ impl Service {
         }
     }
 
-    /// The cached image of a hash, if it is there and alive.
-    pub fn cached(&self, hash: &str) -> Option<CachedImage> {
-        self.inner.cache.get(&hash.to_string())
+    /// The cached image of a hash, if it is there and alive: in this process' memory, else
+    /// in Redis (an image another replica rendered). Only well-formed hashes (16 lowercase
+    /// hex digits, what [`RenderResult::hash`] holds) are looked up.
+    pub async fn cached(&self, hash: &str) -> Option<CachedImage> {
+        let well_formed =
+            hash.len() == 16 && hash.bytes().all(|b| matches!(b, b'0'..=b'9' | b'a'..=b'f'));
+        if !well_formed {
+            return None;
+        }
+        self.inner.cache.get(hash).await.map(|(img, _)| img)
+    }
+
+    /// Counters of both cache levels (for `/metrics`).
+    pub fn cache_stats(&self) -> TieredStats {
+        self.inner.cache.stats()
     }
 
     /// Engine renders started since the service was made (cache hits and requests that
@@ -737,6 +859,7 @@ impl Service {
     pub fn health(&self) -> Health {
         let b = self.inner.browser.status();
         let cache = self.inner.cache.config();
+        let backend = self.inner.cache.backend();
         Health {
             status: "ok",
             version: VERSION,
@@ -752,9 +875,11 @@ impl Service {
                 page_timeout_seconds: b.page_timeout_seconds,
             },
             cache: CacheHealth {
-                size: self.inner.cache.len(),
+                size: self.inner.cache.local_len(),
                 max_entries: cache.max_entries,
                 ttl_seconds: cache.ttl.as_secs(),
+                backend: backend.backend,
+                connected: backend.connected,
             },
         }
     }
@@ -810,9 +935,20 @@ impl Service {
         flight: &Flight,
     ) -> Result<CachedImage, ServiceError> {
         // A flight that just landed may have stored the image between our lookup and now.
-        if let Some(img) = self.inner.cache.get(&hash.to_string()) {
+        if let Some(img) = self.inner.cache.get_local(hash) {
             return Ok(img);
         }
+        // Another replica may be drawing the same request: wait for it (without a slot), or
+        // take the lock so that the others wait for us. The lock goes when this flight ends,
+        // stored or not (dropped on an error or an abort, it is released in the background).
+        let config = &self.inner.config;
+        let lock = match (self.inner.cache)
+            .claim(hash, config.render_lock_hold(), config.render_lock_wait())
+            .await
+        {
+            Claim::Ready(img) => return Ok(img),
+            Claim::Render(lock) => lock,
+        };
         let permit = self.slot().await?;
         // The slot (permit + active count) moves into the blocking task and is released when
         // the work really ends: after a timeout the thread may still be drawing until it sees
@@ -867,9 +1003,10 @@ impl Service {
                 return Err(ServiceError::Timeout(limit));
             }
         };
-        self.inner
-            .cache
-            .insert(hash.to_string(), img.clone(), img.bytes.len() as u64);
+        self.inner.cache.insert(hash, img.clone()).await;
+        if let Some(lock) = lock {
+            lock.release().await;
+        }
         Ok(img)
     }
 }

@@ -9,4 +9,5 @@ mod metrics;
 mod openapi;
 mod quickchart;
 mod render;
+mod replicas;
 mod service;

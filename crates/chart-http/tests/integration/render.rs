@@ -201,7 +201,7 @@ async fn health_is_public_and_complete() {
                 "activePages": 0,
                 "pageTimeoutSeconds": v["renderer"]["pageTimeoutSeconds"],
             },
-            "cache": {"size": 0, "maxEntries": 1000, "ttlSeconds": 3600}
+            "cache": {"size": 0, "maxEntries": 1000, "ttlSeconds": 3600, "backend": "memory", "connected": true}
         })
     );
     assert!(v["renderer"]["pageTimeoutSeconds"].is_u64());

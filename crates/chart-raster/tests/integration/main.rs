@@ -2,6 +2,7 @@
 //! the built-in examples.
 
 mod fuzz_regressions;
+mod shared_cache;
 
 use chart_raster::cache::ManualClock;
 use chart_raster::{examples, ImageFormat, Service, ServiceConfig, ServiceError};
@@ -32,7 +33,7 @@ async fn render_then_hit() {
     assert_eq!(a.hash, b.hash);
     assert_eq!(a.bytes, b.bytes);
     assert_eq!(s.renders(), 1);
-    let cached = s.cached(&a.hash).unwrap();
+    let cached = s.cached(&a.hash).await.unwrap();
     assert_eq!(cached.format, ImageFormat::Png);
     assert_eq!(s.health().cache.size, 1);
 }
