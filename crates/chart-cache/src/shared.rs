@@ -122,9 +122,11 @@ impl SharedEntry {
     }
 }
 
-/// Counters of the shared level since it was made.
+/// Counters of the shared level since it was made, and its state.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub struct SharedStats {
+    /// A connection to Redis is up.
+    pub connected: bool,
     /// Lookups that found an entry.
     pub hits: u64,
     /// Lookups that found none (or one over the size cap, or unreadable).
@@ -244,6 +246,7 @@ impl SharedLevel {
         let c = &self.counters;
         let get = |a: &AtomicU64| a.load(Ordering::Relaxed);
         SharedStats {
+            connected: self.connected(),
             hits: get(&c.hits),
             misses: get(&c.misses),
             stores: get(&c.stores),

@@ -126,6 +126,11 @@ impl<V: Shareable> TieredCache<V> {
         self.local.len()
     }
 
+    /// Bytes in memory.
+    pub fn local_bytes(&self) -> u64 {
+        self.local.bytes()
+    }
+
     /// The value in memory, without asking Redis.
     pub fn get_local(&self, hash: &str) -> Option<V> {
         self.local.get(&hash.to_string())

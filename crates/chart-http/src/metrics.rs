@@ -143,6 +143,51 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
         family(&mut out, name, kind, help);
         let _ = writeln!(out, "{name} {value}");
     }
+    // The shared level, only with CACHE_URL (issue 15).
+    if let Some(r) = s.cache.redis {
+        let redis: [(&str, &str, &str, u64); 6] = [
+            (
+                "chart_raster_cache_redis_connected",
+                "gauge",
+                "1 while the shared cache (CACHE_URL) is connected.",
+                u64::from(r.connected),
+            ),
+            (
+                "chart_raster_cache_redis_hits_total",
+                "counter",
+                "Lookups in Redis that found an image (after a miss in memory).",
+                r.hits,
+            ),
+            (
+                "chart_raster_cache_redis_misses_total",
+                "counter",
+                "Lookups in Redis that found none.",
+                r.misses,
+            ),
+            (
+                "chart_raster_cache_redis_stores_total",
+                "counter",
+                "Images written to Redis.",
+                r.stores,
+            ),
+            (
+                "chart_raster_cache_redis_too_large_total",
+                "counter",
+                "Images not written to Redis: over CACHE_MAX_ENTRY_BYTES.",
+                r.too_large,
+            ),
+            (
+                "chart_raster_cache_redis_errors_total",
+                "counter",
+                "Redis calls that failed or timed out (the cache fell back to memory).",
+                r.errors,
+            ),
+        ];
+        for (name, kind, help, value) in redis {
+            family(&mut out, name, kind, help);
+            let _ = writeln!(out, "{name} {value}");
+        }
+    }
     family(
         &mut out,
         "chart_raster_http_requests_total",

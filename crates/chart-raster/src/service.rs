@@ -14,13 +14,16 @@
 //! replicas (a short lock in Redis) before taking a slot, so the same request arriving at two
 //! replicas at once is drawn once; Redis being away only makes the cache local.
 
+mod browser;
+mod cache;
+
+use cache::shared_cache;
+pub use cache::CachedImage;
+
 use crate::encode::{encode, EncodeError};
 use crate::metrics::{RenderMetrics, RenderMetricsSnapshot, RenderOutcome};
 use bytes::Bytes;
-use chart_cache::{
-    CacheConfig, Claim, Clock, Shareable, SharedConfig, SharedEntry, SystemClock, TieredCache,
-    TieredStats,
-};
+use chart_cache::{CacheConfig, Claim, Clock, SharedConfig, SharedStats, SystemClock, TieredCache};
 use chart_spec::{
     Bitmap, Cancel, EngineKind, ImageFormat, Limits, Message, RenderOptions, Rendered, RequestError,
 };
@@ -351,83 +354,6 @@ impl ServiceConfig {
     }
 }
 
-/// `CACHE_URL` (and the settings of the shared level that only matter with it).
-fn shared_cache(
-    url: Option<String>,
-    max_entry: Option<u64>,
-    timeout_ms: Option<u64>,
-) -> Result<Option<SharedConfig>, ServiceError> {
-    let Some(url) = url.filter(|v| !v.trim().is_empty()) else {
-        return Ok(None);
-    };
-    let mut shared = SharedConfig::new(&url).map_err(|e| {
-        let chart_cache::CacheError::Url { url, reason } = e;
-        ServiceError::Config {
-            name: "CACHE_URL",
-            // Redacted: the password stays out of error messages and logs.
-            value: url,
-            reason: if reason.contains("TLS") {
-                "rediss:// (TLS) is not supported by this build"
-            } else {
-                "expected redis://[:password@]host[:port][/db] or rediss://..."
-            },
-        }
-    })?;
-    if let Some(n) = max_entry {
-        if n > chart_cache::shared::MAX_ENTRY_BYTES_LIMIT {
-            return Err(ServiceError::Config {
-                name: "CACHE_MAX_ENTRY_BYTES",
-                value: n.to_string(),
-                reason: "must be at most 536870912 (Redis' limit on one value)",
-            });
-        }
-        shared.max_entry_bytes = n;
-    }
-    if let Some(ms) = timeout_ms {
-        shared.timeout = Duration::from_millis(ms);
-    }
-    Ok(Some(shared))
-}
-
-/// An encoded image as the cache keeps it.
-#[derive(Debug, Clone)]
-pub struct CachedImage {
-    /// The encoded bytes.
-    pub bytes: Bytes,
-    /// Their format.
-    pub format: ImageFormat,
-    /// The messages of the render that produced them.
-    pub messages: Arc<[Message]>,
-}
-
-/// In Redis: the bytes, their content type and the messages as JSON.
-impl Shareable for CachedImage {
-    fn to_shared(&self) -> SharedEntry {
-        SharedEntry {
-            image: self.bytes.clone(),
-            content_type: self.format.content_type().to_string(),
-            messages: serde_json::to_string(&self.messages[..]).unwrap_or_else(|_| "[]".into()),
-        }
-    }
-
-    fn from_shared(entry: SharedEntry) -> Option<Self> {
-        let format = [ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp]
-            .into_iter()
-            .find(|f| f.content_type() == entry.content_type)?;
-        // Bounded: the shared level reads nothing over CACHE_MAX_ENTRY_BYTES.
-        let messages: Vec<Message> = serde_json::from_str(&entry.messages).ok()?;
-        Some(CachedImage {
-            bytes: entry.image,
-            format,
-            messages: messages.into(),
-        })
-    }
-
-    fn weight(&self) -> u64 {
-        self.bytes.len() as u64
-    }
-}
-
 /// What one render returns.
 #[derive(Debug, Clone)]
 pub struct RenderResult {
@@ -512,6 +438,9 @@ pub struct CacheMetrics {
     pub entries: u64,
     /// Bytes of the images held.
     pub bytes: u64,
+    /// The shared level (`CACHE_URL`), when there is one: its counters and whether it is
+    /// connected. The figures above are this process' memory level.
+    pub redis: Option<SharedStats>,
 }
 
 /// What `GET /metrics` reports about the service, at one moment.
@@ -821,11 +750,6 @@ impl Service {
         self.inner.cache.get(hash).await.map(|(img, _)| img)
     }
 
-    /// Counters of both cache levels (for `/metrics`).
-    pub fn cache_stats(&self) -> TieredStats {
-        self.inner.cache.stats()
-    }
-
     /// Engine renders started since the service was made (cache hits and requests that
     /// joined an identical render in flight do not count).
     pub fn renders(&self) -> u64 {
@@ -837,10 +761,11 @@ impl Service {
     pub fn cache_metrics(&self) -> CacheMetrics {
         let stats = self.inner.cache.stats();
         CacheMetrics {
-            hits: stats.hits,
-            misses: stats.misses,
-            entries: self.inner.cache.len() as u64,
-            bytes: self.inner.cache.bytes(),
+            hits: stats.local.hits,
+            misses: stats.local.misses,
+            entries: self.inner.cache.local_len() as u64,
+            bytes: self.inner.cache.local_bytes(),
+            redis: stats.shared,
         }
     }
 
@@ -1052,81 +977,5 @@ fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
         hash,
         cached,
         messages: img.messages.to_vec(),
-    }
-}
-
-/// The browser engine, or its absence when built without the `browser` feature.
-mod browser {
-    use super::{ServiceConfig, ServiceError};
-    use chart_spec::{RenderOptions, Rendered};
-
-    /// What `/health` reports about the browser.
-    pub(super) struct Status {
-        pub connected: bool,
-        pub active_pages: usize,
-        pub page_timeout_seconds: u64,
-        pub restarts: u64,
-    }
-
-    #[cfg(feature = "browser")]
-    pub(super) struct Slot(chart_raster_browser::BrowserEngine);
-
-    #[cfg(feature = "browser")]
-    impl Slot {
-        pub fn new(config: &ServiceConfig) -> Self {
-            Self(chart_raster_browser::BrowserEngine::new(
-                config.browser.clone(),
-            ))
-        }
-
-        pub async fn render(&self, opts: &RenderOptions) -> Result<Rendered, ServiceError> {
-            use chart_raster_browser::BrowserError;
-            self.0.render(opts).await.map_err(|e| match e {
-                BrowserError::Unavailable(reason) => ServiceError::BrowserUnavailable(reason),
-                BrowserError::Timeout(d) => ServiceError::Timeout(d),
-                BrowserError::Render(m) => ServiceError::Render(m),
-            })
-        }
-
-        pub fn status(&self) -> Status {
-            let s = self.0.status();
-            Status {
-                connected: s.connected,
-                active_pages: s.active_pages,
-                page_timeout_seconds: s.page_timeout_seconds,
-                restarts: s.restarts,
-            }
-        }
-
-        pub async fn shutdown(&self) {
-            self.0.shutdown().await;
-        }
-    }
-
-    #[cfg(not(feature = "browser"))]
-    pub(super) struct Slot;
-
-    #[cfg(not(feature = "browser"))]
-    impl Slot {
-        pub fn new(_config: &ServiceConfig) -> Self {
-            Slot
-        }
-
-        pub async fn render(&self, _opts: &RenderOptions) -> Result<Rendered, ServiceError> {
-            Err(ServiceError::BrowserUnavailable(
-                "chart-raster was built without the `browser` feature".into(),
-            ))
-        }
-
-        pub fn status(&self) -> Status {
-            Status {
-                connected: false,
-                active_pages: 0,
-                page_timeout_seconds: 0,
-                restarts: 0,
-            }
-        }
-
-        pub async fn shutdown(&self) {}
     }
 }

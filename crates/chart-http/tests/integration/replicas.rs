@@ -46,6 +46,31 @@ async fn a_cache_url_from_one_replica_works_at_another() {
     assert_eq!(again.header("x-cache-hash"), Some(hash.as_str()));
     assert_eq!(again.body, first.body);
     assert_eq!((a.service.renders(), b.service.renders()), (1, 0));
+    // B found it in Redis once (for /cache/<hash>); the render request then hit memory.
+    let metrics = metric_lines(&b).await;
+    assert!(metrics.contains(&"chart_raster_cache_redis_connected 1".to_string()));
+    assert!(metrics.contains(&"chart_raster_cache_redis_hits_total 1".to_string()));
+    assert!(metric_lines(&a)
+        .await
+        .contains(&"chart_raster_cache_redis_stores_total 1".to_string()));
+}
+
+async fn metric_lines(s: &Server) -> Vec<String> {
+    let r = s.get("/metrics").await;
+    assert_eq!(r.status, 200);
+    String::from_utf8_lossy(&r.body)
+        .lines()
+        .map(str::to_string)
+        .collect()
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn without_cache_url_the_cache_is_memory_and_metrics_name_no_redis() {
+    let s = Server::default().await;
+    let health = s.get("/health").await.json();
+    assert_eq!(health["cache"]["backend"], "memory");
+    assert_eq!(health["cache"]["connected"], true);
+    assert!(!metric_lines(&s).await.iter().any(|l| l.contains("redis")));
 }
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
@@ -62,6 +87,9 @@ async fn redis_going_away_shows_in_health_and_fails_no_render() {
     assert_eq!(&r.body[1..4], b"PNG");
     a.wait_until(|s| !s.service.health().cache.connected).await;
     assert_eq!(a.get("/health").await.json()["cache"]["connected"], false);
+    assert!(metric_lines(&a)
+        .await
+        .contains(&"chart_raster_cache_redis_connected 0".to_string()));
     // The local level still serves /cache/<hash>.
     let hash = r.header("x-cache-hash").unwrap();
     assert_eq!(a.get(&format!("/cache/{hash}")).await.body, r.body);

@@ -199,7 +199,7 @@ async fn an_image_over_the_entry_cap_stays_local() {
     assert!(a.cached(&r.hash).await.is_some());
     assert!(b.cached(&r.hash).await.is_none());
     assert_eq!(redis.command("DBSIZE"), ":0");
-    assert_eq!(a.cache_stats().shared.unwrap().too_large, 1);
+    assert_eq!(a.cache_metrics().redis.unwrap().too_large, 1);
 }
 
 #[test]
