@@ -346,7 +346,9 @@ pub fn document() -> Value {
                             "properties": {
                                 "size": {"type": "integer"},
                                 "maxEntries": {"type": "integer"},
-                                "ttlSeconds": {"type": "integer"}
+                                "ttlSeconds": {"type": "integer"},
+                                "backend": {"type": "string", "enum": ["memory", "redis"], "description": "redis when CACHE_URL is set: the cache shared by every replica"},
+                                "connected": {"type": "boolean", "description": "Always true for memory; for redis, whether it is connected (while not, the cache is this replica's memory and renders go on)"}
                             }
                         }
                     }
