@@ -44,6 +44,10 @@ pub struct Cli {
     /// extra `KEY=VALUE` environment for our server (repeatable), e.g. PNG_COMPRESSION=small
     #[argh(option)]
     env: Vec<String>,
+    /// write each chart's config (`<name>.json`, for `chart-raster render -i`) and both
+    /// images (`<name>.ours.png`, `<name>.node-skia.png`) into this folder
+    #[argh(option)]
+    save: Option<PathBuf>,
 }
 
 pub fn run(cli: Cli) -> anyhow::Result<()> {
@@ -97,25 +101,35 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 peer.render(&body)?;
             }
             let (mut ours_ms, mut peer_ms) = (Vec::new(), Vec::new());
-            let (mut ours_png, mut peer_png) = (0, 0);
+            let (mut ours_png, mut peer_png) = (Vec::new(), Vec::new());
             for _ in 0..runs {
-                let (ms, bytes) = ours.render(&body)?;
+                let (ms, png) = ours.render(&body)?;
                 ours_ms.push(ms);
-                ours_png = bytes;
-                let (ms, bytes) = peer.render(&body)?;
+                ours_png = png;
+                let (ms, png) = peer.render(&body)?;
                 peer_ms.push(ms);
-                peer_png = bytes;
+                peer_png = png;
+            }
+            if let Some(dir) = &cli.save {
+                let stem = dir.join(file_stem(chart.name));
+                std::fs::create_dir_all(dir)?;
+                std::fs::write(
+                    stem.with_extension("json"),
+                    serde_json::to_vec(&chart.config)?,
+                )?;
+                std::fs::write(stem.with_extension("ours.png"), &ours_png)?;
+                std::fs::write(stem.with_extension("node-skia.png"), &peer_png)?;
             }
             anyhow::Ok(Row {
                 name: chart.name,
                 peer: Side {
                     median_ms: median(&mut peer_ms),
-                    png_bytes: peer_png,
+                    png_bytes: peer_png.len(),
                     peak_rss_kib: peak_rss_kib(peer.child.id()).unwrap_or(0),
                 },
                 ours: Side {
                     median_ms: median(&mut ours_ms),
-                    png_bytes: ours_png,
+                    png_bytes: ours_png.len(),
                     peak_rss_kib: peak_rss_kib(ours.child.id()).unwrap_or(0),
                 },
             })
@@ -319,8 +333,8 @@ impl Server {
     }
 
     /// One `POST /render`: milliseconds from the first byte sent to the last byte received,
-    /// and the PNG's size.
-    fn render(&mut self, body: &[u8]) -> anyhow::Result<(f64, usize)> {
+    /// and the PNG.
+    fn render(&mut self, body: &[u8]) -> anyhow::Result<(f64, Vec<u8>)> {
         let start = Instant::now();
         let head = format!(
             "POST /render HTTP/1.1\r\nHost: {}\r\nContent-Type: application/json\r\nContent-Length: {}\r\n\r\n",
@@ -344,13 +358,26 @@ impl Server {
         if !resp.body.starts_with(b"\x89PNG\r\n\x1a\n") {
             bail!("the answer is not a PNG");
         }
-        Ok((ms, resp.body.len()))
+        Ok((ms, resp.body))
     }
 
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
     }
+}
+
+/// A file name for a chart's name: ASCII letters and digits, the rest as `-`.
+fn file_stem(name: &str) -> String {
+    let mut out = String::new();
+    for c in name.chars() {
+        if c.is_ascii_alphanumeric() {
+            out.push(c.to_ascii_lowercase());
+        } else if !out.ends_with('-') {
+            out.push('-');
+        }
+    }
+    out.trim_matches('-').to_string()
 }
 
 /// The address in a `... http://127.0.0.1:PORT ...` line.
@@ -670,6 +697,11 @@ mod tests {
         names.sort_unstable();
         names.dedup();
         assert_eq!(names.len(), x.len());
+        let mut stems: Vec<_> = x.iter().map(|c| file_stem(c.name)).collect();
+        stems.sort_unstable();
+        stems.dedup();
+        assert_eq!(stems.len(), x.len());
+        assert_eq!(file_stem("bar 12×2, borders"), "bar-12-2-borders");
         assert!(x.iter().zip(&y).all(|(a, b)| a.config == b.config));
     }
 }

@@ -26,8 +26,53 @@ pub enum EncodeError {
     },
 }
 
-/// Encodes a straight-alpha bitmap. `quality` (0–100) applies to JPEG and WebP.
+/// How hard PNG data is deflated: the trade between encoding time and bytes.
+///
+/// Figures from `cargo xtask bench-peers` (issue 13), against Chart.js on @napi-rs/canvas
+/// (Skia's PNG encoder: zlib level 6 and libpng's adaptive filters) on the same charts; the
+/// README's Performance section has the table.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub enum PngCompression {
+    /// zlib level 1 (zlib-rs's `deflate_quick`: static Huffman codes): about the time of
+    /// drawing a bar chart, 1.0–2.3× node-skia's bytes.
+    Fast,
+    /// zlib level 2: 0.6–0.93× node-skia's bytes on the benchmark's charts for a few ms more
+    /// than `Fast` on a 1600×1200 bitmap.
+    #[default]
+    Default,
+    /// zlib level 6 (lazy matching): a few percent under `Default`, at 2–4× its time.
+    Small,
+}
+
+impl PngCompression {
+    /// zlib level of the mode; the reasons are on the variants.
+    fn level(self) -> u32 {
+        match self {
+            Self::Fast => 1,
+            Self::Default => 2,
+            Self::Small => 6,
+        }
+    }
+}
+
+/// Encodes a straight-alpha bitmap. `quality` (0–100) applies to JPEG and WebP; PNG data is
+/// deflated as [`PngCompression::Default`].
 pub fn encode(bitmap: &Bitmap, format: ImageFormat, quality: u8) -> Result<Vec<u8>, EncodeError> {
+    check(bitmap)?;
+    match format {
+        ImageFormat::Png => png(bitmap, PngCompression::Default),
+        ImageFormat::Jpeg => jpeg(bitmap, quality),
+        ImageFormat::Webp => webp(bitmap, quality),
+    }
+}
+
+/// Encodes a straight-alpha bitmap as PNG with the given compression.
+pub fn encode_png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeError> {
+    check(bitmap)?;
+    png(bitmap, compression)
+}
+
+fn check(bitmap: &Bitmap) -> Result<(), EncodeError> {
     let expected = bitmap.width as usize * bitmap.height as usize * 4;
     if bitmap.data.len() != expected || bitmap.width == 0 || bitmap.height == 0 {
         return Err(EncodeError::BadBitmap {
@@ -36,56 +81,77 @@ pub fn encode(bitmap: &Bitmap, format: ImageFormat, quality: u8) -> Result<Vec<u
             len: bitmap.data.len(),
         });
     }
-    match format {
-        ImageFormat::Png => png(bitmap),
-        ImageFormat::Jpeg => jpeg(bitmap, quality),
-        ImageFormat::Webp => webp(bitmap, quality),
-    }
+    Ok(())
 }
 
-fn png(bitmap: &Bitmap) -> Result<Vec<u8>, EncodeError> {
+/// Whether every pixel is opaque, so the image can be written as RGB (exactly: PNG's RGB
+/// decodes with alpha 255). Charts on the default white background always are; that drops a
+/// quarter of the bytes to deflate.
+fn opaque(data: &[u8]) -> bool {
+    // Row-sized blocks folded with AND (no branch per pixel, so it vectorises), stopping at
+    // the first block with a translucent pixel.
+    data.chunks(16 * 1024)
+        .all(|block| block.chunks_exact(4).fold(0xFF, |acc, px| acc & px[3]) == 0xFF)
+}
+
+fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeError> {
     let err = |reason: String| EncodeError::Encoder {
         format: "png",
         reason,
     };
     let png_err = |e: png::EncodingError| err(e.to_string());
     let io_err = |e: std::io::Error| err(e.to_string());
-    // The image data: every row filtered with `Up` (rows of a chart mostly repeat the row
-    // above: backgrounds, bars, gaps between grid lines), then zlib at level 1.
+    // The image data: opaque bitmaps as RGB, every row filtered with `Up` (rows of a chart
+    // mostly repeat the row above: backgrounds, bars, gaps between grid lines), deflated by
+    // zlib-rs at the mode's level.
     //
-    // The level is chosen on the 800x600 bar chart at dpr 2 (a 1600x1200 bitmap) of the
-    // render benchmark, against the rest of a render (about 2 ms of drawing):
-    // - png's own fast mode (fdeflate): ~1 ms, 234 KB;
-    // - level 1: ~2.5 ms, 85 KB;
-    // - level 2 and up: 13–16 ms, 47–48 KB (Chromium's PNG of the same chart is 43 KB).
-    // Level 1 costs about one more render's time for a third of the bytes, which is what a
-    // service sending images over networks and keeping them in a byte-bounded cache wants;
-    // the higher levels would make encoding seven times the drawing for a last 45%.
-    let stride = bitmap.width as usize * 4;
+    // Measured on the 15 charts of `cargo xtask bench-peers` (1600×1200 bitmaps):
+    // - RGB instead of RGBA: 12–20% fewer bytes at every level, and less to deflate;
+    // - level 1 is zlib-rs's `deflate_quick` (static Huffman codes only): 1.0–2.3× node-skia's
+    //   bytes; level 2 (`deflate_fast`, dynamic codes) 0.6–0.93×; 3–6 buy 1–5% more;
+    // - zlib-rs's level 2 takes a quarter to a third of miniz_oxide's time (the previous
+    //   backend: its level 2 took 13–16 ms on the bar chart, which is why level 1 was used);
+    // - per-row adaptive filters (libpng's minimum-sum-of-absolute-differences choice among
+    //   the five) came out between 13% smaller (polar area) and 9% larger (bar chart) than
+    //   `Up` alone after deflate, for several times the filtering work: not taken;
+    // - a palette (4 of the 15 charts have at most 256 colours) would be 15–35% smaller again
+    //   but needs a colour count over every pixel: left for later.
+    let (color, bpp) = if opaque(&bitmap.data) {
+        (png::ColorType::Rgb, 3)
+    } else {
+        (png::ColorType::Rgba, 4)
+    };
+    let width = bitmap.width as usize;
+    let stride = width * bpp;
     let mut z = flate2::write::ZlibEncoder::new(
-        Vec::with_capacity(bitmap.data.len() / 16),
-        flate2::Compression::new(1),
+        Vec::with_capacity(bitmap.data.len() / 32),
+        flate2::Compression::new(compression.level()),
     );
-    // Filtered rows one at a time: a whole filtered copy would be as large as the bitmap.
+    // Rows one at a time: a whole filtered copy would be as large as the bitmap. `prev` starts
+    // as zeros, so the first row's `Up` is the row itself, as the PNG spec defines it.
+    let mut prev = vec![0u8; stride];
+    let mut cur = vec![0u8; stride];
     let mut row = vec![0u8; stride + 1];
     row[0] = 2; // filter type Up
-    let mut prev: &[u8] = &[];
-    for line in bitmap.data.chunks_exact(stride.max(1)) {
-        if prev.is_empty() {
-            row[1..].copy_from_slice(line);
+    for line in bitmap.data.chunks_exact(width * 4) {
+        if bpp == 4 {
+            cur.copy_from_slice(line);
         } else {
-            for ((out, cur), up) in row[1..].iter_mut().zip(line).zip(prev) {
-                *out = cur.wrapping_sub(*up);
+            for (rgb, rgba) in cur.chunks_exact_mut(3).zip(line.chunks_exact(4)) {
+                rgb.copy_from_slice(&rgba[..3]);
             }
         }
+        for ((out, c), up) in row[1..].iter_mut().zip(&cur).zip(&prev) {
+            *out = c.wrapping_sub(*up);
+        }
         z.write_all(&row).map_err(io_err)?;
-        prev = line;
+        std::mem::swap(&mut prev, &mut cur);
     }
     let idat = z.finish().map_err(io_err)?;
 
     let mut out = Vec::with_capacity(idat.len() + 64);
     let mut enc = png::Encoder::new(&mut out, bitmap.width, bitmap.height);
-    enc.set_color(png::ColorType::Rgba);
+    enc.set_color(color);
     enc.set_depth(png::BitDepth::Eight);
     let mut writer = enc.write_header().map_err(png_err)?;
     // IDAT chunks hold at most 2^31 - 1 bytes.
@@ -166,13 +232,106 @@ mod tests {
         }
     }
 
+    /// Decoded size and pixels, RGB expanded to RGBA with alpha 255 (what PNG's RGB means).
     fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+        let (w, h, color, data) = decode_png_raw(bytes);
+        let data = match color {
+            png::ColorType::Rgba => data,
+            png::ColorType::Rgb => data
+                .chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => panic!("unexpected colour type {other:?}"),
+        };
+        (w, h, data)
+    }
+
+    fn decode_png_raw(bytes: Vec<u8>) -> (u32, u32, png::ColorType, Vec<u8>) {
         let dec = png::Decoder::new(std::io::Cursor::new(bytes));
         let mut reader = dec.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
         let info = reader.next_frame(&mut buf).unwrap();
         buf.truncate(info.buffer_size());
-        (info.width, info.height, buf)
+        (info.width, info.height, info.color_type, buf)
+    }
+
+    const MODES: [PngCompression; 3] = [
+        PngCompression::Fast,
+        PngCompression::Default,
+        PngCompression::Small,
+    ];
+
+    /// A chart drawn by the engine: what the encoder really gets.
+    fn rendered_bar_chart(background: chart_spec::Rgba) -> Bitmap {
+        let config = serde_json::json!({
+            "type": "bar",
+            "data": {"labels": ["a", "b", "c", "d"], "datasets": [
+                {"label": "x", "data": [3, 7, 2, 5], "borderWidth": 2,
+                 "backgroundColor": "rgba(54, 162, 235, 0.6)"}]},
+            "options": {"plugins": {"title": {"display": true, "text": "encode"}}}
+        });
+        let serde_json::Value::Object(config) = config else {
+            unreachable!("a JSON object literal")
+        };
+        let settings = chart_raster_skia::Settings {
+            width: 200.0,
+            height: 150.0,
+            device_pixel_ratio: 2.0,
+            background,
+        };
+        chart_raster_skia::Engine::new()
+            .render_chart(&config, &settings)
+            .unwrap()
+            .bitmap
+    }
+
+    #[test]
+    fn rendered_charts_round_trip_byte_exact_in_every_mode() {
+        // Opaque (white background): written as RGB. Transparent background: RGBA, with the
+        // straight-alpha pixels kept exactly.
+        for (background, color) in [
+            (chart_spec::Rgba::WHITE, png::ColorType::Rgb),
+            (chart_spec::Rgba::TRANSPARENT, png::ColorType::Rgba),
+        ] {
+            let bmp = rendered_bar_chart(background);
+            for mode in MODES {
+                let bytes = encode_png(&bmp, mode).unwrap();
+                let (w, h, got, _) = decode_png_raw(bytes.clone());
+                assert_eq!((w, h, got), (bmp.width, bmp.height, color), "{mode:?}");
+                let (_, _, data) = decode_png(bytes);
+                assert!(data == bmp.data, "{mode:?} {color:?}: pixels differ");
+            }
+        }
+    }
+
+    #[test]
+    fn the_default_mode_is_smaller_than_fast_and_small_is_no_larger() {
+        let bmp = rendered_bar_chart(chart_spec::Rgba::WHITE);
+        let [fast, default, small] = MODES.map(|m| encode_png(&bmp, m).unwrap().len());
+        assert!(default < fast, "default {default} B, fast {fast} B");
+        assert!(small <= default, "small {small} B, default {default} B");
+        assert_eq!(
+            encode(&bmp, ImageFormat::Png, 90).unwrap().len(),
+            default,
+            "encode uses the default mode"
+        );
+    }
+
+    #[test]
+    fn one_translucent_pixel_anywhere_keeps_the_alpha_channel() {
+        // 100×100 = 40,000 bytes: more than one block of the opacity scan, so the pixel is
+        // checked at the start, on a block boundary, and at the very end.
+        for at in [0usize, 4096, 4095, 9_999] {
+            let mut bmp = solid(100, 100, [1, 2, 3, 255]);
+            bmp.data[at * 4 + 3] = 254;
+            let bytes = encode(&bmp, ImageFormat::Png, 90).unwrap();
+            let (_, _, color, _) = decode_png_raw(bytes.clone());
+            assert_eq!(color, png::ColorType::Rgba, "translucent pixel {at}");
+            assert_eq!(decode_png(bytes).2, bmp.data);
+        }
+        let opaque = solid(100, 100, [1, 2, 3, 255]);
+        let (_, _, color, _) = decode_png_raw(encode(&opaque, ImageFormat::Png, 90).unwrap());
+        assert_eq!(color, png::ColorType::Rgb);
     }
 
     #[test]
@@ -182,10 +341,22 @@ mod tests {
         assert_eq!((w, h), (7, 5));
         assert_eq!(data, bmp.data);
         // Rows that differ from the row above in every byte, wrapping around 0 and 255 (the
-        // `Up` filter's subtraction), and a single-row image.
-        for (w, h) in [(13u32, 11u32), (9, 1)] {
+        // `Up` filter's subtraction), and a single-row image; translucent (RGBA) and opaque
+        // (RGB) pixels.
+        for (w, h, opaque) in [
+            (13u32, 11u32, false),
+            (9, 1, false),
+            (13, 11, true),
+            (9, 1, true),
+        ] {
             let data = (0..w * h * 4)
-                .map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8)
+                .map(|i| {
+                    if opaque && i % 4 == 3 {
+                        255
+                    } else {
+                        (i.wrapping_mul(2_654_435_761) >> 13) as u8
+                    }
+                })
                 .collect();
             let bmp = Bitmap {
                 width: w,
