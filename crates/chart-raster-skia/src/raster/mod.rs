@@ -31,6 +31,7 @@ use crate::text::TextEngine;
 use crate::Error;
 use chart_spec::{Bitmap, Rgba};
 
+mod band;
 mod clip;
 mod coverage;
 pub mod glyphs;
@@ -59,6 +60,16 @@ pub fn rasterize(
     text: &TextEngine,
     reuse: &Reuse,
     cancel: &chart_spec::Cancel,
+) -> Result<Bitmap, Error> {
+    rasterize_until(scene, text, reuse, &|| cancel.is_cancelled())
+}
+
+/// [`rasterize`] with the stop signal as a function (tests count its polls).
+fn rasterize_until(
+    scene: &Scene,
+    text: &TextEngine,
+    reuse: &Reuse,
+    stop: &dyn Fn() -> bool,
 ) -> Result<Bitmap, Error> {
     let pool = &reuse.buffers;
     let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
@@ -109,18 +120,20 @@ pub fn rasterize(
         base,
         text,
         sprite: None,
-        cancel: Some(cancel),
+        stop,
     };
-    // Polled between items: one item's fill is bounded by the bitmap, so a cancelled render
-    // stops within one item.
+    // Polled between items, and within an item between its stages and the bands of a huge
+    // fill (`band.rs`): a cancelled render stops within a fraction of one item.
     let mut cancelled = false;
     for item in &scene.items {
-        if cancel.is_cancelled() {
+        if stop() {
             cancelled = true;
             break;
         }
         painter.item(item);
     }
+    // An item the stop cut short leaves a half-drawn image, even when it was the last.
+    cancelled = cancelled || stop();
     painter.clips.recycle(pool);
     if let Some(m) = painter.scratch.take() {
         pool.give_mask(m);
@@ -159,6 +172,25 @@ fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
     }
 }
 
+/// How [`Painter::fill_covered`] colours covered pixels.
+enum Brush {
+    Solid(rect::SolidColor),
+}
+
+impl Brush {
+    /// The brush of a paint; `None` when only tiny-skia draws it.
+    fn of(p: &Paint) -> Option<Brush> {
+        match p {
+            Paint::Solid(c) => Some(Brush::Solid(rect::SolidColor::new(*c))),
+            _ => None,
+        }
+    }
+
+    fn is_invisible(&self) -> bool {
+        matches!(self, Brush::Solid(c) if c.is_transparent())
+    }
+}
+
 struct Painter<'a> {
     pixmap: &'a mut tiny_skia::Pixmap,
     clips: ClipStack,
@@ -171,9 +203,9 @@ struct Painter<'a> {
     /// The sprite image as a pixmap, made on first use.
     #[allow(dead_code)]
     sprite: Option<tiny_skia::Pixmap>,
-    /// The render's stop signal, also polled between the stages of one item (a path of a
-    /// quarter million curves takes seconds to stroke and fill).
-    cancel: Option<&'a chart_spec::Cancel>,
+    /// The render's stop signal, also polled between the stages of one item and the bands
+    /// of a fill (a path of a quarter million curves takes seconds to stroke and fill).
+    stop: &'a dyn Fn() -> bool,
 }
 
 fn ts(t: Transform) -> tiny_skia::Transform {
@@ -494,7 +526,7 @@ impl Painter<'_> {
 
     /// The render was cancelled: the item being drawn is abandoned.
     fn cancelled(&self) -> bool {
-        self.cancel.is_some_and(|c| c.is_cancelled())
+        (self.stop)()
     }
 
     /// The canvas in device pixels, for [`guard`].
@@ -517,8 +549,8 @@ impl Painter<'_> {
         if self.cancelled() {
             return;
         }
-        if let Paint::Solid(c) = p {
-            if self.fill_solid_path(&tp, *c, t) {
+        if let Some(brush) = Brush::of(p) {
+            if self.fill_covered(&tp, brush, t) {
                 return;
             }
         }
@@ -534,12 +566,12 @@ impl Painter<'_> {
 
     /// Fills a large path (user space, mapped by `t`) in a solid colour exactly as
     /// `fill_path` does, minus its pipeline: the supersampler covers the path into the
-    /// scratch mask, and [`rect::blend_coverage`] blends it row by row. tiny-skia runs its
-    /// chain of stages for every run of every scanline, which made a filled radar area cost
-    /// more than all of a bar chart's bars. Small shapes (a point) are left to tiny-skia:
-    /// for them the extra pass over the mask costs more than the stages. `false` when
-    /// tiny-skia is to draw it.
-    fn fill_solid_path(&mut self, tp: &tiny_skia::Path, c: Rgba, t: Transform) -> bool {
+    /// scratch mask (in bands for a huge path, see `band.rs`), and [`rect::blend_coverage`]
+    /// blends it row by row. tiny-skia runs its chain of stages for
+    /// every run of every scanline, which made a filled radar area cost more than all of a
+    /// bar chart's bars. Small shapes (a point) are left to tiny-skia: for them the extra
+    /// pass over the mask costs more than the stages. `false` when tiny-skia is to draw it.
+    fn fill_covered(&mut self, tp: &tiny_skia::Path, brush: Brush, t: Transform) -> bool {
         /// Bounds smaller than this many pixels stay with tiny-skia.
         const MIN_AREA: usize = 64 * 64;
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
@@ -560,7 +592,7 @@ impl Painter<'_> {
         let x1 = b[2].ceil().clamp(0.0, pw as f32) as usize;
         let y0 = b[1].floor().clamp(0.0, ph as f32) as usize;
         let y1 = b[3].ceil().clamp(0.0, ph as f32) as usize;
-        if x0 >= x1 || y0 >= y1 || c.a == 0 {
+        if x0 >= x1 || y0 >= y1 || brush.is_invisible() {
             return true; // nothing visible
         }
         if (x1 - x0) * (y1 - y0) < MIN_AREA {
@@ -575,24 +607,26 @@ impl Painter<'_> {
         let Some(scratch) = self.scratch.as_mut() else {
             return false;
         };
+        let stride = pw as usize;
+        let pixels = self.pixmap.data_mut();
+        let clip = clip.map(|m| m.data());
         // The scratch mask is all zero between uses, so the coverage lands as it is.
-        scratch.fill_path(tp, tiny_skia::FillRule::Winding, true, ts(t));
-        let color = rect::SolidColor::new(c);
-        let (stride, pixels) = (pw as usize, self.pixmap.data_mut());
-        for y in y0..y1 {
-            let (a, z) = (y * stride + x0, y * stride + x1);
-            let cov = &mut scratch.data_mut()[a..z];
-            // A curve's bounds are mostly empty: only its covered stretch of each row is
-            // blended and cleared.
-            let Some((first, last)) = rect::covered(cov) else {
-                continue;
-            };
-            let (a, z) = (a + first, a + last + 1);
-            let cov = &mut cov[first..=last];
-            let clip_row = clip.map(|m| &m.data()[a..z]);
-            rect::blend_coverage(&mut pixels[a * 4..z * 4], cov, clip_row, color);
-            cov.fill(0);
-        }
+        band::cover_rows(
+            scratch,
+            tp,
+            ts(t),
+            [x0, y0, x1, y1],
+            band::Banding::DEFAULT,
+            self.stop,
+            |y, x, cov| {
+                let (a, z) = (y * stride + x, y * stride + x + cov.len());
+                let clip_row = clip.map(|m| &m[a..z]);
+                let px = &mut pixels[a * 4..z * 4];
+                match &brush {
+                    Brush::Solid(color) => rect::blend_coverage(px, cov, clip_row, *color),
+                }
+            },
+        );
         true
     }
 
@@ -740,6 +774,14 @@ impl Painter<'_> {
         };
         if self.cancelled() {
             return;
+        }
+        // A huge outline is filled in bands that a cancel can stop between.
+        if outline.verbs().len() >= band::Banding::DEFAULT.min_verbs {
+            if let Some(brush) = Brush::of(p) {
+                if self.fill_covered(&outline, brush, t) {
+                    return;
+                }
+            }
         }
         let Ok(mask) = self
             .clips
@@ -1196,7 +1238,7 @@ mod tests {
                 base: Transform::IDENTITY,
                 text: &text,
                 sprite: None,
-                cancel: None,
+                stop: &|| false,
             };
             if clipped {
                 painter.push_clip(&clip, Transform::IDENTITY);
@@ -1211,6 +1253,48 @@ mod tests {
                 path.cmds
             );
         }
+    }
+
+    /// A render cancelled while it fills one huge path (a dense line with `tension` and
+    /// `fill`, one item of tens of thousands of curves) stops between two bands of that
+    /// fill and returns `Cancelled`; drawn in one piece, the fill would end the render.
+    #[test]
+    fn a_cancel_stops_a_huge_fill_part_way() {
+        let mut path = Path::new();
+        path.move_to(0.0, 300.0);
+        let n = 20_000;
+        for i in 0..n {
+            let (x0, x1) = (
+                i as f32 * 400.0 / n as f32,
+                (i + 1) as f32 * 400.0 / n as f32,
+            );
+            let y = 40.0 + ((i * 37) % 200) as f32;
+            path.cubic_to(x0 + 0.005, y - 10.0, x1 - 0.005, y + 10.0, x1, y);
+        }
+        path.line_to(400.0, 300.0);
+        path.close();
+        let mut s = scene(
+            vec![Item::Fill {
+                path,
+                paint: Paint::Solid(Rgba::rgb(54, 162, 235)),
+                transform: Transform::IDENTITY,
+            }],
+            2.0,
+        );
+        (s.width, s.height) = (400.0, 300.0);
+        let polls = std::cell::Cell::new(0);
+        // Raised at the 4th poll: before the item, before its fill, before band 0, now.
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() >= 4
+        };
+        let result = rasterize_until(&s, &TextEngine::system(), &Reuse::default(), &stop);
+        assert!(
+            matches!(result, Err(Error::Cancelled)),
+            "the fill ran to its end ({} polls)",
+            polls.get()
+        );
+        assert_eq!(polls.get(), 5, "polled after the stop was raised");
     }
 
     #[test]

@@ -43,6 +43,10 @@ impl SolidColor {
     fn is_opaque(&self) -> bool {
         self.rgba[3] == 255
     }
+
+    pub(super) fn is_transparent(&self) -> bool {
+        self.rgba[3] == 0
+    }
 }
 
 /// Skia's `div255` of the low-precision pipeline (an approximation, kept for identical bits).
