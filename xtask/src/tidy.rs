@@ -95,11 +95,6 @@ const SERDE_JSON_DEBT: &[(&str, &str)] = &[
         "issue 10: the model keeps the treemap tree as JSON values",
     ),
     (
-        "crates/chart-raster-skia/src/controllers/venn.rs",
-        "issue 10: the plugin's layout templates are parsed from embedded JSON on every render \
-         (typed constants would do)",
-    ),
-    (
         "crates/chart-raster-skia/src/text/sprite.rs",
         "issue 10: the sprite-text feature reads the fixtures' sprite.json; to move out of the \
          engine with the fixtures harness",

@@ -3,10 +3,10 @@
 //! circle arcs) into the chart area; set names go beside the circles and each region's value
 //! at its text point.
 //!
-//! `venn_layouts.json` holds the plugin's templates for zero to three sets (its `venn0` to
-//! `venn3` tables, MIT licence, © Samuel Gratzl): coordinates only, extracted as JSON. Four
-//! and five sets use ellipses, and `euler` runs venn.js's optimiser; neither is drawn here
-//! (see `support.rs`).
+//! The templates for zero to three sets come typed from
+//! [`chart_spec::defaults::venn_template`]. Four and five sets use ellipses, and `euler`
+//! runs venn.js's optimiser; neither is drawn here (the render's messages say so:
+//! `chart_spec::resolve`'s `support`).
 //!
 //! The number of sets is bounded by the templates: the plugin reads `log2(data.length + 1)`
 //! sets, so the regions grow exponentially with sets; beyond three nothing is laid out here,
@@ -20,9 +20,6 @@ use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{PluginDataset, VennOptions};
 use chart_spec::values::Font;
 use chart_spec::Rgba;
-use serde_json::Value;
-
-static TEMPLATES: &str = include_str!("venn_layouts.json");
 
 /// A circle of the layout (`sets[i]`), in pixels.
 #[derive(Debug, Clone, PartialEq)]
@@ -74,77 +71,45 @@ pub struct VennLayout {
     pub regions: Vec<Region>,
 }
 
-fn num(v: &Value, k: &str) -> f64 {
-    v.get(k).and_then(Value::as_f64).unwrap_or(0.0)
-}
-
 /// The plugin's `layout(sets, bb)`: the template for `sets` sets scaled uniformly to fit
 /// `(x, y, width, height)` and centred; `None` beyond three sets.
 pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
-    let all: Value = serde_json::from_str(TEMPLATES).ok()?;
-    let t = all.get(sets)?;
-    let tb = t.get("bb")?;
-    let (tx, ty, tw, th) = (
-        num(tb, "x"),
-        num(tb, "y"),
-        num(tb, "width"),
-        num(tb, "height"),
-    );
+    let t = chart_spec::defaults::venn_template(sets)?;
+    let (tx, ty, tw, th) = t.bb;
     let (x, y, w, h) = bb;
     let f = (w / tw).min(h / th);
     let ox = f * -tx + (w - f * tw) / 2.0 + x;
     let oy = f * -ty + (h - f * th) / 2.0 + y;
     let mx = |v: f64| ox + f * v;
     let my = |v: f64| oy + f * v;
-    let text = |v: &Value| {
-        let t = v.get("text");
-        (
-            mx(t.map(|t| num(t, "x")).unwrap_or(0.0)),
-            my(t.map(|t| num(t, "y")).unwrap_or(0.0)),
-        )
-    };
     let circles = t
-        .get("sets")?
-        .as_array()?
+        .circles
         .iter()
         .map(|c| Circle {
-            cx: mx(num(c, "cx")),
-            cy: my(num(c, "cy")),
-            r: num(c, "r") * f,
-            text: text(c),
-            align: c
-                .get("align")
-                .and_then(Value::as_str)
-                .unwrap_or("start")
-                .into(),
-            vertical_align: c
-                .get("verticalAlign")
-                .and_then(Value::as_str)
-                .unwrap_or("alphabetic")
-                .into(),
+            cx: mx(c.cx),
+            cy: my(c.cy),
+            r: c.r * f,
+            text: (mx(c.text.0), my(c.text.1)),
+            align: c.align.clone(),
+            vertical_align: c.vertical_align.clone(),
         })
         .collect();
     let regions = t
-        .get("intersections")?
-        .as_array()?
+        .regions
         .iter()
         .map(|r| Region {
-            start: (mx(num(r, "x1")), my(num(r, "y1"))),
+            start: (mx(r.start.0), my(r.start.1)),
             arcs: r
-                .get("arcs")
-                .and_then(Value::as_array)
-                .map(|a| {
-                    a.iter()
-                        .map(|a| Arc {
-                            circle: a.get("ref").and_then(Value::as_u64).unwrap_or(0) as usize,
-                            x2: mx(num(a, "x2")),
-                            y2: my(num(a, "y2")),
-                            sweep: a.get("sweep").and_then(Value::as_bool).unwrap_or(false),
-                        })
-                        .collect()
+                .arcs
+                .iter()
+                .map(|a| Arc {
+                    circle: a.circle,
+                    x2: mx(a.x2),
+                    y2: my(a.y2),
+                    sweep: a.sweep,
                 })
-                .unwrap_or_default(),
-            text: text(r),
+                .collect(),
+            text: (mx(r.text.0), my(r.text.1)),
         })
         .collect();
     Some(VennLayout { circles, regions })

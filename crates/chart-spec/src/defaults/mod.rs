@@ -8,7 +8,8 @@
 //! Each is assembled once from the files named for what they hold: `global`
 //! (`Chart.defaults` of the core), `element`, `chart_type` (controllers), `scale` (scale types),
 //! `plugin` (plugins beyond the core) and `plugin_chart` (the bundled plugin chart types);
-//! `annotation` holds chartjs-plugin-annotation's element defaults, read by its resolver.
+//! `annotation` holds chartjs-plugin-annotation's element defaults, read by its resolver;
+//! [`venn_template`] gives chartjs-chart-venn's fixed layouts, typed.
 //!
 //! The resolver ([`crate::scopes`]) reads them as the last scopes of every chain, exactly as
 //! Chart.js's `getOptionScopes` does. Adding a chart or scale type means adding its entries
@@ -23,6 +24,8 @@ mod global;
 pub(crate) mod plugin;
 mod plugin_chart;
 mod scale;
+
+pub use plugin_chart::venn_template;
 
 use serde_json::{Map, Value};
 use std::sync::LazyLock;

@@ -5,6 +5,7 @@
 //! functions (matrix `width`/`height`, treemap `labels.formatter`) cannot be JSON; their
 //! default functions are reproduced by the engine.
 
+use crate::model::{VennTemplate, VennTemplateArc, VennTemplateCircle, VennTemplateRegion};
 use serde_json::{json, Value};
 use std::sync::LazyLock;
 
@@ -197,3 +198,83 @@ pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
         }
     })
 });
+
+/// chartjs-chart-venn's layouts for zero to three sets (its `venn0` to `venn3` tables, MIT
+/// licence, © Samuel Gratzl): coordinates only, extracted as JSON. Four and five sets use
+/// ellipses, and `euler` runs venn.js's optimiser; neither has a template.
+static VENN_LAYOUTS: &str = include_str!("venn_layouts.json");
+
+/// The templates, typed once; an entry is `None` when its JSON lacks a part.
+static VENN_TEMPLATES: LazyLock<Vec<Option<VennTemplate>>> =
+    LazyLock::new(|| match serde_json::from_str::<Value>(VENN_LAYOUTS) {
+        Ok(Value::Array(all)) => all.iter().map(venn_template_of).collect(),
+        _ => Vec::new(),
+    });
+
+/// The chartjs-chart-venn template for `sets` sets; `None` beyond three.
+pub fn venn_template(sets: usize) -> Option<&'static VennTemplate> {
+    VENN_TEMPLATES.get(sets)?.as_ref()
+}
+
+fn venn_template_of(t: &Value) -> Option<VennTemplate> {
+    let num = |v: &Value, k: &str| v.get(k).and_then(Value::as_f64).unwrap_or(0.0);
+    let text = |v: &Value| {
+        v.get("text")
+            .map_or((0.0, 0.0), |t| (num(t, "x"), num(t, "y")))
+    };
+    let tb = t.get("bb")?;
+    let circles = t
+        .get("sets")?
+        .as_array()?
+        .iter()
+        .map(|c| VennTemplateCircle {
+            cx: num(c, "cx"),
+            cy: num(c, "cy"),
+            r: num(c, "r"),
+            text: text(c),
+            align: c
+                .get("align")
+                .and_then(Value::as_str)
+                .unwrap_or("start")
+                .into(),
+            vertical_align: c
+                .get("verticalAlign")
+                .and_then(Value::as_str)
+                .unwrap_or("alphabetic")
+                .into(),
+        })
+        .collect();
+    let regions = t
+        .get("intersections")?
+        .as_array()?
+        .iter()
+        .map(|r| VennTemplateRegion {
+            start: (num(r, "x1"), num(r, "y1")),
+            arcs: r
+                .get("arcs")
+                .and_then(Value::as_array)
+                .map(|a| {
+                    a.iter()
+                        .map(|a| VennTemplateArc {
+                            circle: a.get("ref").and_then(Value::as_u64).unwrap_or(0) as usize,
+                            x2: num(a, "x2"),
+                            y2: num(a, "y2"),
+                            sweep: a.get("sweep").and_then(Value::as_bool).unwrap_or(false),
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
+            text: text(r),
+        })
+        .collect();
+    Some(VennTemplate {
+        bb: (
+            num(tb, "x"),
+            num(tb, "y"),
+            num(tb, "width"),
+            num(tb, "height"),
+        ),
+        circles,
+        regions,
+    })
+}

@@ -63,6 +63,59 @@ pub struct VennSlice {
     pub border_width: f64,
 }
 
+/// One of chartjs-chart-venn's fixed layouts (`venn0` to `venn3`), in template units: the
+/// plugin scales it into the chart area rather than computing a layout for up to three sets.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennTemplate {
+    /// `bb`: the template's bounding box (x, y, width, height).
+    pub bb: (f64, f64, f64, f64),
+    /// `sets`: one circle per set.
+    pub circles: Vec<VennTemplateCircle>,
+    /// `intersections`: one region per data entry.
+    pub regions: Vec<VennTemplateRegion>,
+}
+
+/// A set's circle in a [`VennTemplate`].
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennTemplateCircle {
+    /// `cx`.
+    pub cx: f64,
+    /// `cy`.
+    pub cy: f64,
+    /// `r`.
+    pub r: f64,
+    /// `text`: where the set's name goes.
+    pub text: (f64, f64),
+    /// `align`: `start`, `end` or `middle`. Default: `'start'`.
+    pub align: String,
+    /// `verticalAlign`: `top`, `bottom` or `middle`. Default: `'alphabetic'`.
+    pub vertical_align: String,
+}
+
+/// A region (an intersection of sets) in a [`VennTemplate`]: a path of circle arcs.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennTemplateRegion {
+    /// `x1`, `y1`: the start point.
+    pub start: (f64, f64),
+    /// `arcs`: the outline.
+    pub arcs: Vec<VennTemplateArc>,
+    /// `text`: where the value goes.
+    pub text: (f64, f64),
+}
+
+/// One arc of a region's outline: along circle `circle` to `(x2, y2)`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct VennTemplateArc {
+    /// `ref`: index into the template's circles.
+    pub circle: usize,
+    /// `x2`.
+    pub x2: f64,
+    /// `y2`.
+    pub y2: f64,
+    /// `sweep`: SVG sweep flag (increasing angles).
+    pub sweep: bool,
+}
+
 /// chartjs-chart-venn dataset options: one slice per data entry.
 #[derive(Debug, Clone, PartialEq)]
 pub struct VennOptions {
