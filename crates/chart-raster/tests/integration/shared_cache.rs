@@ -224,6 +224,10 @@ fn cache_url_settings_are_read_and_checked() {
     assert_eq!(shared.timeout, Duration::from_millis(250));
     assert_eq!(shared.redacted_url(), "redis://***@127.0.0.1:6390/2");
     assert!(!format!("{c:?}").contains("s3cret"));
+    // No TLS client in this build: refused at start rather than spoken in clear.
+    let e = read(&[("CACHE_URL", "rediss://:s3cret@host:6380/0")]).unwrap_err();
+    assert!(e.to_string().contains("not supported by this build"), "{e}");
+    assert!(!e.to_string().contains("s3cret"), "{e}");
     let e = read(&[("CACHE_URL", "http://user:s3cret@host/")]).unwrap_err();
     assert!(matches!(
         e,
