@@ -76,10 +76,6 @@ const LONG_FILES: &[(&str, &str)] = &[
         "crates/chart-raster-skia/src/controllers/sankey.rs",
         "chartjs-chart-sankey's layout (columns, stacking, padding) and drawing in one controller",
     ),
-    (
-        "crates/chart-raster-skia/src/plugins/annotation.rs",
-        "the six annotation element types of chartjs-plugin-annotation and their labels",
-    ),
 ];
 
 /// Files of the skia engine whose non-test code uses serde_json, with why: the debt of issue

@@ -1,0 +1,570 @@
+//! chartjs-plugin-annotation 3.1.0: line, box, label, point, ellipse and polygon annotations,
+//! each drawn at its `drawTime` (clipped to the chart area unless `clip: false`), and
+//! `adjustScaleRange` widening the scales to show them.
+//!
+//! Mirrors the plugin's `resolveElementProperties` of each element type (positions from
+//! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
+//! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
+//!
+//! Hostile options: before drawing, every annotation is copied with its numbers bounded
+//! ([`bounded`]: finite pixel lengths, finite angles, at most [`MAX_SIDES`] polygon sides,
+//! fonts at most [`MAX_FONT_PX`](crate::plugins::bounds::MAX_FONT_PX)), and at most [`Limits`]' annotation budget is drawn.
+
+use crate::elements::point::{draw_point, PointDraw};
+use crate::elements::{Area, Ctx, P};
+use crate::math::squared;
+use crate::plugins::bounds::{bounded_dash, bounded_font, finite_in, MAX_PX};
+use crate::scales::{DataLimits, Scale};
+use crate::scene::{LineCap, LineJoin};
+use chart_spec::model::annotation::{
+    Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, DrawTime, Shape,
+};
+use chart_spec::model::annotation::{ControlOffset, LabelSize};
+use chart_spec::model::{Axis, Raw};
+use chart_spec::Limits;
+use std::borrow::Cow;
+use std::collections::HashMap;
+use std::f64::consts::PI;
+
+mod geometry;
+mod label;
+mod shape;
+
+pub use geometry::Bounds;
+use geometry::{
+    angle_in_curve, box_bounds, control_point, line_props, point_in_curve, point_props,
+};
+pub use label::LabelBox;
+use label::{box_label, draw_doughnut_label, draw_label, label_annotation, line_label};
+use shape::{draw_arrow_head, draw_box, ellipse, rotate_about, stroke_style};
+
+/// Most sides a polygon annotation is drawn with: past a few hundred it is a circle to the
+/// eye, and the plugin would loop once per side.
+const MAX_SIDES: usize = 1_024;
+
+/// A pixel length or offset from the options, finite and bounded (`default` when not a
+/// number).
+fn px(v: f64, default: f64) -> f64 {
+    finite_in(v, -MAX_PX, MAX_PX, default)
+}
+
+/// An angle in degrees: a turn more or less draws the same, a huge one loses all precision.
+fn degrees(v: f64) -> f64 {
+    if v.is_finite() {
+        v % 360.0
+    } else {
+        0.0
+    }
+}
+
+fn bounded_shape(s: &mut Shape) {
+    s.border_width = px(s.border_width, 0.0);
+    s.border_radius = px(s.border_radius, 0.0);
+    s.border_dash_offset = px(s.border_dash_offset, 0.0);
+    s.border_dash = bounded_dash(&s.border_dash);
+}
+
+fn bounded_label(l: &mut AnnotationLabel) {
+    bounded_shape(&mut l.shape);
+    let p = &mut l.padding;
+    (p.top, p.right, p.bottom, p.left) = (
+        px(p.top, 0.0),
+        px(p.right, 0.0),
+        px(p.bottom, 0.0),
+        px(p.left, 0.0),
+    );
+    l.x_adjust = px(l.x_adjust, 0.0);
+    l.y_adjust = px(l.y_adjust, 0.0);
+    l.rotation = l.rotation.map(degrees);
+    l.text_stroke_width = finite_in(l.text_stroke_width, 0.0, MAX_PX, 0.0);
+    l.z = finite_in(l.z, f64::MIN, f64::MAX, 0.0);
+    for f in l.fonts.iter_mut() {
+        if let Cow::Owned(g) = bounded_font(f) {
+            *f = g;
+        }
+    }
+    if let Some(c) = l.callout.as_mut() {
+        c.margin = px(c.margin, 5.0);
+        c.side = px(c.side, 5.0);
+        if let LabelSize::Px(v) = c.start {
+            c.start = LabelSize::Px(px(v, 0.0));
+        }
+        bounded_shape(&mut c.shape);
+    }
+}
+
+/// `a` with every number that becomes geometry finite and bounded.
+fn bounded(a: &Annotation) -> Annotation {
+    let mut a = a.clone();
+    a.z = finite_in(a.z, f64::MIN, f64::MAX, 0.0);
+    a.x_adjust = px(a.x_adjust, 0.0);
+    a.y_adjust = px(a.y_adjust, 0.0);
+    // NaN keeps its meaning (a point's radius from its box).
+    if !a.radius.is_nan() {
+        a.radius = a.radius.clamp(-MAX_PX, MAX_PX);
+    }
+    a.spacing = px(a.spacing, 1.0);
+    a.sides = a.sides.min(MAX_SIDES);
+    a.rotation = degrees(a.rotation);
+    bounded_shape(&mut a.shape);
+    let offset = |o: ControlOffset| match o {
+        ControlOffset::Px(v) => ControlOffset::Px(px(v, 0.0)),
+        ControlOffset::Percent(p) => ControlOffset::Percent(finite_in(p, -1e3, 1e3, 0.0)),
+        ControlOffset::Length => ControlOffset::Length,
+    };
+    a.control_point = (offset(a.control_point.0), offset(a.control_point.1));
+    for h in a.arrow_heads.iter_mut().flatten() {
+        h.length = px(h.length, 12.0);
+        h.width = px(h.width, 6.0);
+        bounded_shape(&mut h.shape);
+    }
+    bounded_label(&mut a.label);
+    a
+}
+
+/// `retrieveScaleID`: the option, else the first scale of that axis.
+fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
+    match id {
+        Some(id) => scales.list.iter().find(|s| s.core.id() == id),
+        None => scales.list.iter().find(|s| s.core.axis() == axis),
+    }
+}
+
+/// `scale.parse(value)` for an annotation value (`None`: not a finite number).
+fn parse(scale: &mut Scale, v: &Raw) -> Option<f64> {
+    if v.is_null_or_undef() {
+        return None;
+    }
+    let s = &mut *scale;
+    s.kind.parse(&s.core, v, None).filter(|f| f.is_finite())
+}
+
+/// Annotation values parsed by each scale before drawing (`scale.parse` needs `&mut` and
+/// runs when the scales are built): (scale id, value as written) → parsed value.
+pub type Parsed = HashMap<(String, String), f64>;
+
+/// The chart's scales with the annotation values they parsed.
+pub struct Scales<'a> {
+    /// The scales.
+    pub list: &'a [Scale],
+    /// Parsed annotation values.
+    pub parsed: &'a Parsed,
+    /// The hole of the innermost visible doughnut or pie ring drawn over at least 90°
+    /// (`getDatasetMeta` of doughnutLabel): centre x, y and inner radius.
+    pub hole: Option<(f64, f64, f64)>,
+}
+
+/// `scaleValue(scale, value, fallback)`.
+fn scale_value(sc: &Scales<'_>, scale: &Scale, v: &Raw, fallback: f64) -> f64 {
+    let parsed = match v {
+        Raw::Undefined | Raw::Null => None,
+        Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+        other => sc
+            .parsed
+            .get(&(scale.core.id().to_string(), other.to_js_string()))
+            .copied(),
+    };
+    match parsed {
+        Some(p) => scale.pixel_for_value(p),
+        None => fallback,
+    }
+}
+
+/// The hole for doughnutLabel annotations (`getDatasetMeta` in the plugin): among the
+/// visible doughnut and pie datasets drawn over at least 90°, the one with the smallest
+/// inner radius, as (centre x, centre y, inner radius) of its first arc.
+pub fn doughnut_hole(
+    ctrls: &[Box<dyn crate::controllers::Controller>],
+    data: &crate::controllers::ChartData,
+    datasets: &[chart_spec::model::Dataset],
+) -> Option<(f64, f64, f64)> {
+    let mut best: Option<(f64, f64, f64)> = None;
+    for &i in &data.sorted_visible {
+        let (meta, ds) = (&data.metas[i], &datasets[i]);
+        if !matches!(meta.kind.as_str(), "doughnut" | "pie")
+            || ds.arc.as_ref().is_none_or(|a| a.circumference < 90.0)
+        {
+            continue;
+        }
+        let hole = ctrls[i]
+            .element_geometry(ds, meta)
+            .into_iter()
+            .flatten()
+            .find_map(|e| match e {
+                crate::elements::geometry::ElementGeometry::Arc {
+                    x, y, inner_radius, ..
+                } => Some((x, y, inner_radius)),
+                _ => None,
+            });
+        if let Some(h) = hole {
+            if best.is_none_or(|b| h.2 < b.2) {
+                best = Some(h);
+            }
+        }
+    }
+    best
+}
+
+/// One drawable: an annotation's main element or its label.
+enum Drawable<'a> {
+    Main(&'a Annotation),
+    Label(&'a Annotation),
+}
+
+/// `draw(chart, caller, clip)`: every element and label of `time`, by `z`.
+pub fn draw(
+    ctx: &mut Ctx<'_>,
+    anns: &Annotations,
+    time: DrawTime,
+    scales: &Scales<'_>,
+    area: &Area,
+    limits: &Limits,
+) {
+    let mut items: Vec<(f64, Drawable<'_>)> = Vec::new();
+    let list: Vec<Annotation> = anns
+        .list
+        .iter()
+        .take(limits.max_annotations)
+        .map(bounded)
+        .collect();
+    for a in &list {
+        if a.draw_time == time {
+            items.push((a.z, Drawable::Main(a)));
+        }
+        let has_label = matches!(
+            a.kind,
+            AnnotationKind::Line | AnnotationKind::Box | AnnotationKind::Ellipse
+        );
+        if has_label && a.label.display && a.label.draw_time == time {
+            items.push((a.label.z, Drawable::Label(a)));
+        }
+    }
+    if items.is_empty() {
+        return;
+    }
+    items.sort_by(|a, b| a.0.total_cmp(&b.0));
+    if anns.clip {
+        ctx.clip_area(*area);
+    }
+    let text = ctx.text;
+    let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
+    for (_, d) in items {
+        match d {
+            Drawable::Main(a) => draw_main(ctx, a, scales, area, &measure),
+            Drawable::Label(a) => {
+                let lb = match a.kind {
+                    AnnotationKind::Line => {
+                        let (b, inside, center) = line_props(a, scales, area);
+                        if !inside || b.x.is_nan() || b.y.is_nan() {
+                            continue;
+                        }
+                        let cp = a.curve.then(|| control_point(a, &b, center));
+                        line_label(&a.label, &b, cp, area, &measure)
+                    }
+                    _ => match box_bounds(a, scales, area) {
+                        Some(b) => box_label(&a.label, &b, a.shape.border_width, &measure),
+                        None => continue,
+                    },
+                };
+                if lb.rect.x.is_nan() || lb.rect.y.is_nan() {
+                    continue;
+                }
+                draw_label(ctx, &a.label, &lb);
+            }
+        }
+    }
+    if anns.clip {
+        ctx.unclip_area();
+    }
+}
+
+fn draw_main(
+    ctx: &mut Ctx<'_>,
+    a: &Annotation,
+    scales: &Scales<'_>,
+    area: &Area,
+    measure: &dyn Fn(&chart_spec::values::Font, &str) -> f64,
+) {
+    match a.kind {
+        AnnotationKind::Line => {
+            let (b, _, center) = line_props(a, scales, area);
+            let bw = a.shape.border_width;
+            if b.x.is_nan() || b.y.is_nan() || bw <= 0.0 || bw.is_nan() {
+                return;
+            }
+            let length = (squared(b.x2 - b.x) + squared(b.y2 - b.y)).sqrt();
+            // `getLineAdjust`: arrow heads shorten the line.
+            let adjust = |h: &Option<ArrowHead>| {
+                h.as_ref()
+                    .map_or(0.0, |h| (h.length * (bw / 2.0) / h.width).abs())
+            };
+            let (start_adj, end_adj) = (adjust(&a.arrow_heads[0]), adjust(&a.arrow_heads[1]));
+            if a.curve {
+                // `drawCurve`.
+                let cp = control_point(a, &b, center);
+                let (p1, p2) = ((b.x, b.y), (b.x2, b.y2));
+                let ps = point_in_curve(p1, cp, p2, start_adj / length);
+                let pe = point_in_curve(p1, cp, p2, 1.0 - end_adj / length);
+                let mut p = P::new();
+                p.move_to(ps.0, ps.1);
+                // quadraticCurveTo as the equivalent cubic.
+                let c1 = (
+                    ps.0 + 2.0 / 3.0 * (cp.0 - ps.0),
+                    ps.1 + 2.0 / 3.0 * (cp.1 - ps.1),
+                );
+                let c2 = (
+                    pe.0 + 2.0 / 3.0 * (cp.0 - pe.0),
+                    pe.1 + 2.0 / 3.0 * (cp.1 - pe.1),
+                );
+                p.cubic_to(c1.0, c1.1, c2.0, c2.1, pe.0, pe.1);
+                ctx.stroke(&p, &stroke_style(&a.shape));
+                let ends = [
+                    (ps, angle_in_curve(p1, cp, p2, 0.0), start_adj),
+                    (pe, angle_in_curve(p1, cp, p2, 1.0) - PI, end_adj),
+                ];
+                for (i, (at, angle, adj)) in ends.into_iter().enumerate() {
+                    if a.arrow_heads[i].is_some() {
+                        ctx.save();
+                        ctx.translate(at.0, at.1);
+                        ctx.rotate(angle);
+                        draw_arrow_head(ctx, 0.0, -adj, a.arrow_heads[i].as_ref(), &a.shape);
+                        ctx.restore();
+                    }
+                }
+                return;
+            }
+            // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
+            // the line.
+            ctx.save();
+            ctx.translate(b.x, b.y);
+            ctx.rotate(libm::atan2(b.y2 - b.y, b.x2 - b.x));
+            let mut p = P::new();
+            p.move_to(start_adj, 0.0);
+            p.line_to(length - end_adj, 0.0);
+            ctx.stroke(&p, &stroke_style(&a.shape));
+            draw_arrow_head(ctx, 0.0, start_adj, a.arrow_heads[0].as_ref(), &a.shape);
+            draw_arrow_head(ctx, length, -end_adj, a.arrow_heads[1].as_ref(), &a.shape);
+            ctx.restore();
+        }
+        AnnotationKind::Box => {
+            let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
+            else {
+                return;
+            };
+            ctx.save();
+            rotate_about(ctx, b.center(), a.rotation);
+            draw_box(ctx, &b, &a.shape, a.shape.background_color);
+            ctx.restore();
+        }
+        AnnotationKind::Ellipse => {
+            let Some(b) = box_bounds(a, scales, area).filter(|b| !b.x.is_nan() && !b.y.is_nan())
+            else {
+                return;
+            };
+            let (cx, cy) = b.center();
+            ctx.save();
+            rotate_about(ctx, (cx, cy), a.rotation);
+            let mut p = P::new();
+            ellipse(&mut p, cx, cy, b.width() / 2.0, b.height() / 2.0);
+            ctx.fill(&p, a.shape.background_color);
+            if a.shape.border_width > 0.0 {
+                ctx.stroke(&p, &stroke_style(&a.shape));
+            }
+            ctx.restore();
+        }
+        AnnotationKind::Point => {
+            let Some((x, y, r)) = point_props(a, scales, area) else {
+                return;
+            };
+            if x.is_nan() || y.is_nan() || r < 0.1 || r.is_nan() {
+                return;
+            }
+            // `drawPoint` → `drawPointStyle`: the shapes of Chart.js's `drawPoint`.
+            let d = PointDraw {
+                style: a.point_style,
+                radius: r,
+                rotation: a.rotation,
+                border_width: a.shape.border_width,
+                fill: a.shape.background_color,
+                stroke: a.shape.border_color,
+                dash: a.shape.border_dash.clone(),
+                dash_offset: a.shape.border_dash_offset,
+                cap: LineCap::Butt,
+                join: LineJoin::Miter,
+            };
+            draw_point(ctx, &d, x, y, None);
+        }
+        AnnotationKind::Polygon => {
+            let Some((cx, cy, r)) = point_props(a, scales, area) else {
+                return;
+            };
+            if cx.is_nan() || cy.is_nan() || a.sides == 0 {
+                return;
+            }
+            // The plugin loops over `sides` as given (a browser hangs on `sides: 1e308`);
+            // past 1,024 sides the polygon is its circle to well under a pixel at any radius
+            // a canvas holds, so the vertices are capped there (found by fuzzing).
+            let sides = a.sides.min(1024);
+            let step = 2.0 * PI / sides as f64;
+            let mut rad = a.rotation.to_radians();
+            let mut p = P::new();
+            for i in 0..sides {
+                let (x, y) = (cx + libm::sin(rad) * r, cy - libm::cos(rad) * r);
+                if i == 0 {
+                    p.move_to(x, y);
+                } else {
+                    p.line_to(x, y);
+                }
+                rad += step;
+            }
+            p.close();
+            ctx.fill(&p, a.shape.background_color);
+            if a.shape.border_width > 0.0 {
+                ctx.stroke(&p, &stroke_style(&a.shape));
+            }
+        }
+        AnnotationKind::DoughnutLabel => draw_doughnut_label(ctx, a, scales, area, measure),
+        AnnotationKind::Label => {
+            if let Some(lb) = label_annotation(a, scales, area, measure) {
+                if !lb.rect.x.is_nan() && !lb.rect.y.is_nan() {
+                    draw_label(ctx, &a.label, &lb);
+                }
+            }
+        }
+    }
+}
+
+/// What the scales compute for the annotations when they are built.
+#[derive(Debug, Default)]
+pub struct Prepared {
+    /// Per scale id, the (min, max) `adjustScaleRange` adds to its data limits.
+    pub extents: HashMap<String, (f64, f64)>,
+    /// Non-numeric annotation values parsed by each scale.
+    pub parsed: Parsed,
+}
+
+fn raw_values(a: &Annotation) -> [&Raw; 8] {
+    [
+        &a.value,
+        &a.end_value,
+        &a.x_min,
+        &a.x_max,
+        &a.y_min,
+        &a.y_max,
+        &a.x_value,
+        &a.y_value,
+    ]
+}
+
+/// Parses the annotation values with the scales (`scale.parse`) and computes
+/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
+/// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
+pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
+    let mut out = Prepared::default();
+    for s in scales.iter_mut() {
+        let id = s.core.id().to_string();
+        for a in &anns.list {
+            for v in raw_values(a) {
+                if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
+                    if let Some(p) = parse(s, v) {
+                        out.parsed.insert((id.clone(), v.to_js_string()), p);
+                    }
+                }
+            }
+        }
+    }
+    for si in 0..scales.len() {
+        let (id, axis) = (scales[si].core.id().to_string(), scales[si].core.axis());
+        let first_of_axis = scales
+            .iter()
+            .find(|s| s.core.axis() == axis)
+            .map(|s| s.core.id().to_string());
+        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
+        for a in anns.list.iter().filter(|a| a.adjust_scale_range) {
+            let values: Vec<&Raw> = if a.scale_id.as_deref() == Some(id.as_str()) {
+                vec![&a.value, &a.end_value]
+            } else {
+                let sid = if axis == Axis::X {
+                    a.x_scale_id.clone()
+                } else {
+                    a.y_scale_id.clone()
+                }
+                .or_else(|| first_of_axis.clone());
+                if sid.as_deref() != Some(id.as_str()) {
+                    continue;
+                }
+                if axis == Axis::X {
+                    vec![&a.x_min, &a.x_max, &a.x_value]
+                } else {
+                    vec![&a.y_min, &a.y_max, &a.y_value]
+                }
+            };
+            for v in values {
+                let p = match v {
+                    Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
+                    other => out.parsed.get(&(id.clone(), other.to_js_string())).copied(),
+                };
+                if let Some(p) = p {
+                    lo = lo.min(p);
+                    hi = hi.max(p);
+                }
+            }
+        }
+        let o = &scales[si].core.opts;
+        if !matches!(o.min, Raw::Undefined) || !matches!(o.suggested_min, Raw::Undefined) {
+            lo = f64::INFINITY;
+        }
+        if !matches!(o.max, Raw::Undefined) || !matches!(o.suggested_max, Raw::Undefined) {
+            hi = f64::NEG_INFINITY;
+        }
+        if lo.is_finite() || hi.is_finite() {
+            out.extents.insert(id, (lo, hi));
+        }
+    }
+    out
+}
+
+/// The datasets' limits widened by [`Prepared::extents`].
+pub struct Widened<'a> {
+    /// The datasets' limits.
+    pub inner: &'a dyn DataLimits,
+    /// Per scale id, the annotation (min, max).
+    pub extents: &'a HashMap<String, (f64, f64)>,
+}
+
+impl DataLimits for Widened<'_> {
+    fn min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
+        let (min, max) = self.inner.min_max(scale_id, axis, can_stack);
+        match self.extents.get(scale_id) {
+            Some(&(lo, hi)) => (min.min(lo), max.max(hi)),
+            None => (min, max),
+        }
+    }
+    fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
+        self.inner.all_values(scale_id, axis)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::plugins::bounds::MAX_FONT_PX;
+    use chart_spec::resolve::resolve_annotations;
+    use serde_json::json;
+
+    /// A label font with a negative size or a finite but absurd line height is bounded like
+    /// every other font (`bounded_font`), not only an oversized or non-finite one.
+    #[test]
+    fn label_fonts_are_bounded_whole() {
+        let cfg = json!({"options": {"plugins": {"annotation": {"annotations": {"l": {
+            "type": "label", "xValue": 1, "yValue": 1, "content": ["a", "b"],
+            "font": [{"size": -5}, {"size": 12, "lineHeight": 1e300}]}}}}}});
+        let anns = resolve_annotations(cfg.as_object().unwrap(), &mut Vec::new()).unwrap();
+        let label = bounded(&anns.list[0]).label;
+        assert_eq!(label.fonts.len(), 2);
+        for f in &label.fonts {
+            assert!((0.0..=MAX_FONT_PX).contains(&f.size), "{f:?}");
+            assert!(f.line_height.abs() <= MAX_PX, "{f:?}");
+        }
+    }
+}
