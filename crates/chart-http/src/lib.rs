@@ -11,6 +11,7 @@
 mod gallery;
 mod head_guard;
 mod headers;
+pub mod hostile;
 mod js_literal;
 mod metrics;
 mod openapi;
@@ -671,6 +672,7 @@ fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
         ServiceError::Request(_) | ServiceError::Rejected(_) => StatusCode::BAD_REQUEST,
         ServiceError::BrowserUnavailable(_)
         | ServiceError::Busy { .. }
+        | ServiceError::QueueMemory { .. }
         | ServiceError::ShuttingDown
         | ServiceError::QueueTimeout(_) => StatusCode::SERVICE_UNAVAILABLE,
         ServiceError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,

@@ -95,7 +95,7 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
             h.count
         );
     }
-    let simple: [(&str, &str, &str, u64); 7] = [
+    let simple: [(&str, &str, &str, u64); 8] = [
         (
             "chart_raster_cache_hits_total",
             "counter",
@@ -131,6 +131,12 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
             "gauge",
             "Renders waiting for a slot (MAX_PENDING bounds them).",
             s.pending,
+        ),
+        (
+            "chart_raster_renders_pending_bytes",
+            "gauge",
+            "Parsed input held by the waiting renders, estimated (MAX_PENDING_BYTES bounds it).",
+            s.pending_bytes,
         ),
         (
             "chart_raster_browser_restarts_total",

@@ -45,7 +45,7 @@ fn render_responses() -> Value {
         "413": error_response("The body is over 10 MiB."),
         "500": error_response("The engine or encoder failed, or a bug: the message carries the request id; the detail is in the log."),
         "503": {
-            "description": "Every render slot is busy and MAX_PENDING requests wait, the service is shutting down, or the browser engine cannot run.",
+            "description": "Every render slot is busy and MAX_PENDING requests wait or the waiting requests' parsed input would exceed MAX_PENDING_BYTES, the service is shutting down, or the browser engine cannot run.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds (for a full queue or a shutdown)."}},
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
         },

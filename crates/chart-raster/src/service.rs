@@ -52,6 +52,21 @@ pub const DEFAULT_MAX_RENDER_TIME: Duration = Duration::from_secs(30);
 /// body (bounded by the input budgets), so memory grows with it too.
 pub const PENDING_PER_SLOT: usize = 4;
 
+/// Default `MAX_PENDING_BYTES`: 256 MiB of parsed input held by the requests waiting for a
+/// render slot.
+///
+/// Each queued request holds its parsed config, up to about 250 MiB at the default input
+/// budgets (README, "Parsing memory"), so `MAX_PENDING` of them could hold gigabytes. 256 MiB
+/// admits one worst-case request, or thousands of ordinary ones (a typical chart is a few
+/// hundred values, ~100 KiB by this estimate), and bounds what the queue adds to the memory of
+/// the running renders.
+pub const DEFAULT_MAX_PENDING_BYTES: u64 = 256 * 1024 * 1024;
+
+/// Bytes a parsed JSON value is counted for in the queue's budget: the costliest shape
+/// measured (single-key objects nested in each other: 191-206 B per value, README "Parsing
+/// memory"), so the estimate is an upper bound for every other shape (numbers: 76-88 B).
+pub const PARSED_BYTES_PER_VALUE: u64 = 210;
+
 /// `Retry-After` (seconds) of a 503 for a full queue or a shutdown: the queue drains in far
 /// less than a second under normal renders, so a client may try again right away.
 pub const RETRY_AFTER_SECONDS: u64 = 1;
@@ -75,6 +90,19 @@ pub enum ServiceError {
     Busy {
         /// `MAX_PENDING`.
         max_pending: usize,
+    },
+    /// Every render slot is busy and the requests already waiting hold `MAX_PENDING_BYTES` of
+    /// parsed input, with this one (HTTP 503 with `Retry-After`).
+    #[error(
+        "too many renders waiting: the queued requests would hold about {} MiB of parsed input, \
+         over MAX_PENDING_BYTES ({max_pending_bytes} bytes); retry later",
+        .queued_bytes.div_ceil(1024 * 1024)
+    )]
+    QueueMemory {
+        /// What the queue would hold with this request, estimated.
+        queued_bytes: u64,
+        /// `MAX_PENDING_BYTES`.
+        max_pending_bytes: u64,
     },
     /// The service is shutting down and starts no more renders (HTTP 503).
     #[error("the service is shutting down")]
@@ -118,6 +146,7 @@ impl ServiceError {
             ServiceError::Request(_) | ServiceError::Rejected(_) => RenderOutcome::Rejected,
             ServiceError::BrowserUnavailable(_)
             | ServiceError::Busy { .. }
+            | ServiceError::QueueMemory { .. }
             | ServiceError::ShuttingDown
             | ServiceError::QueueTimeout(_) => RenderOutcome::Unavailable,
             ServiceError::Timeout(_) => RenderOutcome::Timeout,
@@ -133,6 +162,7 @@ impl ServiceError {
     pub fn retry_after(&self) -> Option<u64> {
         match self {
             ServiceError::Busy { .. }
+            | ServiceError::QueueMemory { .. }
             | ServiceError::ShuttingDown
             | ServiceError::QueueTimeout(_) => Some(RETRY_AFTER_SECONDS),
             _ => None,
@@ -207,6 +237,12 @@ pub struct ServiceConfig {
     /// once. `None`: [`PENDING_PER_SLOT`] × `concurrency` (see there for why). Identical
     /// requests joining a render in flight do not count.
     pub max_pending: Option<usize>,
+    /// Parsed input the waiting requests may hold in all (`MAX_PENDING_BYTES`), estimated
+    /// at [`PARSED_BYTES_PER_VALUE`] per JSON value plus the text of its strings; a request
+    /// that would take the queue over it is answered 503 at once, unless the queue is empty
+    /// (so one request larger than the budget still renders, alone). Default:
+    /// [`DEFAULT_MAX_PENDING_BYTES`].
+    pub max_pending_bytes: u64,
     /// Longest a render may take once it has started (`MAX_RENDER_TIME_SECONDS`): it is
     /// answered 504 then, and the engine stops through its [`Cancel`]. Default: 30 s.
     pub max_render_time: Duration,
@@ -230,6 +266,7 @@ impl std::fmt::Debug for ServiceConfig {
         let mut d = f.debug_struct("ServiceConfig");
         d.field("concurrency", &self.concurrency)
             .field("max_pending", &self.max_pending)
+            .field("max_pending_bytes", &self.max_pending_bytes)
             .field("max_render_time", &self.max_render_time)
             .field("limits", &self.limits)
             .field("cache", &self.cache)
@@ -250,6 +287,7 @@ impl Default for ServiceConfig {
         Self {
             concurrency: default_concurrency(),
             max_pending: None,
+            max_pending_bytes: DEFAULT_MAX_PENDING_BYTES,
             max_render_time: DEFAULT_MAX_RENDER_TIME,
             limits: Limits::default(),
             cache: CacheConfig::default(),
@@ -262,7 +300,8 @@ impl Default for ServiceConfig {
 }
 
 impl ServiceConfig {
-    /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_RENDER_TIME_SECONDS`,
+    /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_PENDING_BYTES`,
+    /// `MAX_RENDER_TIME_SECONDS`,
     /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`, `CACHE_URL`,
     /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS` and the budgets of
     /// [`Limits::from_vars`], read through `var` (the process environment in the binary, a map
@@ -306,6 +345,9 @@ impl ServiceConfig {
             c.concurrency = n;
         }
         c.max_pending = num::<usize>(&var, "MAX_PENDING", false)?;
+        if let Some(n) = num::<u64>(&var, "MAX_PENDING_BYTES", false)? {
+            c.max_pending_bytes = n;
+        }
         if let Some(n) = num::<u64>(&var, "MAX_RENDER_TIME_SECONDS", true)? {
             c.max_render_time = Duration::from_secs(n);
         }
@@ -454,6 +496,8 @@ pub struct ServiceMetrics {
     pub in_flight: u64,
     /// Renders waiting for a slot.
     pub pending: u64,
+    /// Their parsed input, estimated (see `MAX_PENDING_BYTES`).
+    pub pending_bytes: u64,
     /// Browser sessions and chromedriver restarted after a failure.
     pub browser_restarts: u64,
 }
@@ -508,6 +552,68 @@ impl Drop for Gauge {
     fn drop(&mut self) {
         self.0.fetch_sub(1, Ordering::SeqCst);
     }
+}
+
+/// A queued request's share of `MAX_PENDING_BYTES`, given back when it leaves the queue.
+struct QueuedBytes {
+    total: Arc<AtomicU64>,
+    bytes: u64,
+}
+
+impl QueuedBytes {
+    /// Takes `bytes` of the budget when they fit, or when nothing else is queued (a request
+    /// over the whole budget renders alone rather than never); the check and the addition are
+    /// one step, so concurrent requests cannot overshoot.
+    fn admit(total: &Arc<AtomicU64>, bytes: u64, max: u64) -> Result<Self, ServiceError> {
+        total
+            .fetch_update(Ordering::SeqCst, Ordering::SeqCst, |held| {
+                (held == 0 || held.saturating_add(bytes) <= max).then(|| held.saturating_add(bytes))
+            })
+            .map_err(|held| ServiceError::QueueMemory {
+                queued_bytes: held.saturating_add(bytes),
+                max_pending_bytes: max,
+            })?;
+        Ok(Self {
+            total: total.clone(),
+            bytes,
+        })
+    }
+}
+
+impl Drop for QueuedBytes {
+    fn drop(&mut self) {
+        self.total.fetch_sub(self.bytes, Ordering::SeqCst);
+    }
+}
+
+/// The memory a request's parsed config holds, estimated: [`PARSED_BYTES_PER_VALUE`] per JSON
+/// value and the bytes of every string and key. One iterative walk (no recursion on depth).
+pub fn parsed_size(opts: &RenderOptions) -> u64 {
+    use serde_json::Value;
+    let mut values: u64 = 1;
+    let mut text: u64 = opts.background_color.len() as u64;
+    let mut stack: Vec<&Value> = Vec::new();
+    for (k, v) in &opts.chart {
+        text += k.len() as u64;
+        stack.push(v);
+    }
+    while let Some(v) = stack.pop() {
+        values += 1;
+        match v {
+            Value::String(s) => text += s.len() as u64,
+            Value::Array(a) => stack.extend(a),
+            Value::Object(m) => {
+                for (k, v) in m {
+                    text += k.len() as u64;
+                    stack.push(v);
+                }
+            }
+            _ => {}
+        }
+    }
+    values
+        .saturating_mul(PARSED_BYTES_PER_VALUE)
+        .saturating_add(text)
 }
 
 type Outcome = Result<CachedImage, ServiceError>;
@@ -593,6 +699,8 @@ struct Inner {
     permits: Arc<Semaphore>,
     active: Arc<AtomicUsize>,
     pending: Arc<AtomicUsize>,
+    /// Estimated parsed input held by the requests in `pending`.
+    pending_bytes: Arc<AtomicU64>,
     renders: AtomicU64,
     metrics: RenderMetrics,
     flights: Mutex<HashMap<String, Arc<Flight>>>,
@@ -631,6 +739,7 @@ impl Service {
                 cache,
                 active: Arc::new(AtomicUsize::new(0)),
                 pending: Arc::new(AtomicUsize::new(0)),
+                pending_bytes: Arc::new(AtomicU64::new(0)),
                 renders: AtomicU64::new(0),
                 metrics: RenderMetrics::default(),
                 flights: Mutex::new(HashMap::new()),
@@ -776,6 +885,7 @@ impl Service {
             cache: self.cache_metrics(),
             in_flight: self.inner.active.load(Ordering::SeqCst) as u64,
             pending: self.inner.pending.load(Ordering::SeqCst) as u64,
+            pending_bytes: self.inner.pending_bytes.load(Ordering::SeqCst),
             browser_restarts: self.inner.browser.status().restarts,
         }
     }
@@ -824,7 +934,7 @@ impl Service {
     }
 
     /// A render slot: at once when one is free, else after a wait in the bounded queue.
-    async fn slot(&self) -> Result<OwnedSemaphorePermit, ServiceError> {
+    async fn slot(&self, opts: &RenderOptions) -> Result<OwnedSemaphorePermit, ServiceError> {
         let mut closing = self.inner.closing.subscribe();
         if *closing.borrow() {
             return Err(ServiceError::ShuttingDown);
@@ -839,6 +949,12 @@ impl Service {
         let max_pending = self.inner.config.max_pending();
         let _queued = Gauge::below(&self.inner.pending, max_pending)
             .ok_or(ServiceError::Busy { max_pending })?;
+        // Only a request that waits is weighed: the walk costs about what hashing did.
+        let _held = QueuedBytes::admit(
+            &self.inner.pending_bytes,
+            parsed_size(opts),
+            self.inner.config.max_pending_bytes,
+        )?;
         // Dropping this future (the flight was abandoned) leaves the semaphore's queue and
         // counts `pending` down. The wait is bounded too: slots held by renders that do not
         // stop (an engine bug) must not hold every later request forever.
@@ -874,7 +990,7 @@ impl Service {
             Claim::Ready(img) => return Ok(img),
             Claim::Render(lock) => lock,
         };
-        let permit = self.slot().await?;
+        let permit = self.slot(opts).await?;
         // The slot (permit + active count) moves into the blocking task and is released when
         // the work really ends: after a timeout the thread may still be drawing until it sees
         // the Cancel, and it must keep counting against CONCURRENCY until it stops.

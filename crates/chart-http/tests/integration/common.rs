@@ -41,6 +41,10 @@ impl TestRenderer {
         self.opened.notify_all();
     }
 
+    pub fn close_gate(&self) {
+        *self.gate.lock().unwrap() = false;
+    }
+
     fn draw(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
         match opts.chart.get("test").and_then(|v| v.as_str()) {
             Some("panic") => panic!("boom: secret detail"),

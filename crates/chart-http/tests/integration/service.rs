@@ -342,3 +342,73 @@ async fn a_queued_request_waits_at_most_the_render_limit() {
     s.wait_until(|s| s.service.health().renderer.concurrency.active == 0)
         .await;
 }
+
+/// Queued requests hold their parsed configs: the queue is bounded by MAX_PENDING_BYTES as
+/// well as by MAX_PENDING, with an over-budget request admitted only into an empty queue.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_queue_holds_at_most_max_pending_bytes() {
+    let mut config = Options::default().config;
+    config.concurrency = 1;
+    config.max_pending = Some(8);
+    config.max_pending_bytes = 50_000;
+    let s = Server::start(Options {
+        test_renderer: true,
+        config,
+        ..Options::default()
+    })
+    .await;
+    let addr = s.addr;
+    let spawn = |v: serde_json::Value| {
+        let body = serde_json::to_vec(&v).unwrap();
+        tokio::spawn(async move { request(addr, "POST", "/render", &[], body).await })
+    };
+    // 1,000 numbers: about 210 KB by the estimate, over the 50 KB budget on its own.
+    let big = |n: u32| json!({"chart": {"test": "gate", "n": n, "data": vec![1; 1000]}, "width": 20, "height": 20});
+    let running = spawn(gated(0));
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 1)
+        .await;
+    // Alone in the queue, the big one waits.
+    let alone = spawn(big(1));
+    s.wait_until(|s| s.service.health().renderer.concurrency.pending == 1)
+        .await;
+    let held = s.service.metrics().pending_bytes;
+    assert!(held > 200_000, "{held}");
+    // Behind it, even a small one would take the queue over the budget: 503 at once.
+    let start = Instant::now();
+    let r = tokio::time::timeout(Duration::from_secs(5), s.post_json("/render", &gated(2)))
+        .await
+        .expect("queued instead of refused");
+    let mib = held.div_ceil(1024 * 1024);
+    assert!(r.status == 503 && start.elapsed() < Duration::from_secs(2));
+    let msg = r.json()["error"].as_str().unwrap().to_string();
+    assert!(
+        msg.starts_with(&format!(
+            "too many renders waiting: the queued requests would hold about {mib} MiB"
+        )) && msg.contains("MAX_PENDING_BYTES (50000 bytes)"),
+        "{msg}"
+    );
+    assert_eq!(r.header("retry-after"), Some("1"));
+    s.renderer.open_gate();
+    assert_eq!(running.await.unwrap().status, 200);
+    assert_eq!(alone.await.unwrap().status, 200);
+    s.wait_until(|s| s.service.health().renderer.concurrency.active == 0)
+        .await;
+    assert_eq!(s.service.metrics().pending_bytes, 0);
+
+    // Small requests share the budget.
+    s.renderer.close_gate();
+    let running = spawn(gated(3));
+    s.wait_until(|s| s.renderer.started.load(Ordering::SeqCst) == 3)
+        .await;
+    let a = spawn(gated(4));
+    let b = spawn(gated(5));
+    s.wait_until(|s| s.service.health().renderer.concurrency.pending == 2)
+        .await;
+    s.renderer.open_gate();
+    for t in [running, a, b] {
+        assert_eq!(t.await.unwrap().status, 200);
+    }
+    s.wait_until(|s| s.service.health().renderer.concurrency.active == 0)
+        .await;
+    assert_eq!(s.service.metrics().pending_bytes, 0);
+}
