@@ -164,6 +164,31 @@ impl RenderMetrics {
     }
 }
 
+/// Counts one `Service::render` call's outcome; a call dropped before it finished (its client
+/// went away) counts as abandoned.
+pub(crate) struct OutcomeGuard<'a> {
+    pub(crate) metrics: &'a RenderMetrics,
+    pub(crate) engine: EngineKind,
+    pub(crate) format: ImageFormat,
+    pub(crate) done: bool,
+}
+
+impl OutcomeGuard<'_> {
+    pub(crate) fn finish(mut self, outcome: RenderOutcome) {
+        self.done = true;
+        self.metrics.count(self.engine, self.format, outcome);
+    }
+}
+
+impl Drop for OutcomeGuard<'_> {
+    fn drop(&mut self) {
+        if !self.done {
+            self.metrics
+                .count(self.engine, self.format, RenderOutcome::Abandoned);
+        }
+    }
+}
+
 /// One `chart_raster_renders_total` series.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct RenderCount {
