@@ -130,9 +130,10 @@ fn draw(
         subtitle,
         title,
         prepared,
-        clips,
     } = updated;
     let area = layout.chart_area;
+    // Dataset clip areas (`getDatasetClipArea`), by dataset index.
+    let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
     let (width, height) = (layout.width, layout.height);
     // Draw (`Chart.draw`).
     let mut ctx = Ctx::new(items, text);

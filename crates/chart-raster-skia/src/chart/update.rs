@@ -36,8 +36,6 @@ pub struct Updated {
     pub title: Option<TitleBox>,
     /// What the scales computed for chartjs-plugin-annotation.
     pub prepared: Prepared,
-    /// Each dataset's clip area (`getDatasetClipArea`); `None` when clipping is off.
-    pub clips: Vec<Option<Area>>,
 }
 
 struct ScaleBox<'a> {
@@ -127,7 +125,6 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 /// Runs the update of `chart` on a `width` × `height` canvas. `None` when nothing is to be
 /// drawn: a type is not registered, a scale's update threw (the messages say why), or the
 /// render was cancelled.
-#[allow(clippy::too_many_lines)]
 pub fn update(
     chart: &Chart,
     width: f64,
@@ -139,94 +136,9 @@ pub fn update(
     messages: &mut Vec<Message>,
 ) -> Option<Updated> {
     // Scales (`buildOrUpdateScales`).
-    let mut scales: Vec<Scale> = Vec::new();
-    for so in &chart.scales {
-        // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
-        // data.labels`.
-        let horizontal =
-            matches!(so.position, Position::Top | Position::Bottom) || so.axis == Axis::X;
-        let labels = if horizontal {
-            chart.x_labels.as_ref()
-        } else {
-            chart.y_labels.as_ref()
-        }
-        .unwrap_or(&chart.labels);
-        let Some(kind) = scales::create(so, labels) else {
-            messages.push(Message::error(format!(
-                "\"{}\" is not a registered scale.",
-                so.kind
-            )));
-            return None;
-        };
-        let mut s = Scale::new(
-            ScaleCore::new(so.clone(), width, height, dpr, chart.font.clone()),
-            kind,
-        );
-        s.core.cancel = cancel.clone();
-        s.init();
-        scales.push(s);
-    }
-    let first_id = |axis: Axis| -> Option<String> {
-        chart
-            .scales
-            .iter()
-            .find(|s| s.axis == axis)
-            .map(|s| s.id.clone())
-    };
+    let mut scales = build_scales(chart, width, height, dpr, cancel, messages)?;
     // Controllers and metas (`buildOrUpdateControllers`), then parsing.
-    let mut data = ChartData {
-        scales: chart
-            .scales
-            .iter()
-            .map(|s| (s.id.clone(), s.axis, s.stacked))
-            .collect(),
-        chart_index_axis: chart
-            .datasets
-            .first()
-            .map(|_| chart_index_axis(chart))
-            .unwrap_or(Axis::X),
-        ..ChartData::default()
-    };
-    let mut ctrls: Vec<Box<dyn Controller>> = Vec::new();
-    for ds in &chart.datasets {
-        let Some(c) = controllers::create(&ds.kind, limits) else {
-            messages.push(Message::error(format!(
-                "\"{}\" is not a registered controller.",
-                ds.kind
-            )));
-            return None;
-        };
-        let x_id = ds.x_axis_id.clone().or_else(|| first_id(Axis::X));
-        let y_id = ds.y_axis_id.clone().or_else(|| first_id(Axis::Y));
-        let mut meta = Meta {
-            index: ds.index,
-            kind: ds.kind.clone(),
-            order: ds.order,
-            visible: !ds.hidden,
-            index_axis: ds.index_axis,
-            x_id,
-            y_id,
-            parsed: Vec::new(),
-            stacked: None,
-            stack: ds.stack.clone(),
-            grouped: ds.bar.as_ref().is_none_or(|b| b.grouped),
-            given_x_id: ds.x_axis_id.clone(),
-            given_y_id: ds.y_axis_id.clone(),
-        };
-        // isStacked(vScale, meta)
-        let v_stacked = meta
-            .v_id()
-            .and_then(|id| chart.scales.iter().find(|s| s.id == id))
-            .and_then(|s| s.stacked);
-        meta.stacked = match v_stacked {
-            Some(Stacked::Yes) => Some(Stacked::Yes),
-            Some(Stacked::Single) => Some(Stacked::Single),
-            Some(Stacked::No) => None,
-            None => meta.stack.as_ref().map(|_| Stacked::Yes),
-        };
-        data.metas.push(meta);
-        ctrls.push(c);
-    }
+    let (mut data, mut ctrls) = build_controllers(chart, limits, messages)?;
     for (i, ds) in chart.datasets.iter().enumerate() {
         if cancel.is_cancelled() {
             return None;
@@ -315,42 +227,7 @@ pub fn update(
 
     // Layout boxes: legend, subtitle, title (plugin start order), then scales.
     let mut legend = chart.legend.as_ref().map(|lo| {
-        let items = if matches!(chart.kind.as_str(), "doughnut" | "pie" | "polarArea") {
-            // The doughnut/pie/polarArea overrides of `generateLabels`: one item per label,
-            // styled like dataset 0's element at that index.
-            match chart.datasets.first() {
-                Some(ds0) if !chart.labels.is_empty() => chart
-                    .labels
-                    .iter()
-                    .enumerate()
-                    .map(|(i, l)| {
-                        let mut style = crate::controllers::doughnut::arc_legend_style(ds0, i);
-                        style.point_style = lo.labels.point_style;
-                        LegendItem {
-                            text: match l {
-                                chart_spec::model::Raw::Undefined => None,
-                                l => Some(l.to_js_string()),
-                            },
-                            hidden: false,
-                            style,
-                        }
-                    })
-                    .collect(),
-                _ => Vec::new(),
-            }
-        } else {
-            all_sorted
-                .iter()
-                .map(|&i| {
-                    let ds = &chart.datasets[i];
-                    LegendItem {
-                        text: ds.label.clone(),
-                        hidden: ds.hidden,
-                        style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
-                    }
-                })
-                .collect()
-        };
+        let items = legend_items(chart, lo, &ctrls, &all_sorted);
         LegendBox::new(lo.clone(), items)
     });
     let mut subtitle = chart.subtitle.as_ref().map(|t| TitleBox::new(t.clone()));
@@ -456,8 +333,163 @@ pub fn update(
         subtitle,
         title,
         prepared,
-        clips,
     })
+}
+
+/// The scales of `options.scales` (`buildOrUpdateScales`), each initialised with its user
+/// bounds; `None` when a type is not registered.
+fn build_scales(
+    chart: &Chart,
+    width: f64,
+    height: f64,
+    dpr: f64,
+    cancel: &Cancel,
+    messages: &mut Vec<Message>,
+) -> Option<Vec<Scale>> {
+    let mut scales: Vec<Scale> = Vec::new();
+    for so in &chart.scales {
+        // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
+        // data.labels`.
+        let horizontal =
+            matches!(so.position, Position::Top | Position::Bottom) || so.axis == Axis::X;
+        let labels = if horizontal {
+            chart.x_labels.as_ref()
+        } else {
+            chart.y_labels.as_ref()
+        }
+        .unwrap_or(&chart.labels);
+        let Some(kind) = scales::create(so, labels) else {
+            messages.push(Message::error(format!(
+                "\"{}\" is not a registered scale.",
+                so.kind
+            )));
+            return None;
+        };
+        let mut s = Scale::new(
+            ScaleCore::new(so.clone(), width, height, dpr, chart.font.clone()),
+            kind,
+        );
+        s.core.cancel = cancel.clone();
+        s.init();
+        scales.push(s);
+    }
+    Some(scales)
+}
+
+/// One controller and one meta per dataset (`buildOrUpdateControllers`): scale ids, order,
+/// visibility and stacking; `None` when a dataset type is not registered.
+fn build_controllers(
+    chart: &Chart,
+    limits: &chart_spec::Limits,
+    messages: &mut Vec<Message>,
+) -> Option<(ChartData, Vec<Box<dyn Controller>>)> {
+    let first_id = |axis: Axis| -> Option<String> {
+        chart
+            .scales
+            .iter()
+            .find(|s| s.axis == axis)
+            .map(|s| s.id.clone())
+    };
+    let mut data = ChartData {
+        scales: chart
+            .scales
+            .iter()
+            .map(|s| (s.id.clone(), s.axis, s.stacked))
+            .collect(),
+        chart_index_axis: chart
+            .datasets
+            .first()
+            .map(|_| chart_index_axis(chart))
+            .unwrap_or(Axis::X),
+        ..ChartData::default()
+    };
+    let mut ctrls: Vec<Box<dyn Controller>> = Vec::new();
+    for ds in &chart.datasets {
+        let Some(c) = controllers::create(&ds.kind, limits) else {
+            messages.push(Message::error(format!(
+                "\"{}\" is not a registered controller.",
+                ds.kind
+            )));
+            return None;
+        };
+        let x_id = ds.x_axis_id.clone().or_else(|| first_id(Axis::X));
+        let y_id = ds.y_axis_id.clone().or_else(|| first_id(Axis::Y));
+        let mut meta = Meta {
+            index: ds.index,
+            kind: ds.kind.clone(),
+            order: ds.order,
+            visible: !ds.hidden,
+            index_axis: ds.index_axis,
+            x_id,
+            y_id,
+            parsed: Vec::new(),
+            stacked: None,
+            stack: ds.stack.clone(),
+            grouped: ds.bar.as_ref().is_none_or(|b| b.grouped),
+            given_x_id: ds.x_axis_id.clone(),
+            given_y_id: ds.y_axis_id.clone(),
+        };
+        // isStacked(vScale, meta)
+        let v_stacked = meta
+            .v_id()
+            .and_then(|id| chart.scales.iter().find(|s| s.id == id))
+            .and_then(|s| s.stacked);
+        meta.stacked = match v_stacked {
+            Some(Stacked::Yes) => Some(Stacked::Yes),
+            Some(Stacked::Single) => Some(Stacked::Single),
+            Some(Stacked::No) => None,
+            None => meta.stack.as_ref().map(|_| Stacked::Yes),
+        };
+        data.metas.push(meta);
+        ctrls.push(c);
+    }
+    Some((data, ctrls))
+}
+
+/// The legend's items (`generateLabels`): one per dataset in drawing order, or one per label
+/// for doughnut, pie and polarArea charts.
+fn legend_items(
+    chart: &Chart,
+    lo: &chart_spec::model::LegendOptions,
+    ctrls: &[Box<dyn Controller>],
+    all_sorted: &[usize],
+) -> Vec<LegendItem> {
+    if matches!(chart.kind.as_str(), "doughnut" | "pie" | "polarArea") {
+        // The doughnut/pie/polarArea overrides of `generateLabels`: one item per label,
+        // styled like dataset 0's element at that index.
+        match chart.datasets.first() {
+            Some(ds0) if !chart.labels.is_empty() => chart
+                .labels
+                .iter()
+                .enumerate()
+                .map(|(i, l)| {
+                    let mut style = crate::controllers::doughnut::arc_legend_style(ds0, i);
+                    style.point_style = lo.labels.point_style;
+                    LegendItem {
+                        text: match l {
+                            chart_spec::model::Raw::Undefined => None,
+                            l => Some(l.to_js_string()),
+                        },
+                        hidden: false,
+                        style,
+                    }
+                })
+                .collect(),
+            _ => Vec::new(),
+        }
+    } else {
+        all_sorted
+            .iter()
+            .map(|&i| {
+                let ds = &chart.datasets[i];
+                LegendItem {
+                    text: ds.label.clone(),
+                    hidden: ds.hidden,
+                    style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
+                }
+            })
+            .collect()
+    }
 }
 
 /// The public numbers of an updated chart.
