@@ -87,10 +87,6 @@ const SERDE_JSON_DEBT: &[(&str, &str)] = &[
         "issue 10: the model keeps sankey priority, column and labels as JSON values",
     ),
     (
-        "crates/chart-raster-skia/src/controllers/treemap/layout.rs",
-        "issue 10: the model keeps the treemap tree as JSON values",
-    ),
-    (
         "crates/chart-raster-skia/src/text/sprite.rs",
         "issue 10: the sprite-text feature reads the fixtures' sprite.json; to move out of the \
          engine with the fixtures harness",

@@ -76,7 +76,7 @@ pub fn build_layout(
     cancel: &Cancel,
     limits: &chart_spec::Limits,
 ) -> (Option<Layout>, Vec<Message>) {
-    let (chart, mut messages) = match chart_spec::resolve_chart(config) {
+    let (chart, mut messages) = match chart_spec::resolve_chart_within(config, limits) {
         Ok(v) => v,
         Err(m) => return (None, m),
     };

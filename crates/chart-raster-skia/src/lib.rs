@@ -150,7 +150,8 @@ impl Engine {
         cancel: &Cancel,
     ) -> (scene::Scene, Vec<Message>, bool) {
         // Every option is resolved here, once; the stages after draw the typed chart.
-        let resolved = chart_spec::resolve_for_render(config, settings.device_pixel_ratio);
+        let resolved =
+            chart_spec::resolve_for_render(config, settings.device_pixel_ratio, &self.limits);
         let mut messages = resolved.messages;
         let (scene, mut drawn, over) = chart::build_scene(
             resolved.chart.as_ref(),

@@ -41,4 +41,4 @@ pub use limits::{Cancel, Limits, LimitsError};
 pub use message::{Level, Message};
 pub use model::Chart;
 pub use request::{ChartConfig, EngineKind, ImageFormat, RenderOptions, RequestError};
-pub use resolve::{resolve_chart, resolve_for_render};
+pub use resolve::{resolve_chart, resolve_chart_within, resolve_for_render};

@@ -4,9 +4,11 @@
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
+use super::raw::Raw;
 use crate::color::Rgba;
 use crate::values::Font;
 use serde_json::{Map, Value};
+use std::collections::BTreeMap;
 
 /// Resolved options of a plugin chart type's dataset.
 #[derive(Debug, Clone, PartialEq)]
@@ -251,11 +253,31 @@ pub struct TreemapText {
     pub text: Option<Vec<String>>,
 }
 
+/// One entry of a treemap's `tree`, read the way `buildData` reads it.
+#[derive(Debug, Clone, PartialEq)]
+pub enum TreemapEntry {
+    /// Not an object (a number, string, array…): `index()` reads it as `+value`.
+    Value(f64),
+    /// An object.
+    Object {
+        /// `+object[key]` (`NaN` when absent), with the dataset's `key` (`''` when unset).
+        value: f64,
+        /// `label` when it is a string.
+        label: Option<String>,
+        /// Its fields as raw scalars, for the grouping by `groups` and `treeLeafKey`.
+        fields: BTreeMap<String, Raw>,
+    },
+}
+
 /// chartjs-chart-treemap dataset options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct TreemapOptions {
-    /// `tree` (or `data`): numbers, objects, or a nested object.
-    pub tree: Value,
+    /// `tree` (or `data`) as the entries `buildData` lays out: an array's first
+    /// `MAX_TREEMAP_LEAVES` entries, or a nested object flattened by `normalizeTreeToArray`.
+    pub tree: Vec<TreemapEntry>,
+    /// How many entries `tree` gave as an array (0 for a nested object), to say when some
+    /// were left out.
+    pub tree_len: usize,
     /// `key`: the value key of object data. Default: undefined.
     pub key: Option<String>,
     /// `groups`: keys grouping object data, outermost first.

@@ -278,6 +278,7 @@ pub(super) fn resolve_dataset(
         &element_scopes(element_type(&kind)),
         &ctx.chart_scopes().child("font"),
         data.len(),
+        ctx.limits,
     );
     Dataset {
         index,

@@ -4,6 +4,7 @@
 
 use crate::color::{parse_color, Rgba};
 use crate::defaults;
+use crate::limits::Limits;
 use crate::model::{Align, Axis, Raw};
 use crate::scopes::{to_number, Reader, Scopes};
 use crate::values::{to_font, to_padding, Font, Indexable, Padding};
@@ -45,6 +46,8 @@ pub(super) struct Ctx<'a> {
     pub(super) options: &'a Obj,
     pub(super) overrides: &'a Obj,
     pub(super) global: &'a Obj,
+    /// The render's budgets (what resolution copies out of the config is bounded by them).
+    pub(super) limits: &'a Limits,
 }
 
 impl<'a> Ctx<'a> {

@@ -32,6 +32,7 @@ use self::plugin::{apply_colors_plugin, decimation, resolve_legend, resolve_titl
 use self::scale::resolve_scales;
 use crate::color::Rgba;
 use crate::defaults;
+use crate::limits::Limits;
 use crate::message::Message;
 use crate::model::{Axis, Chart, FillDrawTime, FillerOptions, Raw};
 use crate::scopes::{truthy, Reader, Scopes};
@@ -52,10 +53,10 @@ pub struct ForRender {
     pub left_out: Vec<Message>,
 }
 
-/// Resolves a Chart.js config for one render at `device_pixel_ratio`: every option, the
-/// bundled plugins' included. An engine calls this once and draws the result.
-pub fn resolve_for_render(config: &Obj, device_pixel_ratio: f32) -> ForRender {
-    let (chart, messages) = match resolve_core(config) {
+/// Resolves a Chart.js config for one render at `device_pixel_ratio` within `limits`: every
+/// option, the bundled plugins' included. An engine calls this once and draws the result.
+pub fn resolve_for_render(config: &Obj, device_pixel_ratio: f32, limits: &Limits) -> ForRender {
+    let (chart, messages) = match resolve_core(config, limits) {
         Ok((mut chart, mut messages)) => {
             // The request's device pixel ratio sets the bitmap size, in both engines (the
             // browser engine overwrites `options.devicePixelRatio` too): letting the config
@@ -79,10 +80,19 @@ pub fn resolve_for_render(config: &Obj, device_pixel_ratio: f32) -> ForRender {
     }
 }
 
-/// Resolves a Chart.js config, the bundled plugins' options included. `Err` holds the
-/// messages when the chart cannot be built at all (Chart.js would throw in `new Chart()`).
+/// Resolves a Chart.js config within the default budgets, the bundled plugins' options
+/// included. `Err` holds the messages when the chart cannot be built at all (Chart.js would
+/// throw in `new Chart()`).
 pub fn resolve_chart(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
-    let (mut chart, mut messages) = resolve_core(config)?;
+    resolve_chart_within(config, &Limits::default())
+}
+
+/// [`resolve_chart`] within `limits`.
+pub fn resolve_chart_within(
+    config: &Obj,
+    limits: &Limits,
+) -> Result<(Chart, Vec<Message>), Vec<Message>> {
+    let (mut chart, mut messages) = resolve_core(config, limits)?;
     resolve_bundled(config, &mut chart, &mut messages);
     Ok((chart, messages))
 }
@@ -96,7 +106,7 @@ fn resolve_bundled(config: &Obj, chart: &mut Chart, messages: &mut Vec<Message>)
 }
 
 /// The chart and its core options (no bundled plugin).
-fn resolve_core(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
+fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), Vec<Message>> {
     let mut msgs = Vec::new();
     let kind = match config.get("type") {
         Some(Value::String(s)) => s.clone(),
@@ -189,6 +199,7 @@ fn resolve_core(config: &Obj) -> Result<(Chart, Vec<Message>), Vec<Message>> {
         options,
         overrides: defaults::overrides(&kind).unwrap_or(&empty),
         global: defaults::global(),
+        limits,
     };
 
     let labels = read_labels(data.get("labels"));

@@ -3,9 +3,10 @@
 //! the defaults in [`crate::defaults`].
 
 use crate::color::{parse_color, Rgba};
+use crate::limits::Limits;
 use crate::model::{
     Four, GraphOptions, MatrixOptions, MatrixRect, NodeRef, PluginDataset, Raw, SankeyFlow,
-    SankeyOptions, TreemapOptions, TreemapText, VennOptions, VennSlice,
+    SankeyOptions, TreemapEntry, TreemapOptions, TreemapText, VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
@@ -95,6 +96,7 @@ pub fn resolve_plugin_dataset(
     scopes: &Scopes<'_>,
     chart_font: &Scopes<'_>,
     count: usize,
+    limits: &Limits,
 ) -> Option<PluginDataset> {
     let default_color = Rgba {
         r: 0,
@@ -136,11 +138,18 @@ pub fn resolve_plugin_dataset(
             Some(PluginDataset::Matrix(MatrixOptions { rects }))
         }
         "treemap" => {
-            let tree = ds
-                .get("tree")
-                .or_else(|| ds.get("data"))
-                .cloned()
-                .unwrap_or(Value::Array(Vec::new()));
+            let key = ds.get("key").and_then(Value::as_str).map(String::from);
+            let tree_leaf_key = ds
+                .get("treeLeafKey")
+                .and_then(Value::as_str)
+                .unwrap_or("_leaf")
+                .to_string();
+            let (tree, tree_len) = treemap_tree(
+                ds.get("tree").or_else(|| ds.get("data")),
+                key.as_deref().unwrap_or_default(),
+                &tree_leaf_key,
+                limits.max_treemap_leaves,
+            );
             let text = |key: &str, labels: bool| {
                 let s = scopes.child(key);
                 let fonts = match s.get("font") {
@@ -201,18 +210,15 @@ pub fn resolve_plugin_dataset(
             let dividers = scopes.child("dividers");
             Some(PluginDataset::Treemap(Box::new(TreemapOptions {
                 tree,
-                key: ds.get("key").and_then(Value::as_str).map(String::from),
+                tree_len,
+                key,
                 groups: match ds.get("groups") {
                     Some(Value::Array(a)) => {
                         a.iter().map(|v| Raw::from_json(v).to_js_string()).collect()
                     }
                     _ => Vec::new(),
                 },
-                tree_leaf_key: ds
-                    .get("treeLeafKey")
-                    .and_then(Value::as_str)
-                    .unwrap_or("_leaf")
-                    .to_string(),
+                tree_leaf_key,
                 layout_spacing: ds
                     .get("spacing")
                     .map(to_number)
@@ -456,9 +462,129 @@ fn resolve_sankey(
     }
 }
 
+/// A treemap's `tree` as the entries `buildData` lays out, and the length of `tree` when it is
+/// an array: an array's first `max_leaves` entries, a nested object flattened by
+/// `normalizeTreeToArray` into at most `max_leaves` records, anything else nothing.
+fn treemap_tree(
+    tree: Option<&Value>,
+    key: &str,
+    leaf_key: &str,
+    max_leaves: usize,
+) -> (Vec<TreemapEntry>, usize) {
+    let entry = |v: &Value| match v {
+        Value::Object(o) => TreemapEntry::Object {
+            value: o.get(key).map(to_number).unwrap_or(f64::NAN),
+            label: o.get("label").and_then(Value::as_str).map(String::from),
+            fields: o
+                .iter()
+                .map(|(k, v)| (k.clone(), Raw::from_json(v)))
+                .collect(),
+        },
+        v => TreemapEntry::Value(to_number(v)),
+    };
+    match tree {
+        Some(Value::Array(a)) => (a.iter().take(max_leaves).map(entry).collect(), a.len()),
+        Some(Value::Object(m)) => (
+            normalize_tree(key, leaf_key, m, max_leaves)
+                .iter()
+                .map(entry)
+                .collect(),
+            0,
+        ),
+        _ => (Vec::new(), 0),
+    }
+}
+
+/// `normalizeTreeToArray`: a nested object tree becomes flat records, one per object
+/// holding `key`, with the path as group keys `"0"`, `"1"`, … and the leaf name under the
+/// leaf key. A pre-order walk with an explicit stack (no recursion on the tree's depth), at
+/// most `max_records` records.
+fn normalize_tree(
+    key: &str,
+    leaf_key: &str,
+    obj: &Map<String, Value>,
+    max_records: usize,
+) -> Vec<Value> {
+    let mut out: Vec<Map<String, Value>> = Vec::new();
+    let mut path: Vec<&str> = Vec::new();
+    // (depth of the object, its name, the object); pushed in reverse to pop in order.
+    let mut stack: Vec<(usize, &str, &Map<String, Value>)> = obj
+        .iter()
+        .rev()
+        .filter_map(|(k, c)| Some((1, k.as_str(), c.as_object()?)))
+        .collect();
+    while let Some((depth, name, obj)) = stack.pop() {
+        if out.len() >= max_records {
+            break;
+        }
+        path.truncate(depth - 1);
+        path.push(name);
+        if obj.contains_key(key) {
+            let mut rec = Map::new();
+            for (i, p) in path[..path.len() - 1].iter().enumerate() {
+                rec.insert(i.to_string(), Value::String((*p).to_string()));
+            }
+            rec.insert(leaf_key.to_string(), Value::String(name.to_string()));
+            rec.insert(
+                key.to_string(),
+                obj.get(key).cloned().unwrap_or(Value::Null),
+            );
+            out.push(rec);
+            continue;
+        }
+        stack.extend(
+            obj.iter()
+                .rev()
+                .filter_map(|(k, c)| Some((depth + 1, k.as_str(), c.as_object()?))),
+        );
+    }
+    let max = out
+        .iter()
+        .map(|r| r.len().saturating_sub(2))
+        .max()
+        .unwrap_or(0);
+    out.into_iter()
+        .map(|mut r| {
+            for i in 0..max {
+                let k = i.to_string();
+                let empty = r.get(&k).and_then(Value::as_str).is_none_or(str::is_empty);
+                if empty {
+                    r.insert(k, Value::String(String::new()));
+                }
+            }
+            Value::Object(r)
+        })
+        .collect()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn treemap_tree_is_typed_within_the_leaf_budget() {
+        // A nested object is flattened in pre-order: the path as "0", …, the leaf name under
+        // the leaf key, at most `max_leaves` records.
+        let nested = json!({"a": {"x": {"v": 1}, "y": {"v": "2"}}, "b": {"v": 3}});
+        let (entries, len) = treemap_tree(Some(&nested), "v", "_leaf", 2);
+        assert_eq!((entries.len(), len), (2, 0));
+        let TreemapEntry::Object { value, fields, .. } = &entries[1] else {
+            panic!("{entries:?}")
+        };
+        assert_eq!(*value, 2.0);
+        assert_eq!(fields.get("0"), Some(&Raw::Str("a".into())));
+        assert_eq!(fields.get("_leaf"), Some(&Raw::Str("y".into())));
+        // An array keeps its length for the message, and its first `max_leaves` entries.
+        let list = json!([1, "2", {"v": 3, "label": "c"}]);
+        let (entries, len) = treemap_tree(Some(&list), "v", "_leaf", 3);
+        assert_eq!(len, 3);
+        assert_eq!(entries[1], TreemapEntry::Value(2.0));
+        let TreemapEntry::Object { value, label, .. } = &entries[2] else {
+            panic!("{entries:?}")
+        };
+        assert_eq!((*value, label.as_deref()), (3.0, Some("c")));
+        assert_eq!(treemap_tree(Some(&list), "v", "_leaf", 1).0.len(), 1);
+    }
 
     #[test]
     fn tables_register_the_types() {

@@ -7,11 +7,8 @@
 //! and at most its leaf budget of rectangles is laid out.
 
 use crate::plugins::bounds::{finite_in, MAX_PX};
-use chart_spec::model::{Raw, TreemapOptions};
-use chart_spec::scopes::to_number;
+use chart_spec::model::{Raw, TreemapEntry, TreemapOptions};
 use chart_spec::{Cancel, Limits};
-use serde_json::{Map, Value};
-use std::borrow::Cow;
 use std::cmp::Ordering;
 
 /// A pixel length from the options, non-negative and bounded.
@@ -282,22 +279,17 @@ fn descending_nan_last(a: f64, b: f64) -> Ordering {
     }
 }
 
-/// A value as a JavaScript object key (`String(value)`).
-fn key_string(v: &Value) -> String {
-    Raw::from_json(v).to_js_string()
-}
-
-fn has_group_value(v: Option<&Value>) -> bool {
-    !matches!(v, None | Some(Value::Null)) && v != Some(&Value::String(String::new()))
+fn has_group_value(v: Option<&Raw>) -> bool {
+    !matches!(v, None | Some(Raw::Null) | Some(Raw::Undefined))
+        && !matches!(v, Some(Raw::Str(s)) if s.is_empty())
 }
 
 /// `group(values, grp, keys, ...)`: entries grouped by the first of `groups[gidx..]` they
 /// have a value for (else the tree leaf key), summing `key`. Keys come out in JavaScript
 /// object order: integer-like keys ascending, then others by insertion.
 fn group_nodes(
-    tree: &[Value],
+    tree: &[TreemapEntry],
     items: &[usize],
-    key: &str,
     groups: &[String],
     gidx: usize,
     leaf_key: &str,
@@ -306,8 +298,11 @@ fn group_nodes(
     let mut acc: std::collections::HashMap<String, (f64, usize, Vec<usize>)> = Default::default();
     for &item in items {
         let Some(v) = tree.get(item) else { continue };
-        let obj = v.as_object();
-        let get = |k: &str| obj.and_then(|o| o.get(k));
+        let (fields, value) = match v {
+            TreemapEntry::Object { fields, value, .. } => (Some(fields), *value),
+            TreemapEntry::Value(_) => (None, f64::NAN),
+        };
+        let get = |k: &str| fields.and_then(|f| f.get(k));
         let found = (gidx..groups.len())
             .find(|&i| has_group_value(get(&groups[i])))
             .map(|i| (get(&groups[i]), i))
@@ -315,8 +310,9 @@ fn group_nodes(
         let Some((Some(gv), gi)) = found else {
             return Vec::new();
         };
-        let g = key_string(gv);
-        let val = get(key).map(to_number).unwrap_or(f64::NAN);
+        // The group's name is `String(value)`, a JavaScript object key.
+        let g = gv.to_js_string();
+        let val = value;
         let e = acc.entry(g.clone()).or_insert_with(|| {
             order.push(g.clone());
             (0.0, gi, Vec::new())
@@ -344,68 +340,6 @@ fn group_nodes(
                     group_index: gi,
                 },
             })
-        })
-        .collect()
-}
-
-/// `normalizeTreeToArray`: a nested object tree becomes flat records, one per object
-/// holding `key`, with the path as group keys `"0"`, `"1"`, … and the leaf name under the
-/// leaf key. A pre-order walk with an explicit stack (no recursion on the tree's depth), at
-/// most `max_records` records.
-fn normalize_tree(
-    key: &str,
-    leaf_key: &str,
-    obj: &Map<String, Value>,
-    max_records: usize,
-) -> Vec<Value> {
-    let mut out: Vec<Map<String, Value>> = Vec::new();
-    let mut path: Vec<&str> = Vec::new();
-    // (depth of the object, its name, the object); pushed in reverse to pop in order.
-    let mut stack: Vec<(usize, &str, &Map<String, Value>)> = obj
-        .iter()
-        .rev()
-        .filter_map(|(k, c)| Some((1, k.as_str(), c.as_object()?)))
-        .collect();
-    while let Some((depth, name, obj)) = stack.pop() {
-        if out.len() >= max_records {
-            break;
-        }
-        path.truncate(depth - 1);
-        path.push(name);
-        if obj.contains_key(key) {
-            let mut rec = Map::new();
-            for (i, p) in path[..path.len() - 1].iter().enumerate() {
-                rec.insert(i.to_string(), Value::String((*p).to_string()));
-            }
-            rec.insert(leaf_key.to_string(), Value::String(name.to_string()));
-            rec.insert(
-                key.to_string(),
-                obj.get(key).cloned().unwrap_or(Value::Null),
-            );
-            out.push(rec);
-            continue;
-        }
-        stack.extend(
-            obj.iter()
-                .rev()
-                .filter_map(|(k, c)| Some((depth + 1, k.as_str(), c.as_object()?))),
-        );
-    }
-    let max = out
-        .iter()
-        .map(|r| r.len().saturating_sub(2))
-        .max()
-        .unwrap_or(0);
-    out.into_iter()
-        .map(|mut r| {
-            for i in 0..max {
-                let k = i.to_string();
-                let empty = r.get(&k).and_then(Value::as_str).is_none_or(str::is_empty);
-                if empty {
-                    r.insert(k, Value::String(String::new()));
-                }
-            }
-            Value::Object(r)
         })
         .collect()
 }
@@ -461,12 +395,8 @@ pub fn build_data_within(
     cancel: &Cancel,
 ) -> Vec<Sq> {
     let key = o.key.clone().unwrap_or_default();
-    let max_leaves = limits.max_treemap_leaves;
-    let tree: Cow<'_, [Value]> = match &o.tree {
-        Value::Object(m) => Cow::Owned(normalize_tree(&key, &o.tree_leaf_key, m, max_leaves)),
-        Value::Array(a) => Cow::Borrowed(&a[..a.len().min(max_leaves)]),
-        _ => Cow::Borrowed(&[]),
-    };
+    // chart_spec resolved the tree within the same leaf budget; a smaller one here still holds.
+    let tree = &o.tree[..o.tree.len().min(limits.max_treemap_leaves)];
     let header = o.display_mode == "headerBoxes";
     let sp = if header {
         0.0
@@ -476,33 +406,30 @@ pub fn build_data_within(
     let rect = LRect::new(0.0, 0.0, w, h, o.rtl);
     let out = if o.groups.is_empty() {
         // `index()`: a list of primitives is read as numbers, objects by `key`.
-        let first_obj = tree.first().is_some_and(Value::is_object);
-        let val = |v: &Value| -> f64 {
+        let first_obj = matches!(tree.first(), Some(TreemapEntry::Object { .. }));
+        // An object's value is `+object[key]`, a non-object's `+value`.
+        let by_key = |v: &TreemapEntry| match v {
+            TreemapEntry::Object { value, .. } => *value,
+            TreemapEntry::Value(_) => f64::NAN,
+        };
+        let plain = |v: &TreemapEntry| match v {
+            TreemapEntry::Object { .. } => f64::NAN,
+            TreemapEntry::Value(n) => *n,
+        };
+        let val = |v: &TreemapEntry| -> f64 {
             if first_obj {
                 if key.is_empty() {
                     f64::NAN
                 } else {
-                    v.get(&key).map(to_number).unwrap_or(f64::NAN)
+                    by_key(v)
                 }
-            } else if v.is_object() {
-                f64::NAN
             } else {
-                to_number(v)
+                plain(v)
             }
         };
         let sum: f64 = tree
             .iter()
-            .map(|v| {
-                if key.is_empty() {
-                    if v.is_object() {
-                        f64::NAN
-                    } else {
-                        to_number(v)
-                    }
-                } else {
-                    v.get(&key).map(to_number).unwrap_or(f64::NAN)
-                }
-            })
+            .map(|v| if key.is_empty() { plain(v) } else { by_key(v) })
             .sum();
         let nodes = tree
             .iter()
@@ -511,7 +438,10 @@ pub fn build_data_within(
                 value: val(v),
                 data: TreeData::Leaf {
                     index,
-                    label: v.get("label").and_then(Value::as_str).map(String::from),
+                    label: match v {
+                        TreemapEntry::Object { label, .. } => label.clone(),
+                        TreemapEntry::Value(_) => None,
+                    },
                 },
             })
             .collect();
@@ -521,7 +451,7 @@ pub fn build_data_within(
         }
         sq
     } else {
-        layout_groups(o, &key, &tree, rect, sp, limits, cancel)
+        layout_groups(o, tree, rect, sp, limits, cancel)
     };
     if !header {
         return out;
@@ -554,8 +484,7 @@ struct GroupTask {
 /// followed by every group's children).
 fn layout_groups(
     o: &TreemapOptions,
-    key: &str,
-    tree: &[Value],
+    tree: &[TreemapEntry],
     rect: LRect,
     sp: f64,
     limits: &Limits,
@@ -575,7 +504,7 @@ fn layout_groups(
         if cancel.is_cancelled() {
             break;
         }
-        let nodes = group_nodes(tree, &task.items, key, groups, task.gidx, &o.tree_leaf_key);
+        let nodes = group_nodes(tree, &task.items, groups, task.gidx, &o.tree_leaf_key);
         drop(task.items);
         let sum: f64 = nodes.iter().map(|n| n.value).sum();
         let mut gsq = squarify(nodes, task.rect, sum, o.unsorted, true, task.gidx);
@@ -648,7 +577,7 @@ fn layout_groups(
 mod tests {
     use super::*;
     use chart_spec::model::PluginDataset;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn opts(tree: Value, key: Option<&str>, groups: &[&str]) -> TreemapOptions {
         let cfg = json!({"type": "treemap", "data": {"datasets": [{"tree": tree, "key": key, "groups": groups}]}});

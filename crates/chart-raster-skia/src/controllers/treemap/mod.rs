@@ -343,10 +343,7 @@ impl Controller for TreemapController {
                 o.groups.len()
             )));
         }
-        if o.tree
-            .as_array()
-            .is_some_and(|a| a.len() > limits.max_treemap_leaves)
-        {
+        if o.tree_len > limits.max_treemap_leaves {
             self.messages.push(chart_spec::Message::warn(format!(
                 "treemap: only the first {} entries are laid out (MAX_TREEMAP_LEAVES)",
                 limits.max_treemap_leaves
