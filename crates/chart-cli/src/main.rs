@@ -16,8 +16,11 @@ static ALLOCATOR: tikv_jemallocator::Jemalloc = tikv_jemallocator::Jemalloc;
 /// Chart.js configs to PNG, JPEG and WebP: an HTTP service and a command-line renderer.
 #[derive(FromArgs)]
 struct Cli {
+    /// print the version and exit
+    #[argh(switch, short = 'V')]
+    version: bool,
     #[argh(subcommand)]
-    command: Command,
+    command: Option<Command>,
 }
 
 #[derive(FromArgs)]
@@ -38,19 +41,22 @@ struct Serve {
     /// address to listen on (env HOST, default 0.0.0.0)
     #[argh(option)]
     host: Option<String>,
-    /// require this key on /render, /cache and /examples (env API_KEY; the flag wins)
+    /// require this key on every route but /health and /openapi.json (env API_KEY; the flag
+    /// wins)
     #[argh(option)]
     api_key: Option<String>,
 }
 
-/// Render one chart config (the bare Chart.js config, no `chart` wrapper).
+/// Render one chart: a bare Chart.js config, or a /render request body (its chart, width,
+/// height and other fields; the flags override them).
 #[derive(FromArgs)]
 #[argh(subcommand, name = "render")]
 struct Render {
     /// config file, or - for stdin (default)
     #[argh(option, short = 'i', default = "String::from(\"-\")")]
     input: String,
-    /// image file, or - for stdout (default)
+    /// image file, or - for stdout (default); its extension (.png, .jpg, .jpeg, .webp) picks
+    /// the format unless -f is given
     #[argh(option, short = 'o', default = "String::from(\"-\")")]
     output: String,
     /// width in CSS pixels (default 800)
@@ -74,6 +80,9 @@ struct Render {
     /// skia or browser (default skia)
     #[argh(option, short = 'e')]
     engine: Option<String>,
+    /// exit with status 2 when the render reported an error (the image is still written)
+    #[argh(switch)]
+    strict: bool,
 }
 
 /// Render every built-in example into a directory.
@@ -94,24 +103,51 @@ struct Examples {
     engine: Option<String>,
 }
 
+/// Exit status when `render --strict` drew an image but the render reported an error.
+const EXIT_STRICT: i32 = 2;
+
+/// Prints an error in the one form every failure has, and exits 1.
+fn fail(msg: &str) -> ! {
+    eprintln!("chart-raster: error: {msg}");
+    std::process::exit(1);
+}
+
 fn main() {
     let args: Vec<String> = std::env::args().collect();
-    // argh has no built-in `--version`.
-    if args.len() == 2 && (args[1] == "--version" || args[1] == "-V") {
+    let strs: Vec<&str> = args.iter().map(String::as_str).collect();
+    let (name, rest) = strs
+        .split_first()
+        .map_or(("chart-raster", &[][..]), |(n, r)| (*n, r));
+    let cli = match Cli::from_args(&[name], rest) {
+        Ok(cli) => cli,
+        Err(early) => {
+            if early.status.is_ok() {
+                // --help
+                print!("{}", early.output);
+                return;
+            }
+            // argh's own message, in the same one-line form as every other error.
+            let msg = early.output.lines().map(str::trim).collect::<Vec<_>>();
+            fail(&format!("{} (see --help)", msg.join(" ").trim()));
+        }
+    };
+    if cli.version {
         println!("chart-raster {VERSION}");
         return;
     }
-    let cli: Cli = argh::from_env();
     let result = match cli.command {
-        Command::Serve(s) => serve(s),
-        Command::Render(r) => render(r),
-        Command::Examples(e) => examples(e),
+        Some(Command::Serve(s)) => serve(s).map(|()| 0),
+        Some(Command::Render(r)) => render(r),
+        Some(Command::Examples(e)) => examples(e).map(|()| 0),
+        None => fail("a command is needed: serve, render or examples (see --help)"),
     };
-    if let Err(e) = result {
-        // One line: the chain of causes joined.
-        let msg = format!("{e:#}").replace('\n', " ");
-        eprintln!("chart-raster: error: {msg}");
-        std::process::exit(1);
+    match result {
+        Ok(0) => {}
+        Ok(code) => std::process::exit(code),
+        Err(e) => {
+            // One line: the chain of causes joined.
+            fail(&format!("{e:#}").replace('\n', " "));
+        }
     }
 }
 
@@ -230,7 +266,27 @@ fn num(x: Option<f64>) -> Option<Value> {
     x.map(|x| serde_json::Number::from_f64(x).map_or(Value::Null, Value::Number))
 }
 
-fn render(args: Render) -> anyhow::Result<()> {
+/// The format named by an output path's extension, when it names one we write.
+fn format_of(output: &str) -> anyhow::Result<Option<&'static str>> {
+    if output == "-" {
+        return Ok(None);
+    }
+    let ext = Path::new(output)
+        .extension()
+        .map(|e| e.to_string_lossy().to_ascii_lowercase());
+    Ok(match ext.as_deref() {
+        Some("png") => Some("png"),
+        Some("jpg" | "jpeg") => Some("jpeg"),
+        Some("webp") => Some("webp"),
+        Some(e @ ("svg" | "pdf")) => {
+            bail!("{e} output is not supported yet: write .png, .jpg or .webp (or give -f)")
+        }
+        _ => None,
+    })
+}
+
+/// Renders; the exit status ([`EXIT_STRICT`] for `--strict` and an error message, else 0).
+fn render(args: Render) -> anyhow::Result<i32> {
     let text = if args.input == "-" {
         let mut s = String::new();
         std::io::stdin()
@@ -243,30 +299,49 @@ fn render(args: Render) -> anyhow::Result<()> {
     // The service's settings first: their budgets apply to the config before it is parsed,
     // as they do to a request body (the scan bounds what serde_json builds).
     let config = one_shot_config()?;
+    // Scanned as a request body (the outer object level 0): the config's own depth is
+    // checked exactly once its shape is known, by the request validation below.
     chart_raster::spec::budget::scan_json(
         text.as_bytes(),
-        chart_raster::spec::budget::JsonText::ChartConfig,
+        chart_raster::spec::budget::JsonText::RequestBody,
         &config.limits,
     )
     .map_err(ServiceError::from)?;
     let parsed: Value = chart_raster::spec::budget::parse_json(text.as_bytes())
         .context("invalid chart config JSON")?;
     drop(text);
-    let Value::Object(chart) = parsed else {
+    let Value::Object(input) = parsed else {
         bail!("the chart config must be a JSON object");
     };
-    let req = request(
-        chart,
-        &[
-            ("width", num(args.width)),
-            ("height", num(args.height)),
-            ("devicePixelRatio", num(args.device_pixel_ratio)),
-            ("backgroundColor", args.background_color.map(Value::String)),
-            ("format", args.format.map(Value::String)),
-            ("quality", num(args.quality)),
-            ("engine", args.engine.map(Value::String)),
-        ],
-    );
+    let format = match args.format {
+        Some(f) => Some(f),
+        None => format_of(&args.output)?.map(String::from),
+    };
+    let flags = [
+        ("width", num(args.width)),
+        ("height", num(args.height)),
+        ("devicePixelRatio", num(args.device_pixel_ratio)),
+        ("backgroundColor", args.background_color.map(Value::String)),
+        ("format", format.map(Value::String)),
+        ("quality", num(args.quality)),
+        ("engine", args.engine.map(Value::String)),
+    ];
+    // A /render body: `chart` holds the config (a Chart.js config has no `chart` key, and a
+    // body has no `type` or `data`).
+    let is_body = matches!(input.get("chart"), Some(Value::Object(_)))
+        && !input.contains_key("type")
+        && !input.contains_key("data");
+    let req = if is_body {
+        let mut req = input;
+        for (k, v) in flags {
+            if let Some(v) = v {
+                req.insert(k.to_string(), v);
+            }
+        }
+        Value::Object(req)
+    } else {
+        request(input, &flags)
+    };
     // Validate (budgets included) before starting anything, so bad options fail fast.
     let opts =
         RenderOptions::from_json_with_limits(&req, &config.limits).map_err(ServiceError::from)?;
@@ -281,10 +356,26 @@ fn render(args: Render) -> anyhow::Result<()> {
     } else {
         write_atomically(Path::new(&args.output), &result.bytes)?;
     }
-    Ok(())
+    let errors = result
+        .messages
+        .iter()
+        .filter(|m| m.level == Level::Error)
+        .count();
+    if args.strict && errors > 0 {
+        eprintln!(
+            "chart-raster: {errors} error message(s) with --strict: exit status {EXIT_STRICT}"
+        );
+        return Ok(EXIT_STRICT);
+    }
+    Ok(0)
 }
 
 fn print_messages(messages: &[chart_raster::Message]) {
+    print_messages_of("chart", messages);
+}
+
+/// One stderr line per message: `[<who> WARN] ...`.
+fn print_messages_of(who: &str, messages: &[chart_raster::Message]) {
     for m in messages {
         let level = match m.level {
             Level::Error => "ERROR",
@@ -292,7 +383,7 @@ fn print_messages(messages: &[chart_raster::Message]) {
             Level::Info => "INFO",
             Level::Log => "LOG",
         };
-        eprintln!("[chart {level}] {}", m.message);
+        eprintln!("[{who} {level}] {}", m.message);
     }
 }
 
@@ -359,6 +450,7 @@ fn examples(args: Examples) -> anyhow::Result<()> {
             start.elapsed().as_millis(),
             result.messages.len()
         );
+        print_messages_of(e.name, &result.messages);
     }
     Ok(())
 }

@@ -251,8 +251,31 @@ fn examples_writes_one_image_per_example() {
     let n = chart_count(&out);
     assert!(n >= 30, "{n} images");
     let err = stderr(&o);
-    let progress = err.lines().filter(|l| l.starts_with('[')).count();
-    assert!(progress >= n, "one progress line per image:\n{err}");
+    let progress: Vec<&str> = err
+        .lines()
+        .filter(|l| l.starts_with('[') && l.contains(" message(s))"))
+        .collect();
+    assert_eq!(progress.len(), n, "one progress line per image:\n{err}");
+    // Each example's messages follow its line, as `[<example> LEVEL] ...`.
+    for line in progress {
+        let path = line.split_whitespace().nth(1).unwrap();
+        let stem = std::path::Path::new(path)
+            .file_stem()
+            .unwrap()
+            .to_str()
+            .unwrap();
+        let count: usize = line
+            .rsplit(", ")
+            .next()
+            .and_then(|c| c.split_whitespace().next())
+            .and_then(|c| c.parse().ok())
+            .unwrap();
+        let printed = err
+            .lines()
+            .filter(|l| l.starts_with(&format!("[{stem} ")))
+            .count();
+        assert_eq!(printed, count, "messages of {stem}:\n{err}");
+    }
     for entry in std::fs::read_dir(&out).unwrap() {
         let bytes = std::fs::read(entry.unwrap().path()).unwrap();
         assert_eq!(&bytes[..4], b"RIFF");
@@ -498,4 +521,95 @@ fn memory_is_given_back_after_a_large_render() {
         now <= idle + (after - idle) * 0.4,
         "RSS {idle:.0} MiB idle, {after:.0} MiB after the render, still {now:.0} MiB after 20 s"
     );
+}
+
+#[test]
+fn the_output_extension_picks_the_format() {
+    let d = tempdir("ext");
+    let render_to = |name: &str, extra: &[&str]| {
+        let out = d.join(name);
+        let mut args = vec![
+            "render",
+            "-w",
+            "40",
+            "--height",
+            "30",
+            "-o",
+            out.to_str().unwrap(),
+        ];
+        args.extend_from_slice(extra);
+        let o = run(&args, BAR.as_bytes());
+        (o, out)
+    };
+    let (o, out) = render_to("c.jpg", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&out).unwrap()[..3], &[0xFF, 0xD8, 0xFF]);
+    let (o, out) = render_to("c.WEBP", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(&std::fs::read(&out).unwrap()[8..12], b"WEBP");
+    // -f wins over the extension.
+    let (o, out) = render_to("forced.jpg", &["-f", "png"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&std::fs::read(&out).unwrap()), (80, 60));
+    // An unknown extension keeps the default, PNG.
+    let (o, out) = render_to("c.img", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&std::fs::read(&out).unwrap()), (80, 60));
+    for ext in ["svg", "pdf"] {
+        let (o, out) = render_to(&format!("c.{ext}"), &[]);
+        assert_failed(&o, &format!("{ext} output is not supported yet"));
+        assert!(!out.exists());
+    }
+    let _ = std::fs::remove_dir_all(&d);
+}
+
+#[test]
+fn render_takes_the_http_body_shape() {
+    let body = format!(r#"{{"chart": {BAR}, "width": 100, "height": 50, "devicePixelRatio": 1}}"#);
+    let o = run(&["render"], body.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&o.stdout), (100, 50));
+    // Flags override the body's fields.
+    let o = run(&["render", "-w", "70"], body.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert_eq!(png_size(&o.stdout), (70, 50));
+    // The body is validated as /render validates it.
+    let bad = format!(r#"{{"chart": {BAR}, "width": -1}}"#);
+    assert_failed(&run(&["render"], bad.as_bytes()), "Invalid width");
+}
+
+#[test]
+fn strict_exits_2_when_the_render_reported_an_error() {
+    // Chart.js throws for an unknown chart type; the image (blank) is still drawn.
+    let config = r#"{"type":"nope","data":{"datasets":[{"data":[1]}]}}"#;
+    let o = run(&["render", "-w", "40", "--height", "30"], config.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(stderr(&o).contains("[chart ERROR]"), "{}", stderr(&o));
+    let o = run(
+        &["render", "--strict", "-w", "40", "--height", "30"],
+        config.as_bytes(),
+    );
+    assert_eq!(o.status.code(), Some(2), "{}", stderr(&o));
+    assert_eq!(png_size(&o.stdout), (80, 60));
+    // A chart without errors passes --strict.
+    let o = run(&["render", "--strict"], BAR.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+}
+
+#[test]
+fn help_lists_version_and_argument_errors_have_the_error_form() {
+    let o = run(&["--help"], b"");
+    assert!(o.status.success());
+    let help = String::from_utf8(o.stdout).unwrap();
+    assert!(help.contains("--version"), "{help}");
+    assert!(help.contains("render"), "{help}");
+    let o = run(&["-V"], b"");
+    assert!(o.status.success());
+    assert_failed(
+        &run(&["render", "--bogus"], b""),
+        "Unrecognized argument: --bogus",
+    );
+    assert_failed(&run(&["render", "-w"], b""), "-w");
+    assert_failed(&run(&[], b""), "a command is needed");
+    assert_failed(&run(&["draw"], b""), "draw");
 }
