@@ -19,7 +19,7 @@
 use crate::CacheError;
 use bytes::Bytes;
 use redis::aio::MultiplexedConnection;
-use redis::{AsyncConnectionConfig, Client, Script, Value};
+use redis::{AsyncConnectionConfig, Client, Script, TlsCertificates, Value};
 use std::future::Future;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard, Weak};
@@ -64,6 +64,9 @@ impl SharedConfig {
         if !(url.starts_with("redis://") || url.starts_with("rediss://")) {
             return Err(bad("expected redis://host:port/db or rediss://...".into()));
         }
+        if url.starts_with("rediss://") {
+            install_tls_provider();
+        }
         // redis-rs' messages quote no part of the URL, so they cannot leak a password.
         let client = Client::open(url).map_err(|e| bad(e.to_string()))?;
         Ok(Self {
@@ -73,6 +76,30 @@ impl SharedConfig {
             timeout: DEFAULT_TIMEOUT,
             key_prefix: DEFAULT_KEY_PREFIX.to_string(),
         })
+    }
+
+    /// For `rediss://`: trust only the CA certificate(s) in `pem` (`CACHE_REDIS_CA_FILE`),
+    /// instead of the system's trust store: a Redis with a certificate of a private CA.
+    pub fn with_root_cert(mut self, pem: Vec<u8>) -> Result<Self, CacheError> {
+        let bad = |reason: String| CacheError::Url {
+            url: redact(&self.url),
+            reason,
+        };
+        if !self.url.starts_with("rediss://") {
+            return Err(bad("a CA certificate needs a rediss:// URL".into()));
+        }
+        // redis-rs reads a PEM without certificates as an empty trust store; say so here.
+        let marker = b"-----BEGIN CERTIFICATE-----";
+        if !pem.windows(marker.len()).any(|w| w == marker) {
+            return Err(bad("the CA file holds no PEM certificate".into()));
+        }
+        let certs = TlsCertificates {
+            client_tls: None,
+            root_cert: Some(pem),
+        };
+        self.client =
+            Client::build_with_tls(self.url.as_str(), certs).map_err(|e| bad(e.to_string()))?;
+        Ok(self)
     }
 
     /// The URL with any user and password replaced by `***`, fit for logs and `/health`.
@@ -90,6 +117,12 @@ impl std::fmt::Debug for SharedConfig {
             .field("key_prefix", &self.key_prefix)
             .finish()
     }
+}
+
+/// rustls needs one crypto provider for the process; ring is the one built in (see
+/// Cargo.toml). Another part of the process may have installed its own first: that one stays.
+fn install_tls_provider() {
+    let _ = rustls::crypto::ring::default_provider().install_default();
 }
 
 /// `scheme://user:password@host/...` → `scheme://***@host/...`.

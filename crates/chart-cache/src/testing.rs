@@ -17,20 +17,41 @@ pub struct RedisServer {
     port: u16,
     dir: PathBuf,
     child: Option<Child>,
+    /// TLS only (`--tls-port`), with a certificate of a throwaway CA in `dir`.
+    tls: bool,
 }
 
 impl RedisServer {
     /// A server on a free port, or `None` with a printed reason when `redis-server` is not
     /// installed (a panic when `CHART_RASTER_REQUIRE_REDIS=1`).
     pub fn start_or_skip(test: &str) -> Option<Self> {
-        let found = Command::new("redis-server")
-            .arg("--version")
-            .stdout(Stdio::null())
-            .stderr(Stdio::null())
-            .status()
-            .is_ok_and(|s| s.success());
-        if !found {
-            let why = "redis-server is not installed (apt-get install redis-server)";
+        Self::start(test, false)
+    }
+
+    /// A server that speaks TLS only, with a certificate for `127.0.0.1` signed by a CA made
+    /// for it (with the `openssl` command; [`RedisServer::ca_pem`] gives the CA). Skips like
+    /// [`RedisServer::start_or_skip`], also when `openssl` or TLS support is missing.
+    pub fn start_tls_or_skip(test: &str) -> Option<Self> {
+        Self::start(test, true)
+    }
+
+    fn start(test: &str, tls: bool) -> Option<Self> {
+        let runs = |cmd: &str, arg: &str| {
+            Command::new(cmd)
+                .arg(arg)
+                .stdout(Stdio::null())
+                .stderr(Stdio::null())
+                .status()
+                .is_ok_and(|s| s.success())
+        };
+        let missing = if !runs("redis-server", "--version") {
+            Some("redis-server is not installed (apt-get install redis-server)")
+        } else if tls && !runs("openssl", "version") {
+            Some("openssl is not installed (it makes the test certificates)")
+        } else {
+            None
+        };
+        if let Some(why) = missing {
             if std::env::var("CHART_RASTER_REQUIRE_REDIS").as_deref() == Ok("1") {
                 panic!("{test}: {why}, and CHART_RASTER_REQUIRE_REDIS=1");
             }
@@ -44,6 +65,9 @@ impl RedisServer {
             NEXT.fetch_add(1, Ordering::Relaxed)
         ));
         std::fs::create_dir_all(&dir).expect("temporary directory for redis-server");
+        if tls {
+            make_certificates(&dir);
+        }
         // A port taken between our probe and the server's bind makes the server exit: retry.
         for _ in 0..5 {
             let port = free_port();
@@ -51,17 +75,24 @@ impl RedisServer {
                 port,
                 dir: dir.clone(),
                 child: None,
+                tls,
             };
-            if server.start() {
+            if server.spawn() {
                 return Some(server);
             }
         }
         panic!("{test}: redis-server did not start");
     }
 
-    /// `redis://127.0.0.1:<port>/0`.
+    /// `redis://127.0.0.1:<port>/0`, or `rediss://` for a TLS server.
     pub fn url(&self) -> String {
-        format!("redis://127.0.0.1:{}/0", self.port)
+        let s = if self.tls { "s" } else { "" };
+        format!("redis{s}://127.0.0.1:{}/0", self.port)
+    }
+
+    /// The PEM of the CA that signed a TLS server's certificate.
+    pub fn ca_pem(&self) -> Vec<u8> {
+        std::fs::read(self.dir.join("ca.crt")).expect("ca.crt")
     }
 
     /// The port.
@@ -104,17 +135,31 @@ impl RedisServer {
         self.stop();
         // The old socket may linger for a moment.
         let until = Instant::now() + Duration::from_secs(10);
-        while !self.start() {
+        while !self.spawn() {
             assert!(Instant::now() < until, "redis-server did not restart");
             std::thread::sleep(Duration::from_millis(100));
         }
     }
 
-    /// Starts the process and waits until it answers PING; false if it exited or did not
-    /// answer within five seconds.
-    fn start(&mut self) -> bool {
-        let child = Command::new("redis-server")
-            .args(["--port", &self.port.to_string()])
+    /// Starts the process and waits until it answers PING (a TLS server: accepts a
+    /// connection); false if it exited or did not answer within five seconds.
+    fn spawn(&mut self) -> bool {
+        let port = self.port.to_string();
+        let mut cmd = Command::new("redis-server");
+        if self.tls {
+            let file = |name: &str| self.dir.join(name);
+            cmd.args(["--port", "0", "--tls-port", &port])
+                .arg("--tls-cert-file")
+                .arg(file("server.crt"))
+                .arg("--tls-key-file")
+                .arg(file("server.key"))
+                .arg("--tls-ca-cert-file")
+                .arg(file("ca.crt"))
+                .args(["--tls-auth-clients", "no"]);
+        } else {
+            cmd.args(["--port", &port]);
+        }
+        let child = cmd
             .args(["--bind", "127.0.0.1"])
             .arg("--dir")
             .arg(&self.dir)
@@ -133,7 +178,12 @@ impl RedisServer {
                     return false;
                 }
             }
-            if ping(self.port) {
+            let up = if self.tls {
+                TcpStream::connect((Ipv4Addr::LOCALHOST, self.port)).is_ok()
+            } else {
+                ping(self.port)
+            };
+            if up {
                 return true;
             }
             std::thread::sleep(Duration::from_millis(20));
@@ -161,6 +211,71 @@ impl Drop for RedisServer {
     fn drop(&mut self) {
         self.stop();
         let _ = std::fs::remove_dir_all(&self.dir);
+    }
+}
+
+/// A CA and a certificate for 127.0.0.1 signed by it, in `dir`.
+fn make_certificates(dir: &std::path::Path) {
+    std::fs::write(dir.join("san.ext"), "subjectAltName=IP:127.0.0.1\n").expect("san.ext");
+    let steps: [&[&str]; 3] = [
+        &[
+            "req",
+            "-x509",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "ca.key",
+            "-out",
+            "ca.crt",
+            "-days",
+            "2",
+            "-subj",
+            "/CN=chart-raster test CA",
+        ],
+        &[
+            "req",
+            "-newkey",
+            "ec",
+            "-pkeyopt",
+            "ec_paramgen_curve:prime256v1",
+            "-nodes",
+            "-keyout",
+            "server.key",
+            "-out",
+            "server.csr",
+            "-subj",
+            "/CN=127.0.0.1",
+        ],
+        &[
+            "x509",
+            "-req",
+            "-in",
+            "server.csr",
+            "-CA",
+            "ca.crt",
+            "-CAkey",
+            "ca.key",
+            "-CAcreateserial",
+            "-out",
+            "server.crt",
+            "-days",
+            "2",
+            "-extfile",
+            "san.ext",
+        ],
+    ];
+    for args in steps {
+        let ok = Command::new("openssl")
+            .args(args)
+            .current_dir(dir)
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .status()
+            .is_ok_and(|s| s.success());
+        assert!(ok, "openssl {}", args.join(" "));
     }
 }
 

@@ -257,7 +257,7 @@ pub struct ServiceConfig {
     /// The cache's clock. Default: the system clock.
     pub clock: Arc<dyn Clock>,
     /// The shared cache level (`CACHE_URL`, `CACHE_MAX_ENTRY_BYTES`,
-    /// `CACHE_REDIS_TIMEOUT_MS`). Default: none, the cache is this process' memory only.
+    /// `CACHE_REDIS_TIMEOUT_MS`, `CACHE_REDIS_CA_FILE`). Default: none, the cache is this process' memory only.
     pub shared_cache: Option<SharedConfig>,
     /// Where the browser engine finds Chromium. Default: `BrowserConfig::from_env()`.
     #[cfg(feature = "browser")]
@@ -306,7 +306,8 @@ impl ServiceConfig {
     /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_PENDING_BYTES`,
     /// `MAX_RENDER_TIME_SECONDS`,
     /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`, `CACHE_URL`,
-    /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS` and the budgets of
+    /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS`, `CACHE_REDIS_CA_FILE` and the
+    /// budgets of
     /// [`Limits::from_vars`], read through `var` (the process environment in the binary, a map
     /// in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
@@ -367,6 +368,7 @@ impl ServiceConfig {
             var("CACHE_URL"),
             num::<u64>(&var, "CACHE_MAX_ENTRY_BYTES", true)?,
             num::<u64>(&var, "CACHE_REDIS_TIMEOUT_MS", true)?,
+            var("CACHE_REDIS_CA_FILE").filter(|v| !v.trim().is_empty()),
         )?;
         Ok(c)
     }

@@ -290,3 +290,34 @@ async fn without_a_shared_level_it_is_memory_only() {
     ));
     assert!(c.stats().shared.is_none());
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn rediss_urls_speak_tls_and_check_the_certificate() {
+    let Some(redis) =
+        RedisServer::start_tls_or_skip("rediss_urls_speak_tls_and_check_the_certificate")
+    else {
+        return;
+    };
+    assert!(redis.url().starts_with("rediss://"));
+    let trusted = |c: &mut SharedConfig| {
+        *c = c.clone().with_root_cert(redis.ca_pem()).unwrap();
+    };
+    let (a, b) = (tiered(&redis, HOUR, trusted), tiered(&redis, HOUR, trusted));
+    until("connected over TLS", || {
+        a.backend().connected && b.backend().connected
+    })
+    .await;
+    assert_eq!(a.insert("tls", blob(100, 5)).await, Some(Stored::Yes));
+    assert_eq!(b.get("tls").await, Some((blob(100, 5), Level::Shared)));
+    // The system trust store does not know the test CA: no connection, and nothing else
+    // breaks.
+    let untrusted = tiered(&redis, HOUR, |_| {});
+    tokio::time::sleep(Duration::from_millis(1500)).await;
+    assert!(!untrusted.backend().connected);
+    assert_eq!(untrusted.get("tls").await, None);
+    // A CA file makes no sense without TLS.
+    let plain = SharedConfig::new("redis://127.0.0.1:1/0").unwrap();
+    assert!(plain.with_root_cert(redis.ca_pem()).is_err());
+    let tls = SharedConfig::new("rediss://127.0.0.1:1/0").unwrap();
+    assert!(tls.with_root_cert(b"not a certificate".to_vec()).is_err());
+}

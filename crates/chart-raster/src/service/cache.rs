@@ -13,23 +13,36 @@ pub(super) fn shared_cache(
     url: Option<String>,
     max_entry: Option<u64>,
     timeout_ms: Option<u64>,
+    ca_file: Option<String>,
 ) -> Result<Option<SharedConfig>, ServiceError> {
     let Some(url) = url.filter(|v| !v.trim().is_empty()) else {
         return Ok(None);
     };
-    let mut shared = SharedConfig::new(&url).map_err(|e| {
-        let chart_cache::CacheError::Url { url, reason } = e;
+    // Redacted: the password stays out of error messages and logs.
+    let bad_url = |e: chart_cache::CacheError| {
+        let chart_cache::CacheError::Url { url, .. } = e;
         ServiceError::Config {
             name: "CACHE_URL",
-            // Redacted: the password stays out of error messages and logs.
             value: url,
-            reason: if reason.contains("TLS") {
-                "rediss:// (TLS) is not supported by this build"
-            } else {
-                "expected redis://[:password@]host[:port][/db] or rediss://..."
-            },
+            reason: "expected redis://[:password@]host[:port][/db] or rediss://...",
         }
-    })?;
+    };
+    let mut shared = SharedConfig::new(&url).map_err(bad_url)?;
+    if let Some(path) = ca_file {
+        let bad_file = |reason| ServiceError::Config {
+            name: "CACHE_REDIS_CA_FILE",
+            value: path.clone(),
+            reason,
+        };
+        if !url.trim().starts_with("rediss://") {
+            return Err(bad_file("needs a rediss:// CACHE_URL"));
+        }
+        let pem = read_bounded(&path, MAX_CA_FILE_BYTES)
+            .ok_or_else(|| bad_file("cannot be read, or is over 1 MiB"))?;
+        shared = shared
+            .with_root_cert(pem)
+            .map_err(|_| bad_file("is not a PEM certificate"))?;
+    }
     if let Some(n) = max_entry {
         if n > chart_cache::shared::MAX_ENTRY_BYTES_LIMIT {
             return Err(ServiceError::Config {
@@ -44,6 +57,21 @@ pub(super) fn shared_cache(
         shared.timeout = Duration::from_millis(ms);
     }
     Ok(Some(shared))
+}
+
+/// A CA bundle is a few kB; anything near this is not one.
+const MAX_CA_FILE_BYTES: u64 = 1024 * 1024;
+
+/// The file's bytes, if it can be read and holds at most `max` of them.
+fn read_bounded(path: &str, max: u64) -> Option<Vec<u8>> {
+    use std::io::Read;
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .ok()?
+        .take(max + 1)
+        .read_to_end(&mut bytes)
+        .ok()?;
+    (bytes.len() as u64 <= max).then_some(bytes)
 }
 
 /// An encoded image as the cache keeps it.

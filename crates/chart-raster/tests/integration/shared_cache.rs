@@ -224,10 +224,35 @@ fn cache_url_settings_are_read_and_checked() {
     assert_eq!(shared.timeout, Duration::from_millis(250));
     assert_eq!(shared.redacted_url(), "redis://***@127.0.0.1:6390/2");
     assert!(!format!("{c:?}").contains("s3cret"));
-    // No TLS client in this build: refused at start rather than spoken in clear.
-    let e = read(&[("CACHE_URL", "rediss://:s3cret@host:6380/0")]).unwrap_err();
-    assert!(e.to_string().contains("not supported by this build"), "{e}");
-    assert!(!e.to_string().contains("s3cret"), "{e}");
+    // TLS, with the system's trust store or a CA file (which must be a PEM, and needs TLS).
+    let tls = read(&[("CACHE_URL", "rediss://:s3cret@host:6380/0")]).unwrap();
+    assert_eq!(
+        tls.shared_cache.unwrap().redacted_url(),
+        "rediss://***@host:6380/0"
+    );
+    let dir = std::env::temp_dir().join(format!("chart-raster-ca-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let not_pem = dir.join("not.pem");
+    std::fs::write(&not_pem, "hello").unwrap();
+    let not_pem = not_pem.to_str().unwrap();
+    for (url, ca) in [
+        ("rediss://host", not_pem),
+        ("rediss://host", "/nonexistent/ca.pem"),
+        ("redis://host", not_pem),
+    ] {
+        let e = read(&[("CACHE_URL", url), ("CACHE_REDIS_CA_FILE", ca)]).unwrap_err();
+        assert!(
+            matches!(
+                e,
+                ServiceError::Config {
+                    name: "CACHE_REDIS_CA_FILE",
+                    ..
+                }
+            ),
+            "{url} {ca}: {e}"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
     let e = read(&[("CACHE_URL", "http://user:s3cret@host/")]).unwrap_err();
     assert!(matches!(
         e,
