@@ -463,7 +463,7 @@ fn legend_items(
                 .iter()
                 .enumerate()
                 .map(|(i, l)| {
-                    let mut style = crate::controllers::doughnut::arc_legend_style(ds0, i);
+                    let mut style = crate::controllers::LegendStyle::of_arc(ds0, i);
                     style.point_style = lo.labels.point_style;
                     LegendItem {
                         text: match l {

@@ -1,9 +1,9 @@
 //! The legend box style of a dataset (`getStyle()` of its controller), shared by the
 //! controllers whose elements draw alike (line, scatter, bubble, radar, graph nodes).
 
-use super::point_options;
+use super::{arc_options, point_options};
 use crate::scene::{LineCap, LineJoin};
-use chart_spec::model::{CapStyle, Dataset, JoinStyle};
+use chart_spec::model::{ArcJoin, CapStyle, Dataset, JoinStyle};
 use chart_spec::Rgba;
 
 /// The legend box style of a dataset (`getStyle(usePointStyle ? 0 : undefined)`).
@@ -118,6 +118,27 @@ impl LegendStyle {
                 border_radius: None,
             },
             None => LegendStyle::none(),
+        }
+    }
+
+    /// The legend box style of arc element `i` (`getStyle(i)`).
+    pub fn of_arc(ds: &Dataset, i: usize) -> LegendStyle {
+        let o = arc_options(ds, i);
+        LegendStyle {
+            fill: o.map_or(chart_spec::Rgba::TRANSPARENT, |o| o.background_color),
+            stroke: o.map_or(chart_spec::Rgba::WHITE, |o| o.border_color),
+            line_width: o.map_or(2.0, |o| o.border_width),
+            cap: LineCap::Butt,
+            dash: o.map(|o| o.border_dash.clone()).unwrap_or_default(),
+            dash_offset: o.map_or(0.0, |o| o.border_dash_offset),
+            join: match o.and_then(|o| o.border_join) {
+                Some(ArcJoin::Round) => LineJoin::Round,
+                Some(ArcJoin::Miter) => LineJoin::Miter,
+                _ => LineJoin::Bevel,
+            },
+            point_style: None,
+            rotation: 0.0,
+            border_radius: None,
         }
     }
 }

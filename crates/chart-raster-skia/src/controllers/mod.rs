@@ -499,6 +499,45 @@ pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::Point
     }
 }
 
+/// The arc options of a dataset at index `i` (the last one for shorter lists).
+pub fn arc_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::ArcOptions> {
+    match &ds.elements {
+        chart_spec::model::Elements::Arc(a) => a.get(i.min(a.len().saturating_sub(1))),
+        _ => None,
+    }
+}
+
+/// The id of the chart's first radial scale (`r` by default).
+pub fn radial_scale_id(scales: &[Scale]) -> Option<String> {
+    scales
+        .iter()
+        .find(|s| s.core.axis() == Axis::R)
+        .map(|s| s.core.id().to_string())
+}
+
+/// Parses radial data (`_parseObjectDataRadialScale`: primitives, or the `r` key of objects)
+/// into `parsed.y`, bound to the radial scale as `y_id` so the scale finds its values.
+pub fn parse_radial(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale]) {
+    let rid = radial_scale_id(scales);
+    meta.y_id = rid.clone();
+    meta.parsed = ds
+        .data
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            let raw = match d {
+                Datum::Primitive(r) => r.clone(),
+                Datum::Object { r, .. } => r.clone(),
+                Datum::Array(_) => Raw::Object,
+            };
+            Parsed {
+                y: parse_on(scales, rid.as_deref(), &raw, Some(i)),
+                ..Parsed::default()
+            }
+        })
+        .collect();
+}
+
 /// A dataset controller.
 pub trait Controller {
     /// Parses the dataset's data into `meta.parsed` with the scales' `parse`.

@@ -1,8 +1,7 @@
 //! The radar controller (controller.radar.js): a closed line through one point per label,
 //! placed on the radial scale's spokes.
 
-use super::polar_area::parse_radial;
-use super::{Controller, LegendStyle, Meta, UpdateCx};
+use super::{parse_radial, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::line::{LineEl, LinePoint};
 use crate::elements::point::draw_point_element;

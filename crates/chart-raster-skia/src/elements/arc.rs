@@ -3,6 +3,7 @@
 //! (`drawArc`), its border with `borderAlign: 'inner'` clipping (`clipArc`) and `selfJoin`
 //! clipping (`clipSelf`), turned into display-list items.
 
+use super::geometry::ElementGeometry;
 use super::{Ctx, StrokeStyle, P};
 use crate::scene::{LineJoin, Paint, Path, PathCmd};
 use chart_spec::Rgba;
@@ -656,6 +657,55 @@ fn nonzero_rem(c: f64) -> f64 {
         TAU
     } else {
         r
+    }
+}
+
+impl ArcOptions {
+    /// The element options of an arc from its resolved options.
+    pub fn from_model(o: &chart_spec::model::ArcOptions) -> ArcOptions {
+        ArcOptions {
+            background: Paint::Solid(o.background_color),
+            border_color: o.border_color,
+            border_width: o.border_width,
+            border_align: if o.border_align_inner {
+                BorderAlign::Inner
+            } else {
+                BorderAlign::Center
+            },
+            border_join: o.border_join.map(|j| match j {
+                chart_spec::model::ArcJoin::Round => LineJoin::Round,
+                chart_spec::model::ArcJoin::Bevel => LineJoin::Bevel,
+                chart_spec::model::ArcJoin::Miter => LineJoin::Miter,
+            }),
+            border_dash: o.border_dash.clone(),
+            border_dash_offset: o.border_dash_offset,
+            border_radius: ArcCorners {
+                outer_start: o.border_radius[0],
+                outer_end: o.border_radius[1],
+                inner_start: o.border_radius[2],
+                inner_end: o.border_radius[3],
+            },
+            offset: o.offset,
+            spacing: o.spacing,
+            spacing_mode: o.spacing_mode,
+            circular: o.circular,
+            self_join: o.self_join,
+        }
+    }
+}
+
+impl ArcGeometry {
+    /// The element's geometry as plugins and the layout read it: `None` for an arc the layout
+    /// skipped (NaN radius).
+    pub fn element_geometry(&self) -> Option<ElementGeometry> {
+        (!self.outer_radius.is_nan()).then_some(ElementGeometry::Arc {
+            x: self.x,
+            y: self.y,
+            start_angle: self.start_angle,
+            end_angle: self.end_angle,
+            inner_radius: self.inner_radius,
+            outer_radius: self.outer_radius,
+        })
     }
 }
 
