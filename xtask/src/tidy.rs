@@ -69,10 +69,6 @@ const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[];
 /// Files allowed over [`MAX_LINES`]: (path from the repository root, why).
 const LONG_FILES: &[(&str, &str)] = &[
     (
-        "crates/chart-raster-skia/src/raster/mod.rs",
-        "issue 10: conversion, painting and text are to be split into their own files",
-    ),
-    (
         "crates/chart-raster-skia/src/controllers/sankey.rs",
         "chartjs-chart-sankey's layout (columns, stacking, padding) and drawing in one controller",
     ),

@@ -7,7 +7,8 @@
 //! other than a rectangle is drawn under it: rectangles under a rectangle clip compute the
 //! mask's values on the fly ([`super::rect::Clip::Rect`]), so a bar chart builds no mask.
 
-use super::{build_path, device_rect, pool::Pool, rect, ts};
+use super::convert::{build_path, device_rect, ts};
+use super::{pool::Pool, rect};
 use crate::scene::{Path, Transform};
 use std::cell::OnceCell;
 use std::rc::Rc;
