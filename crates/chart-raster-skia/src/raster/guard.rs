@@ -50,31 +50,41 @@ pub(super) struct Canvas {
     pub height: f32,
 }
 
-/// A stroke made safe: width, miter limit and dashes bounded.
-pub(super) fn stroke(s: &Stroke, path: &Path, t: Transform) -> Stroke {
+/// A stroke made safe: width, miter limit and dashes bounded. Borrowed when nothing needed
+/// bounding, as for every stroke a chart makes: a stroke owns its dash list, and a line
+/// chart strokes thousands of segments.
+pub(super) fn stroke<'a>(s: &'a Stroke, path: &Path, t: Transform) -> Cow<'a, Stroke> {
     let scale = max_scale(t);
-    let mut out = s.clone();
-    if s.width * scale > MAX_STROKE_WIDTH && scale > 0.0 {
-        out.width = MAX_STROKE_WIDTH / scale;
-    }
-    out.miter_limit = if s.miter_limit.is_finite() {
+    let width =
+        (s.width * scale > MAX_STROKE_WIDTH && scale > 0.0).then(|| MAX_STROKE_WIDTH / scale);
+    let miter_limit = if s.miter_limit.is_finite() {
         s.miter_limit.clamp(0.0, MAX_MITER_LIMIT)
     } else {
         10.0
     };
+    let drop_dash = !s.dash.is_empty() && {
+        let interval: f32 = s.dash.iter().map(|d| d.abs()).sum();
+        let pairs = s.dash.len().div_ceil(2).max(1) as f32;
+        let length = control_polygon_length(path) * scale;
+        let dashes = length * pairs / (interval * scale);
+        !(dashes.is_finite() && dashes <= MAX_DASH_COUNT)
+    };
+    // `!=` also takes a NaN miter limit (made 10 above) as a change.
+    let changed =
+        width.is_some() || miter_limit != s.miter_limit || !s.dash_offset.is_finite() || drop_dash;
+    if !changed {
+        return Cow::Borrowed(s);
+    }
+    let mut out = s.clone();
+    out.width = width.unwrap_or(s.width);
+    out.miter_limit = miter_limit;
     if !out.dash_offset.is_finite() {
         out.dash_offset = 0.0;
     }
-    if !out.dash.is_empty() {
-        let interval: f32 = out.dash.iter().map(|d| d.abs()).sum();
-        let pairs = out.dash.len().div_ceil(2).max(1) as f32;
-        let length = control_polygon_length(path) * scale;
-        let dashes = length * pairs / (interval * scale);
-        if !(dashes.is_finite() && dashes <= MAX_DASH_COUNT) {
-            out.dash.clear();
-        }
+    if drop_dash {
+        out.dash.clear();
     }
-    out
+    Cow::Owned(out)
 }
 
 /// The largest factor by which `t` stretches a length.
@@ -512,5 +522,35 @@ mod tests {
             ..Stroke::default()
         };
         assert_eq!(stroke(&s, &p, Transform::IDENTITY).dash, vec![5.0, 5.0]);
+    }
+
+    /// A stroke with nothing to bound is not copied (a copy clones its dash list).
+    #[test]
+    fn sane_strokes_are_borrowed() {
+        let mut p = Path::new();
+        p.move_to(0.0, 0.0).line_to(100.0, 40.0);
+        let s = Stroke {
+            width: 3.0,
+            dash: vec![5.0, 5.0],
+            ..Stroke::default()
+        };
+        let t = Transform {
+            a: 2.0,
+            d: 2.0,
+            ..Transform::IDENTITY
+        };
+        assert!(matches!(stroke(&s, &p, t), Cow::Borrowed(_)));
+        let nan_miter = Stroke {
+            miter_limit: f32::NAN,
+            ..s.clone()
+        };
+        let out = stroke(&nan_miter, &p, t);
+        assert!(matches!(out, Cow::Owned(_)));
+        assert_eq!(out.miter_limit, 10.0);
+        let odd_offset = Stroke {
+            dash_offset: f32::INFINITY,
+            ..s
+        };
+        assert_eq!(stroke(&odd_offset, &p, t).dash_offset, 0.0);
     }
 }

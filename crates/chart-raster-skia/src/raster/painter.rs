@@ -279,10 +279,10 @@ impl Painter<'_> {
         }
         let st = stroke_style(stroke);
         if is_hairline(stroke.width, t) {
-            // Joins reach at most miter-limit half-widths out (square caps √2).
-            let scale = (t.a * t.a + t.b * t.b)
-                .sqrt()
-                .max((t.c * t.c + t.d * t.d).sqrt());
+            // Joins reach at most miter-limit half-widths out (square caps √2). The scale is
+            // the guard's (the longer mapped unit axis); tiny-skia's hairline test above is
+            // its own cruder length (`max + min / 2`), which `is_hairline` has to match.
+            let scale = guard::max_scale(t);
             let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
             let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
                 return;
@@ -463,6 +463,73 @@ mod tests {
                 "case {case}: colour {c:?}, clipped {clipped}, stroke {stroke:?}, {:?}",
                 path.cmds
             );
+        }
+    }
+
+    /// Strokes around one device pixel wide, under rotations and skews, against tiny-skia's
+    /// `stroke_path`: `is_hairline` must make tiny-skia's own choice (`treat_as_hairline`)
+    /// between a modulated hairline and a filled outline, or one side draws the other way.
+    #[test]
+    fn hairline_choice_matches_tiny_skia() {
+        let (w, h) = (90u32, 70u32);
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let mut path = Path::new();
+        path.move_to(5.0, 8.0)
+            .line_to(60.0, 20.0)
+            .line_to(20.0, 50.0)
+            .cubic_to(40.0, 70.0, 70.0, 10.0, 80.0, 60.0);
+        let transforms = [
+            (1.0, 0.0, 0.0, 1.0),
+            (2.0, 0.0, 0.0, 2.0),
+            (0.8, 0.6, -0.6, 0.8),
+            (1.2, 0.9, -0.9, 1.2),
+            (0.5, 0.0, 0.7, 0.9),
+        ];
+        for (i, &(a, b, c, d)) in transforms.iter().enumerate() {
+            let t = Transform {
+                a,
+                b,
+                c,
+                d,
+                e: 3.0,
+                f: 2.0,
+            };
+            for k in 0..24 {
+                let s = Stroke {
+                    width: 0.3 + k as f32 * 0.05,
+                    ..Stroke::default()
+                };
+                let colour = Paint::Solid(Rgba {
+                    r: 200,
+                    g: 30,
+                    b: 90,
+                    a: 180,
+                });
+                let mut expected = tiny_skia::Pixmap::new(w, h).unwrap();
+                let tp = build_path(&path).unwrap();
+                let sp = paint(&colour).unwrap();
+                expected.stroke_path(&tp, &sp, &stroke_style(&s), ts(t), None);
+                let mut actual = tiny_skia::Pixmap::new(w, h).unwrap();
+                let mut painter = Painter {
+                    pixmap: &mut actual,
+                    clips: ClipStack::new(w, h),
+                    scratch: None,
+                    pool: &reuse.buffers,
+                    glyphs: &reuse.glyphs,
+                    base: Transform::IDENTITY,
+                    text: &text,
+                    sprite: None,
+                    stop: &|| false,
+                };
+                painter.stroke(&path, &colour, &s, t);
+                assert!(
+                    actual.data() == expected.data(),
+                    "transform {i}, width {}: hairline here {}",
+                    s.width,
+                    is_hairline(s.width, t)
+                );
+            }
         }
     }
 }
