@@ -67,12 +67,10 @@ const ALLOWED_DEPS: &[(&str, &[&str])] = &[
 const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[];
 
 /// Files allowed over [`MAX_LINES`]: (path from the repository root, why).
-const LONG_FILES: &[(&str, &str)] = &[
-    (
-        "crates/chart-raster-skia/src/controllers/sankey.rs",
-        "chartjs-chart-sankey's layout (columns, stacking, padding) and drawing in one controller",
-    ),
-];
+const LONG_FILES: &[(&str, &str)] = &[(
+    "crates/chart-raster-skia/src/controllers/sankey.rs",
+    "chartjs-chart-sankey's layout (columns, stacking, padding) and drawing in one controller",
+)];
 
 /// Files of the skia engine whose non-test code uses serde_json, with why: the debt of issue
 /// 10 (the engine resolves the config once, through `chart_spec::resolve_for_render`, and is
