@@ -4,6 +4,7 @@ mod auth;
 mod cache;
 mod common;
 mod errors;
+mod gallery;
 mod hostile;
 mod metrics;
 mod openapi;
