@@ -1,5 +1,7 @@
 //! Integration tests of the `chart-raster` binary: the built executable, run as a user would.
 
+mod replicas;
+
 use std::io::Write;
 use std::path::PathBuf;
 use std::process::{Command, Output, Stdio};
