@@ -835,6 +835,47 @@ mod tests {
         assert_eq!((c.opts.width, c.opts.height), (512.0, 256.0));
     }
 
+    /// The oracle end to end: gallery charts whose layout matches Chart.js today (axes with
+    /// rotated labels, two value axes, a legend, arcs) stay within half a pixel of the live
+    /// chart's numbers. Needs the browser engine; skips without it unless
+    /// CHART_RASTER_REQUIRE_BROWSER is set (as in CI).
+    #[test]
+    fn gallery_layouts_match_chartjs() {
+        let config = BrowserConfig::from_env();
+        if let Err(e) = config.check() {
+            assert!(
+                std::env::var_os("CHART_RASTER_REQUIRE_BROWSER").is_none(),
+                "the layout oracle cannot run and CHART_RASTER_REQUIRE_BROWSER is set: {e}"
+            );
+            eprintln!("skipping gallery_layouts_match_chartjs: {e}");
+            return;
+        }
+        let browser = BrowserEngine::new(config);
+        let skia = chart_raster_skia::Engine::new();
+        let runtime = tokio::runtime::Builder::new_current_thread()
+            .enable_all()
+            .build()
+            .unwrap();
+        let dir = crate_root().join("fixtures/examples");
+        for name in [
+            "bar-stacked",
+            "dual-axis",
+            "rotated-labels",
+            "legend-bottom-subtitle",
+            "doughnut",
+            "scatter",
+        ] {
+            let case = load_case(&dir, Path::new(&format!("{name}.json")), None).unwrap();
+            let ours = skia_layout(&skia, &case.opts).expect("a skia layout");
+            let (_, theirs) = runtime
+                .block_on(browser.render_with_layout(&case.opts))
+                .unwrap();
+            let d = layout_diff(&ours, &theirs.expect("a Chart.js layout"));
+            assert!(d.worst() < 0.5 && d.notes.is_empty(), "{name}: {d:?}");
+        }
+        runtime.block_on(browser.shutdown());
+    }
+
     #[test]
     fn every_example_loads() {
         let dir = crate_root().join("fixtures/examples");
