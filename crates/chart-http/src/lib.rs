@@ -283,6 +283,21 @@ impl App {
     }
 }
 
+/// Longest `X-Request-Id` taken from a request.
+pub const MAX_REQUEST_ID_BYTES: usize = 128;
+
+/// The request's own `X-Request-Id`, when it is one we can echo and log as it is: 1 to
+/// [`MAX_REQUEST_ID_BYTES`] bytes of letters, digits and `-_.:` (a UUID, a trace id). Anything
+/// else is replaced by a generated id rather than copied into headers and logs.
+fn client_request_id(req: &Request<Incoming>) -> Option<String> {
+    let v = req.headers().get("x-request-id")?.to_str().ok()?.trim();
+    let ok = !v.is_empty()
+        && v.len() <= MAX_REQUEST_ID_BYTES
+        && v.bytes()
+            .all(|b| b.is_ascii_alphanumeric() || b"-_.:".contains(&b));
+    ok.then(|| v.to_string())
+}
+
 /// Aborts a task when dropped: the route task must not outlive its request, or a client that
 /// disconnected would keep its render wanted.
 struct AbortOnDrop(tokio::task::AbortHandle);
@@ -306,7 +321,8 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
 /// connection, then stamps the common headers and logs the request.
 async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Response<Body> {
     let start = Instant::now();
-    let id = app.ids.next();
+    // A proxy or client that already tracks the request names it; otherwise we do.
+    let id = client_request_id(&req).unwrap_or_else(|| app.ids.next());
     let method = req.method().clone();
     // The query is left out of the log: it may hold the API key.
     let path = req.uri().path().to_string();

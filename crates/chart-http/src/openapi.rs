@@ -268,7 +268,7 @@ pub fn document() -> Value {
                 "X-Cache-Url": {"description": "<base>/cache/<hash>; base is PUBLIC_URL, or with TRUST_PROXY=1 the forwarded scheme and host, or the address the client reached.", "schema": {"type": "string"}},
                 "X-Cache-Hit": {"description": "true when served from the cache.", "schema": {"type": "string", "enum": ["true", "false"]}},
                 "X-Chart-Messages": {"description": "When something was reported: a JSON array of {level, message}; printable ASCII, at most 8 KiB.", "schema": {"type": "string"}},
-                "X-Request-Id": {"description": "16 hex characters, also in the log line.", "schema": {"type": "string"}},
+                "X-Request-Id": {"description": "The request's own X-Request-Id (1-128 letters, digits and -_.:), else 16 generated hex characters; also in the log line.", "schema": {"type": "string"}},
                 "X-Powered-By": {"description": "chart-raster/<version>", "schema": {"type": "string"}}
             },
             "responses": {

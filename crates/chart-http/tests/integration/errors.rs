@@ -306,3 +306,39 @@ async fn the_configured_budgets_apply_to_post_and_get() {
     assert_eq!(g.status, 400);
     assert_eq!(g.json()["error"].as_str(), Some(msg.as_str()));
 }
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_request_id_from_the_client_is_kept_and_echoed() {
+    let s = Server::with_test_renderer().await;
+    let body = || {
+        serde_json::to_vec(&json!({"chart": {"test": "fail"}, "width": 10, "height": 10})).unwrap()
+    };
+    let theirs = "3f2a9c0d-1e4b-5a67-8f90-abcdef012345";
+    let r = s
+        .request("POST", "/render", &[("x-request-id", theirs)], body())
+        .await;
+    assert_eq!(r.header("x-request-id"), Some(theirs));
+    assert_eq!(r.status, 500);
+    assert_eq!(
+        r.json(),
+        json!({"error": format!("render failed: the engine gave up (request id {theirs})")})
+    );
+    let r = s
+        .request(
+            "GET",
+            "/health",
+            &[("x-request-id", "trace:0001")],
+            Vec::new(),
+        )
+        .await;
+    assert_eq!(r.header("x-request-id"), Some("trace:0001"));
+    // Ids we would not copy into headers and logs as they are get replaced by our own.
+    let long = "a".repeat(chart_http::MAX_REQUEST_ID_BYTES + 1);
+    for bad in ["has space", "quote\"d", "semi;colon", long.as_str()] {
+        let r = s
+            .request("GET", "/health", &[("x-request-id", bad)], Vec::new())
+            .await;
+        assert_powered_by(&r);
+        assert_ne!(r.header("x-request-id"), Some(bad));
+    }
+}
