@@ -75,17 +75,11 @@ const LONG_FILES: &[(&str, &str)] = &[(
 /// Files of the skia engine whose non-test code uses serde_json, with why: the debt of issue
 /// 10 (the engine resolves the config once, through `chart_spec::resolve_for_render`, and is
 /// to draw only the typed `&chart_spec::Chart`).
-const SERDE_JSON_DEBT: &[(&str, &str)] = &[
-    (
-        "crates/chart-raster-skia/src/controllers/sankey.rs",
-        "issue 10: the model keeps sankey priority, column and labels as JSON values",
-    ),
-    (
-        "crates/chart-raster-skia/src/text/sprite.rs",
-        "issue 10: the sprite-text feature reads the fixtures' sprite.json; to move out of the \
+const SERDE_JSON_DEBT: &[(&str, &str)] = &[(
+    "crates/chart-raster-skia/src/text/sprite.rs",
+    "issue 10: the sprite-text feature reads the fixtures' sprite.json; to move out of the \
          engine with the fixtures harness",
-    ),
-];
+)];
 
 /// Check the workspace's structure rules (see xtask/src/tidy.rs).
 #[derive(FromArgs)]

@@ -20,11 +20,9 @@ use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{Paint, TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{PluginDataset, SankeyFlow, SankeyOptions};
-use chart_spec::scopes::{to_number, truthy};
+use chart_spec::model::{NodeGap, PluginDataset, SankeyFlow, SankeyOptions};
 use chart_spec::values::Font;
 use chart_spec::{Cancel, Limits, Rgba};
-use serde_json::Value;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
@@ -118,15 +116,6 @@ fn flow_sort(a: &Edge, b: &Edge) -> Ordering {
     b.flow.total_cmp(&a.flow).then(a.index.cmp(&b.index))
 }
 
-/// `resolveNodeOption`: an object is a map by node key.
-fn node_opt<'a>(v: Option<&'a Value>, key: &str) -> Option<&'a Value> {
-    match v? {
-        Value::Object(m) => m.get(key),
-        Value::Null => None,
-        v => Some(v),
-    }
-}
-
 /// `buildNodesFromData`, keeping to `limits`: flows past `max_sankey_flows`, and flows that
 /// would add a node past `max_sankey_nodes`, are left out.
 fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
@@ -176,12 +165,11 @@ fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
         n.to.sort_by(flow_sort);
         let (a, b) = (or(n.inflow, n.outflow), or(n.outflow, n.inflow));
         n.size = if o.size_min { a.min(b) } else { a.max(b) };
-        if let Some(p) = o.priority.as_ref().and_then(|p| p.get(&n.key)) {
+        if let Some(&p) = o.priority.as_ref().and_then(|p| p.get(&n.key)) {
             // The plugin subtracts priorities; a value that is not a number sorts as 0.
-            n.priority = Some(finite_in(to_number(p), f64::MIN, f64::MAX, 0.0));
+            n.priority = Some(finite_in(p, f64::MIN, f64::MAX, 0.0));
         }
-        if let Some(c) = o.column.as_ref().and_then(|c| c.get(&n.key)) {
-            let c = to_number(c);
+        if let Some(&c) = o.column.as_ref().and_then(|c| c.get(&n.key)) {
             // A column that is not a number would put the node nowhere; a huge one would
             // make the plugin step through every integer up to it.
             if c.is_finite() {
@@ -740,25 +728,21 @@ impl Paddings {
 
 /// `resolveNodeGap`: a number, or `{before, after}`, per node key when an object.
 fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
-    let v = match &o.node_padding {
-        Value::Object(m) => m.get(key),
-        v => Some(v),
-    };
     let px = |v: f64| finite_in(v, 0.0, MAX_PX, 10.0);
-    match v {
-        Some(Value::Object(g)) => {
-            let n = |k: &str| g.get(k).map(to_number).map(px).unwrap_or(10.0);
-            (n("before"), n("after"))
-        }
-        Some(v) if v.is_number() => (px(to_number(v)), px(to_number(v))),
+    match o.node_padding.get(key) {
+        Some(NodeGap::Sides { before, after }) => (
+            before.map(px).unwrap_or(10.0),
+            after.map(px).unwrap_or(10.0),
+        ),
+        Some(&NodeGap::Both(v)) => (px(v), px(v)),
         _ => (10.0, 10.0),
     }
 }
 
 fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
-    node_opt(Some(&o.node_min_size), key)
-        .map(to_number)
-        .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
+    o.node_min_size
+        .get(key)
+        .map(|&v| finite_in(v, 0.0, MAX_PX, 0.0))
         .unwrap_or(0.0)
 }
 
@@ -988,24 +972,12 @@ fn options(ds: &Dataset) -> Option<&SankeyOptions> {
     }
 }
 
-/// `toTextLines`: nested arrays flattened with a stack, as the plugin does (no recursion on
-/// the label's depth).
-fn text_lines(v: &Value) -> Vec<String> {
-    if !truthy(v) {
+/// `toTextLines` of a node key, the label of a node without one in `labels`.
+fn key_lines(key: &str) -> Vec<String> {
+    if key.is_empty() {
         return Vec::new();
     }
-    let mut lines = Vec::new();
-    let mut stack = vec![v];
-    while let Some(v) = stack.pop() {
-        match v {
-            Value::String(s) => lines.extend(s.split('\n').map(String::from)),
-            // Pushed in reverse so that they come off in order.
-            Value::Array(a) => stack.extend(a.iter().rev()),
-            v if truthy(v) => lines.push(Raw::from_json(v).to_js_string()),
-            _ => {}
-        }
-    }
-    lines
+    key.split('\n').map(String::from).collect()
 }
 
 /// What `drawLabel` needs besides the text.
@@ -1289,35 +1261,46 @@ impl Controller for SankeyController {
             }
             draw_flow(ctx, f, o.vertical);
         }
-        // _drawLabels
+        // _drawLabels. What is the same for every node is worked out once.
         let nl = &o.node_labels;
         let area = self.area;
+        let font = &*bounded_font(&o.font);
+        let padding = nl
+            .padding
+            .map(|v| finite_in(v, -MAX_PX, MAX_PX, 4.0))
+            .unwrap_or(4.0);
+        let line_offset = finite_in(
+            o.padding.unwrap_or(font.line_height / 2.0),
+            -MAX_PX,
+            MAX_PX,
+            0.0,
+        );
+        let border_radius = nl
+            .border_radius
+            .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
+            .unwrap_or(0.0);
         for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
             if cancelled(i) {
                 return;
             }
-            let display = node_opt(nl.get("display"), &n.key)
-                .map(truthy)
-                .unwrap_or(true);
+            let display = nl.display.get(&n.key).copied().unwrap_or(true);
             if !display {
                 continue;
             }
-            let label = o
-                .labels
-                .as_ref()
-                .and_then(|l| l.get(&n.key))
-                .filter(|v| !v.is_null())
-                .cloned()
-                .unwrap_or_else(|| Value::String(n.key.clone()));
-            let color = node_opt(nl.get("color"), &n.key)
-                .and_then(Value::as_str)
-                .and_then(chart_spec::color::parse_color)
-                .unwrap_or(o.color);
-            let background = node_opt(nl.get("backgroundColor"), &n.key)
-                .and_then(Value::as_str)
-                .and_then(chart_spec::color::parse_color);
-            let position = node_opt(nl.get("position"), &n.key)
-                .and_then(Value::as_str)
+            let own;
+            let lines = match o.labels.as_ref().and_then(|l| l.get(&n.key)) {
+                Some(lines) => lines,
+                None => {
+                    own = key_lines(&n.key);
+                    &own
+                }
+            };
+            let color = nl.color.get(&n.key).copied().flatten().unwrap_or(o.color);
+            let background = nl.background_color.get(&n.key).copied().flatten();
+            let position = nl
+                .position
+                .get(&n.key)
+                .and_then(Option::as_deref)
                 .unwrap_or("auto");
             let auto = if o.vertical {
                 if y < (area.top + area.bottom) / 2.0 {
@@ -1330,10 +1313,9 @@ impl Controller for SankeyController {
             } else {
                 "left"
             };
-            let font = &*bounded_font(&o.font);
             draw_label(
                 ctx,
-                &text_lines(&label),
+                lines,
                 &LabelBox {
                     position,
                     auto,
@@ -1342,23 +1324,12 @@ impl Controller for SankeyController {
                     width: w,
                     height: h,
                     border_width,
-                    padding: nl
-                        .get("padding")
-                        .map(|v| finite_in(to_number(v), -MAX_PX, MAX_PX, 4.0))
-                        .unwrap_or(4.0),
-                    line_offset: finite_in(
-                        o.padding.unwrap_or(font.line_height / 2.0),
-                        -MAX_PX,
-                        MAX_PX,
-                        0.0,
-                    ),
+                    padding,
+                    line_offset,
                     font,
                     color,
                     background,
-                    border_radius: nl
-                        .get("borderRadius")
-                        .map(|v| finite_in(to_number(v), 0.0, MAX_PX, 0.0))
-                        .unwrap_or(0.0),
+                    border_radius,
                 },
             );
         }
@@ -1489,7 +1460,7 @@ fn stroke_paint(ctx: &mut Ctx<'_>, p: &P, paint: Paint, width: f64) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{json, Value};
 
     fn opts(data: Value) -> SankeyOptions {
         let cfg = json!({"type": "sankey", "data": {"datasets": [{"data": data}]}});

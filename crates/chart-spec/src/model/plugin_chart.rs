@@ -7,7 +7,6 @@
 use super::raw::Raw;
 use crate::color::Rgba;
 use crate::values::Font;
-use serde_json::{Map, Value};
 use std::collections::BTreeMap;
 
 /// Resolved options of a plugin chart type's dataset.
@@ -160,24 +159,79 @@ pub struct SankeyFlow {
     pub label_font: Font,
 }
 
-/// chartjs-chart-sankey dataset options. Node options given per node key (objects keyed by
-/// node) stay JSON and are looked up by key when drawing (`resolveNodeOption`).
+/// A sankey option given once for every node or per node key (`resolveNodeOption`: an object
+/// maps node keys to values).
+#[derive(Debug, Clone, PartialEq)]
+pub enum PerNode<T> {
+    /// Not given (or `null`).
+    Unset,
+    /// One value for every node.
+    All(T),
+    /// Node key → value.
+    ByKey(BTreeMap<String, T>),
+}
+
+impl<T> PerNode<T> {
+    /// The value of the node `key`.
+    pub fn get(&self, key: &str) -> Option<&T> {
+        match self {
+            PerNode::Unset => None,
+            PerNode::All(v) => Some(v),
+            PerNode::ByKey(m) => m.get(key),
+        }
+    }
+}
+
+/// `nodePadding` of a node (`resolveNodeGap`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum NodeGap {
+    /// A number: the gap before and after.
+    Both(f64),
+    /// `{before, after}` (`+value` each; the default gap where absent).
+    Sides {
+        /// `before`.
+        before: Option<f64>,
+        /// `after`.
+        after: Option<f64>,
+    },
+    /// Anything else: the default gap.
+    Default,
+}
+
+/// `nodeLabels` of a sankey chart, each option once or per node key.
+#[derive(Debug, Clone, PartialEq)]
+pub struct SankeyNodeLabels {
+    /// `display` (truthiness). Default: true.
+    pub display: PerNode<bool>,
+    /// `color` when it is a CSS colour. Default: the dataset's `color`.
+    pub color: PerNode<Option<Rgba>>,
+    /// `backgroundColor` when it is a CSS colour. Default: none.
+    pub background_color: PerNode<Option<Rgba>>,
+    /// `position` when it is a string. Default: `'auto'`.
+    pub position: PerNode<Option<String>>,
+    /// `padding` (`+value`). Default: 4.
+    pub padding: Option<f64>,
+    /// `borderRadius` (`+value`). Default: 0.
+    pub border_radius: Option<f64>,
+}
+
+/// chartjs-chart-sankey dataset options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct SankeyOptions {
     /// The flows, in data order (entries without from/to are left out).
     pub flows: Vec<SankeyFlow>,
     /// `size`: `'max'` or `'min'`. Default: `'max'`.
     pub size_min: bool,
-    /// `priority`: node key → order in its column.
-    pub priority: Option<Map<String, Value>>,
-    /// `column`: node key → column.
-    pub column: Option<Map<String, Value>>,
-    /// `nodePadding`: a number, or per node key. Default: 10.
-    pub node_padding: Value,
+    /// `priority`: node key → order in its column (`+value`).
+    pub priority: Option<BTreeMap<String, f64>>,
+    /// `column`: node key → column (`+value`).
+    pub column: Option<BTreeMap<String, f64>>,
+    /// `nodePadding`: a number, or per node key (a number or `{before, after}`). Default: 10.
+    pub node_padding: PerNode<NodeGap>,
     /// `nodePaddingMode`: `auto` or `even`. Default: `'auto'`.
     pub node_padding_mode: String,
-    /// `nodeMinSize`: a number, or per node key. Default: 0.
-    pub node_min_size: Value,
+    /// `nodeMinSize`: a number, or per node key (`+value`). Default: 0.
+    pub node_min_size: PerNode<f64>,
     /// `nodeWidth`. Default: 10.
     pub node_width: f64,
     /// `modeX`: `edge` or `even`. Default: `'edge'`.
@@ -190,10 +244,10 @@ pub struct SankeyOptions {
     pub border_width: f64,
     /// `color`: node label colour. Default: `'black'`.
     pub color: Rgba,
-    /// `labels`: node key → label text.
-    pub labels: Option<Map<String, Value>>,
-    /// `nodeLabels` (per-key objects allowed for colours, display and position).
-    pub node_labels: Map<String, Value>,
+    /// `labels`: node key → the label's lines (`toTextLines`); a node without one shows its key.
+    pub labels: Option<BTreeMap<String, Vec<String>>>,
+    /// `nodeLabels`.
+    pub node_labels: SankeyNodeLabels,
     /// `nodeLabels.font`, else `font`, else the chart font.
     pub font: Font,
     /// `padding`: the line offset of multi-line labels. Default: half the line height.

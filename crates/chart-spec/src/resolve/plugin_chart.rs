@@ -5,12 +5,14 @@
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{
-    Four, GraphOptions, MatrixOptions, MatrixRect, NodeRef, PluginDataset, Raw, SankeyFlow,
-    SankeyOptions, TreemapEntry, TreemapOptions, TreemapText, VennOptions, VennSlice,
+    Four, GraphOptions, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset, Raw,
+    SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions, TreemapText,
+    VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
 use serde_json::{json, Map, Value};
+use std::collections::BTreeMap;
 
 /// The element type whose `elements.<type>` scope a plugin dataset reads.
 pub fn element_type(kind: &str) -> &'static str {
@@ -432,11 +434,11 @@ fn resolve_sankey(
             label_font: lfont,
         });
     }
+    let empty = Map::new();
     let node_labels = scopes
         .get("nodeLabels")
         .and_then(Value::as_object)
-        .cloned()
-        .unwrap_or_default();
+        .unwrap_or(&empty);
     let font = match node_labels.get("font").or_else(|| ds.get("font")) {
         Some(Value::Object(f)) => to_font(&Scopes::new(vec![f]), chart_font),
         _ => to_font(&Scopes::default(), chart_font),
@@ -444,22 +446,99 @@ fn resolve_sankey(
     SankeyOptions {
         flows,
         size_min: ds.get("size").and_then(Value::as_str) == Some("min"),
-        priority: ds.get("priority").and_then(Value::as_object).cloned(),
-        column: ds.get("column").and_then(Value::as_object).cloned(),
-        node_padding: scopes.get("nodePadding").cloned().unwrap_or(json!(10)),
+        priority: by_key(ds.get("priority")),
+        column: by_key(ds.get("column")),
+        node_padding: match scopes.get("nodePadding") {
+            Some(Value::Object(m)) => {
+                PerNode::ByKey(m.iter().map(|(k, v)| (k.clone(), node_gap(v))).collect())
+            }
+            Some(v) => PerNode::All(node_gap(v)),
+            None => PerNode::All(NodeGap::Both(10.0)),
+        },
         node_padding_mode: st("nodePaddingMode", "auto"),
-        node_min_size: scopes.get("nodeMinSize").cloned().unwrap_or(json!(0)),
+        node_min_size: per_node(
+            Some(scopes.get("nodeMinSize").unwrap_or(&json!(0))),
+            to_number,
+        ),
         node_width: num("nodeWidth", 10.0),
         mode_x: st("modeX", "edge"),
         vertical: st("orientation", "horizontal") == "vertical",
         border_color: color_at(scopes.get("borderColor"), None),
         border_width: num("borderWidth", 1.0),
         color: color_at(scopes.get("color"), None).unwrap_or(Rgba::rgb(0, 0, 0)),
-        labels: ds.get("labels").and_then(Value::as_object).cloned(),
-        node_labels,
+        labels: ds.get("labels").and_then(Value::as_object).map(|m| {
+            m.iter()
+                .filter(|(_, v)| !v.is_null())
+                .map(|(k, v)| (k.clone(), text_lines(v)))
+                .collect()
+        }),
+        node_labels: SankeyNodeLabels {
+            display: per_node(node_labels.get("display"), truthy),
+            color: per_node(node_labels.get("color"), |v| {
+                v.as_str().and_then(parse_color)
+            }),
+            background_color: per_node(node_labels.get("backgroundColor"), |v| {
+                v.as_str().and_then(parse_color)
+            }),
+            position: per_node(node_labels.get("position"), |v| {
+                v.as_str().map(String::from)
+            }),
+            padding: node_labels.get("padding").map(to_number),
+            border_radius: node_labels.get("borderRadius").map(to_number),
+        },
         font,
         padding: ds.get("padding").map(to_number).filter(|n| n.is_finite()),
     }
+}
+
+/// `resolveNodeOption` of a sankey option, each value read with `read`: an object maps node
+/// keys to values, `null` is unset.
+fn per_node<T>(v: Option<&Value>, read: impl Fn(&Value) -> T) -> PerNode<T> {
+    match v {
+        None | Some(Value::Null) => PerNode::Unset,
+        Some(Value::Object(m)) => {
+            PerNode::ByKey(m.iter().map(|(k, v)| (k.clone(), read(v))).collect())
+        }
+        Some(v) => PerNode::All(read(v)),
+    }
+}
+
+/// `priority` and `column`: node key → `+value`, when an object.
+fn by_key(v: Option<&Value>) -> Option<BTreeMap<String, f64>> {
+    let m = v?.as_object()?;
+    Some(m.iter().map(|(k, v)| (k.clone(), to_number(v))).collect())
+}
+
+/// One node's `nodePadding` (`resolveNodeGap`): a number, or `{before, after}`.
+fn node_gap(v: &Value) -> NodeGap {
+    match v {
+        Value::Object(g) => NodeGap::Sides {
+            before: g.get("before").map(to_number),
+            after: g.get("after").map(to_number),
+        },
+        Value::Number(_) => NodeGap::Both(to_number(v)),
+        _ => NodeGap::Default,
+    }
+}
+
+/// `toTextLines`: nested arrays flattened with a stack, as the plugin does (no recursion on
+/// the label's depth).
+fn text_lines(v: &Value) -> Vec<String> {
+    if !truthy(v) {
+        return Vec::new();
+    }
+    let mut lines = Vec::new();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        match v {
+            Value::String(s) => lines.extend(s.split('\n').map(String::from)),
+            // Pushed in reverse so that they come off in order.
+            Value::Array(a) => stack.extend(a.iter().rev()),
+            v if truthy(v) => lines.push(Raw::from_json(v).to_js_string()),
+            _ => {}
+        }
+    }
+    lines
 }
 
 /// A treemap's `tree` as the entries `buildData` lays out, and the length of `tree` when it is
@@ -560,6 +639,37 @@ fn normalize_tree(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn sankey_node_options_are_typed_per_node_key() {
+        // resolveNodeOption: an object maps node keys, null is unset, anything else is for all.
+        let by_key = per_node(Some(&json!({"a": 0, "b": "x"})), truthy);
+        assert_eq!(
+            (by_key.get("a"), by_key.get("b"), by_key.get("c")),
+            (Some(&false), Some(&true), None)
+        );
+        assert_eq!(per_node(Some(&Value::Null), truthy), PerNode::Unset);
+        assert_eq!(
+            per_node(Some(&json!("5")), to_number).get("any"),
+            Some(&5.0)
+        );
+        // resolveNodeGap: {before, after} only per node key; a string is the default gap.
+        assert_eq!(
+            node_gap(&json!({"before": "3"})),
+            NodeGap::Sides {
+                before: Some(3.0),
+                after: None
+            }
+        );
+        assert_eq!(node_gap(&json!(7)), NodeGap::Both(7.0));
+        assert_eq!(node_gap(&json!("7")), NodeGap::Default);
+        // toTextLines: nested arrays in order, strings split at newlines, falsy entries out.
+        assert_eq!(
+            text_lines(&json!(["a\nb", ["c", 0, 1]])),
+            vec!["a", "b", "c", "1"]
+        );
+        assert!(text_lines(&json!("")).is_empty());
+    }
 
     #[test]
     fn treemap_tree_is_typed_within_the_leaf_budget() {
