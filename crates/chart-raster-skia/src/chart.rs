@@ -111,7 +111,6 @@ impl crate::Engine {
 
 /// Draws an updated chart in the order Chart.js does (`Chart.draw`): boxes and scales by
 /// `z`, the datasets between, and the plugins' hooks.
-#[allow(clippy::too_many_lines)]
 fn draw(
     chart: &Chart,
     updated: Updated,
@@ -141,43 +140,10 @@ fn draw(
     if width <= 0.0 || height <= 0.0 {
         return;
     }
-    // Layers: (z, insertion index, what).
-    #[derive(Clone, Copy)]
-    enum Layer {
-        Legend,
-        Subtitle,
-        Title,
-        Scale(usize, ScaleLayer),
-    }
-    let mut layers: Vec<(f64, usize, Layer)> = Vec::new();
-    let mut idx = 0;
-    if legend.is_some() {
-        layers.push((0.0, idx, Layer::Legend));
-        idx += 1;
-    }
-    if subtitle.is_some() {
-        layers.push((0.0, idx, Layer::Subtitle));
-        idx += 1;
-    }
-    if title.is_some() {
-        layers.push((0.0, idx, Layer::Title));
-        idx += 1;
-    }
-    for (si, s) in scales.iter().enumerate() {
-        if !s.core.visible {
-            // A hidden scale has one layer at ticks.z that draws nothing.
-            continue;
-        }
-        for (z, l) in s.layers() {
-            layers.push((z, idx, Layer::Scale(si, l)));
-            idx += 1;
-        }
-    }
-    layers.sort_by(|a, b| {
-        a.0.partial_cmp(&b.0)
-            .unwrap_or(std::cmp::Ordering::Equal)
-            .then(a.1.cmp(&b.1))
-    });
+    let layers = sorted_layers(
+        [legend.is_some(), subtitle.is_some(), title.is_some()],
+        &scales,
+    );
 
     // beforeDraw: the filler updates every line's control points, and fills for drawTime
     // 'beforeDraw'.
@@ -298,4 +264,45 @@ fn draw(
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
     crate::plugins::gradient::apply(&mut ctx.items[..], &chart.gradients, &scales, &data, &area);
+}
+
+/// What one layer of `Chart.draw` draws: a box of the layout or one part of a scale.
+#[derive(Clone, Copy)]
+enum Layer {
+    Legend,
+    Subtitle,
+    Title,
+    Scale(usize, ScaleLayer),
+}
+
+/// `_getSortedLayers`: the legend, subtitle and title (when `present`, at z 0) and each
+/// visible scale's layers, as (z, insertion index, layer) sorted by z, then insertion.
+fn sorted_layers(present: [bool; 3], scales: &[Scale]) -> Vec<(f64, usize, Layer)> {
+    let mut layers: Vec<(f64, usize, Layer)> = Vec::new();
+    let mut idx = 0;
+    for (here, layer) in present
+        .into_iter()
+        .zip([Layer::Legend, Layer::Subtitle, Layer::Title])
+    {
+        if here {
+            layers.push((0.0, idx, layer));
+            idx += 1;
+        }
+    }
+    for (si, s) in scales.iter().enumerate() {
+        if !s.core.visible {
+            // A hidden scale has one layer at ticks.z that draws nothing.
+            continue;
+        }
+        for (z, l) in s.layers() {
+            layers.push((z, idx, Layer::Scale(si, l)));
+            idx += 1;
+        }
+    }
+    layers.sort_by(|a, b| {
+        a.0.partial_cmp(&b.0)
+            .unwrap_or(std::cmp::Ordering::Equal)
+            .then(a.1.cmp(&b.1))
+    });
+    layers
 }
