@@ -12,8 +12,8 @@
 //!    ancestors (a parent declares what its children share) are left out. Known cycles are
 //!    listed in [`KNOWN_CYCLES`] with the reason they still exist.
 //! 4. No source file over [`MAX_LINES`] lines unless [`LONG_FILES`] gives the reason.
-//! 5. No `serde_json` in the skia engine: it draws the resolved model of chart-spec. Today's
-//!    uses are [`SERDE_JSON_DEBT`] (issue 10); no other file may add one.
+//! 5. No `serde_json` in the skia engine's non-test code: it draws the resolved model of
+//!    chart-spec (`chart_spec::resolve_for_render` reads the config, once).
 //! 6. Modules are files where their path says and name what they import: no `#[path]`
 //!    attribute, no `use super::*` outside test modules.
 //!
@@ -70,15 +70,6 @@ const KNOWN_CYCLES: &[(&str, &[&str], &str)] = &[];
 const LONG_FILES: &[(&str, &str)] = &[(
     "crates/chart-raster-skia/src/controllers/sankey.rs",
     "chartjs-chart-sankey's layout (columns, stacking, padding) and drawing in one controller",
-)];
-
-/// Files of the skia engine whose non-test code uses serde_json, with why: the debt of issue
-/// 10 (the engine resolves the config once, through `chart_spec::resolve_for_render`, and is
-/// to draw only the typed `&chart_spec::Chart`).
-const SERDE_JSON_DEBT: &[(&str, &str)] = &[(
-    "crates/chart-raster-skia/src/text/sprite.rs",
-    "issue 10: the sprite-text feature reads the fixtures' sprite.json; to move out of the \
-         engine with the fixtures harness",
 )];
 
 /// Check the workspace's structure rules (see xtask/src/tidy.rs).
@@ -258,25 +249,12 @@ fn file_lengths(sources: &BTreeMap<PathBuf, String>, problems: &mut Vec<String>)
 /// Rule 5.
 fn no_serde_json_in_engine(sources: &BTreeMap<PathBuf, String>, problems: &mut Vec<String>) {
     let engine = Path::new("crates/chart-raster-skia/src");
-    let mut users = BTreeSet::new();
     for (path, text) in sources {
         let code = without_tests(&tokens(&code_only(text)));
         if path.starts_with(engine) && code.iter().any(|t| t == "serde_json") {
-            users.insert(path.clone());
-        }
-    }
-    for path in &users {
-        if !SERDE_JSON_DEBT.iter().any(|(p, _)| Path::new(p) == path) {
             problems.push(format!(
                 "{}: uses serde_json; the engine draws the resolved model (resolve options in chart-spec)",
                 path.display()
-            ));
-        }
-    }
-    for (p, _) in SERDE_JSON_DEBT {
-        if !users.contains(Path::new(p)) {
-            problems.push(format!(
-                "SERDE_JSON_DEBT lists {p}, which no longer uses serde_json: remove the entry"
             ));
         }
     }
