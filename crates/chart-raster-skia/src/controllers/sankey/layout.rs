@@ -1,49 +1,31 @@
-//! Sankey controller of chartjs-chart-sankey 0.19.1: nodes placed in columns (`calculateX`),
-//! stacked in each column (`calculateY` or by `priority`), padded (`addPadding`), then flows
-//! drawn as cubic bands between the columns with a `colorFrom` → `colorTo` gradient, nodes as
-//! rectangles and their labels beside them.
-//!
-//! The layout works in flow units: x is the column, y the cumulated flow; the hidden linear
-//! scales map both to pixels.
-//!
-//! The data is hostile until proven otherwise: the plugin's graph walks recurse along the
-//! flows (a chain of 20,000 nodes overflows any stack) and some of its loops are quadratic
-//! (`nextColumn` rescans every flow per column, `flowByNodeCount` recounts reachable nodes on
-//! every comparison, `fixTop` steps through every integer up to the last column). Here every
-//! walk keeps an explicit stack, nodes are found by key through a map, each loop is near-linear
-//! in nodes plus flows, and the input is cut at [`Limits::default`]'s sankey budgets (the
-//! service rejects bigger charts before they get here). Results are the plugin's.
+//! The sankey layout in flow units: `buildNodesFromData`, `calculateX` (columns),
+//! `calculateY` or by `priority` (stacking in each column), `addPadding` and `sortFlows`.
 
-use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::{Area, Ctx, StrokeStyle, P};
-use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
-use crate::scales::Scale;
-use crate::scene::{Paint, TextAlign, TextBaseline};
-use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{NodeGap, PluginDataset, SankeyFlow, SankeyOptions};
-use chart_spec::values::Font;
-use chart_spec::{Cancel, Limits, Rgba};
+use crate::plugins::bounds::{finite_in, MAX_PX};
+use chart_spec::model::{NodeGap, SankeyOptions};
+use chart_spec::Limits;
+use chart_spec::Rgba;
 use std::cmp::Ordering;
 use std::collections::HashMap;
 
-const SMALL_VALUE: f64 = 1e-6;
+pub(super) const SMALL_VALUE: f64 = 1e-6;
 
 /// Largest flow magnitude the layout takes: 50,000 flows of this size still sum to a finite
 /// number far from overflow, so no node position becomes infinite.
-const MAX_FLOW: f64 = 1e12;
+pub(super) const MAX_FLOW: f64 = 1e12;
 
 /// Largest column index the `column` option may set.
-const MAX_COLUMN: f64 = 1e6;
+pub(super) const MAX_COLUMN: f64 = 1e6;
 
 /// Node-count steps `flowByNodeCount` may spend over a whole layout (see [`NodeCounts`]).
-const COUNT_BUDGET: usize = 4_000_000;
+pub(super) const COUNT_BUDGET: usize = 4_000_000;
 
 /// How often the loops over flows and nodes poll the render's [`Cancel`].
-const CANCEL_EVERY: usize = 256;
+pub(super) const CANCEL_EVERY: usize = 256;
 
 /// One end of a flow as a node sees it.
 #[derive(Debug, Clone)]
-struct Edge {
+pub(super) struct Edge {
     add_y: f64,
     flow: f64,
     index: usize,
@@ -73,13 +55,13 @@ pub struct Node {
     pub color: Option<Rgba>,
 }
 
-fn nx(n: &Node) -> f64 {
+pub(super) fn nx(n: &Node) -> f64 {
     n.x.unwrap_or(0.0)
 }
-fn ny(n: &Node) -> f64 {
+pub(super) fn ny(n: &Node) -> f64 {
     n.y.unwrap_or(0.0)
 }
-fn or(a: f64, b: f64) -> f64 {
+pub(super) fn or(a: f64, b: f64) -> f64 {
     if a != 0.0 && !a.is_nan() {
         a
     } else {
@@ -88,7 +70,7 @@ fn or(a: f64, b: f64) -> f64 {
 }
 
 /// A column as a map key: JavaScript compares columns with `===`, so `-0` is `0`.
-fn col_key(x: f64) -> u64 {
+pub(super) fn col_key(x: f64) -> u64 {
     (x + 0.0).to_bits()
 }
 
@@ -102,23 +84,23 @@ pub struct Layout {
     /// Height in flow units, padding included.
     pub max_y: f64,
     /// Per flow of the options: its (from, to) nodes; `None` for a flow past the budgets.
-    ends: Vec<Option<(usize, usize)>>,
+    pub(super) ends: Vec<Option<(usize, usize)>>,
     /// Per flow: its amount as the layout takes it (finite, at most [`MAX_FLOW`]).
-    amounts: Vec<f64>,
+    pub(super) amounts: Vec<f64>,
     /// Per flow: `addY` at its source and at its target (`getAddY`), after `sortFlows`.
-    add_y: Vec<(f64, f64)>,
+    pub(super) add_y: Vec<(f64, f64)>,
     /// Flows or nodes were left out to keep to the sankey budgets.
     pub truncated: bool,
 }
 
 /// `flowSort`: larger flows first, then data order.
-fn flow_sort(a: &Edge, b: &Edge) -> Ordering {
+pub(super) fn flow_sort(a: &Edge, b: &Edge) -> Ordering {
     b.flow.total_cmp(&a.flow).then(a.index.cmp(&b.index))
 }
 
 /// `buildNodesFromData`, keeping to `limits`: flows past `max_sankey_flows`, and flows that
 /// would add a node past `max_sankey_nodes`, are left out.
-fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
+pub(super) fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
     let mut l = Layout::default();
     let mut index: HashMap<&'o str, usize> = HashMap::new();
     for (i, f) in o.flows.iter().enumerate() {
@@ -181,7 +163,7 @@ fn build_nodes<'o>(o: &'o SankeyOptions, limits: &Limits) -> Layout {
     l
 }
 
-fn new_node(key: &str) -> Node {
+pub(super) fn new_node(key: &str) -> Node {
     Node {
         key: key.to_string(),
         from: Vec::new(),
@@ -204,7 +186,7 @@ fn new_node(key: &str) -> Node {
 /// (self-loops aside) points to, or else (a cycle) the first remaining node. That is Kahn's
 /// topological sort by levels, done here with in-degree counts, so each flow is looked at a
 /// constant number of times instead of once per column.
-fn calculate_x(l: &mut Layout, o: &SankeyOptions) -> f64 {
+pub(super) fn calculate_x(l: &mut Layout, o: &SankeyOptions) -> f64 {
     let n = l.nodes.len();
     let flows: Vec<(usize, usize)> = l.ends.iter().flatten().copied().collect();
     let mut placed = vec![false; n];
@@ -304,7 +286,7 @@ fn calculate_x(l: &mut Layout, o: &SankeyOptions) -> f64 {
 /// columns are stacked, so each node's count is computed once, by an iterative walk; and all
 /// the walks together take at most [`COUNT_BUDGET`] steps: past it (only a hostile graph gets
 /// there), a count is what the walk reached so far. Deterministic either way.
-struct NodeCounts {
+pub(super) struct NodeCounts {
     memo: [Vec<Option<u64>>; 2],
     mark: Vec<u32>,
     generation: u32,
@@ -361,7 +343,7 @@ impl NodeCounts {
 
 /// The state of `calculateY`: the nodes, the memoised node counts, and per column the
 /// highest `y + max(in, out)` of its placed nodes (what `processRest` scans every node for).
-struct Stacker<'a> {
+pub(super) struct Stacker<'a> {
     nodes: &'a mut [Node],
     counts: NodeCounts,
     column_bottom: HashMap<u64, f64>,
@@ -479,7 +461,7 @@ impl Stacker<'_> {
     }
 }
 
-fn js_or0(v: f64) -> f64 {
+pub(super) fn js_or0(v: f64) -> f64 {
     if v.is_nan() {
         0.0
     } else {
@@ -488,7 +470,7 @@ fn js_or0(v: f64) -> f64 {
 }
 
 /// `processRest`.
-fn process_rest(st: &mut Stacker<'_>, max_x: f64) -> f64 {
+pub(super) fn process_rest(st: &mut Stacker<'_>, max_x: f64) -> f64 {
     let nodes = &*st.nodes;
     let all = 0..nodes.len();
     let left: Vec<usize> = all.clone().filter(|&i| nodes[i].x == Some(0.0)).collect();
@@ -550,7 +532,7 @@ fn process_rest(st: &mut Stacker<'_>, max_x: f64) -> f64 {
 /// `0..=max_x`), grouped by column in increasing order, `Map` order within a column. Only
 /// the columns that hold a node are listed: the plugin's loop would step through every
 /// integer up to `maxX`.
-fn integer_columns(nodes: &[Node], max_x: f64) -> Vec<(f64, Vec<usize>)> {
+pub(super) fn integer_columns(nodes: &[Node], max_x: f64) -> Vec<(f64, Vec<usize>)> {
     let mut order: Vec<usize> = (0..nodes.len())
         .filter(|&i| {
             let x = nx(&nodes[i]);
@@ -570,7 +552,7 @@ fn integer_columns(nodes: &[Node], max_x: f64) -> Vec<(f64, Vec<usize>)> {
 }
 
 /// `fixTop`.
-fn fix_top(nodes: &mut [Node], max_x: f64) -> f64 {
+pub(super) fn fix_top(nodes: &mut [Node], max_x: f64) -> f64 {
     let mut max_y: f64 = 0.0;
     for (_, mut col) in integer_columns(nodes, max_x) {
         col.sort_by(|&a, &b| ny(&nodes[a]).total_cmp(&ny(&nodes[b])));
@@ -587,7 +569,7 @@ fn fix_top(nodes: &mut [Node], max_x: f64) -> f64 {
 }
 
 /// `findStartNode`.
-fn find_start(nodes: &[Node], max_x: f64) -> usize {
+pub(super) fn find_start(nodes: &[Node], max_x: f64) -> usize {
     let size = nodes
         .iter()
         .map(|n| n.size)
@@ -613,7 +595,7 @@ fn find_start(nodes: &[Node], max_x: f64) -> usize {
 }
 
 /// `calculateY`.
-fn calculate_y(nodes: &mut [Node], max_x: f64) -> f64 {
+pub(super) fn calculate_y(nodes: &mut [Node], max_x: f64) -> f64 {
     if nodes.is_empty() {
         return 0.0;
     }
@@ -632,7 +614,7 @@ fn calculate_y(nodes: &mut [Node], max_x: f64) -> f64 {
 }
 
 /// `calculateYUsingPriority`.
-fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
+pub(super) fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
     // Every column any node is in, for `nextX` (the next column right of `x`).
     let mut xs: Vec<f64> = nodes.iter().map(|n| nx(n) + 0.0).collect();
     xs.sort_by(f64::total_cmp);
@@ -671,7 +653,7 @@ fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
 /// `createColumnGapState`, with the y history run-length encoded: a node can pad its
 /// column's history with as many copies of its y as the deepest column before it has nodes.
 #[derive(Default, Clone)]
-struct GapState {
+pub(super) struct GapState {
     last_after: f64,
     last_extra_half: f64,
     real_count: f64,
@@ -699,7 +681,7 @@ impl GapState {
 /// to its first entry past y; histories are sorted). A non-decreasing step function of y,
 /// kept as its steps (y, count), both increasing.
 #[derive(Default)]
-struct Paddings {
+pub(super) struct Paddings {
     steps: Vec<(f64, usize)>,
 }
 
@@ -727,7 +709,7 @@ impl Paddings {
 }
 
 /// `resolveNodeGap`: a number, or `{before, after}`, per node key when an object.
-fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
+pub(super) fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
     let px = |v: f64| finite_in(v, 0.0, MAX_PX, 10.0);
     match o.node_padding.get(key) {
         Some(NodeGap::Sides { before, after }) => (
@@ -739,7 +721,7 @@ fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
     }
 }
 
-fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
+pub(super) fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
     o.node_min_size
         .get(key)
         .map(|&v| finite_in(v, 0.0, MAX_PX, 0.0))
@@ -748,7 +730,7 @@ fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
 
 /// `addPadding`: spreads the nodes of each column apart by `nodePadding` (in flow units:
 /// `scale` is flow units per pixel).
-fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -> f64 {
+pub(super) fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -> f64 {
     let mut max_y: f64 = 0.0;
     let nodes = &mut l.nodes;
     let extra_half = |n: &Node| ((node_min_size(o, &n.key) * scale) - n.size).max(0.0) / 2.0;
@@ -833,7 +815,7 @@ fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -
 
 /// `sortFlows`: where each flow leaves and enters its nodes; records each flow's `addY` at
 /// both ends (what `getAddY` looks up by key and index).
-fn sort_flows(l: &mut Layout) {
+pub(super) fn sort_flows(l: &mut Layout) {
     let nodes = &mut l.nodes;
     l.add_y = vec![(0.0, 0.0); l.ends.len()];
     for n in 0..nodes.len() {
@@ -912,554 +894,10 @@ pub fn layout_within(o: &SankeyOptions, height: f64, limits: &Limits) -> Layout 
     l.max_x = max_x;
     l
 }
-
-/// One flow in pixels.
-#[derive(Debug, Clone)]
-pub struct FlowEl {
-    /// Start x (after the source node).
-    pub x: f64,
-    /// Start y.
-    pub y: f64,
-    /// End x (before the target node).
-    pub x2: f64,
-    /// End y.
-    pub y2: f64,
-    /// Band thickness (horizontal) .
-    pub height: f64,
-    /// Band thickness (vertical).
-    pub width: f64,
-    /// The flow's options.
-    pub flow: SankeyFlow,
-    from: usize,
-    to: usize,
-}
-
-/// `SankeyController`.
-#[derive(Default)]
-pub struct SankeyController {
-    /// The layout after `parse`.
-    pub layout: Layout,
-    /// The flows after `update`.
-    pub flows: Vec<FlowEl>,
-    /// Node rectangles after `update`: (x, y, width, height).
-    pub node_rects: Vec<(f64, f64, f64, f64)>,
-    /// Per flow: (from y, to y) in flow units.
-    ends: Vec<Option<(f64, f64)>>,
-    column_padding: f64,
-    area: Area,
-    /// The render's stop signal, kept from `update` for `draw`.
-    cancel: Cancel,
-    /// Messages of `parse`.
-    messages: Vec<chart_spec::Message>,
-    /// The render's budgets (nodes and flows).
-    limits: Limits,
-}
-
-impl SankeyController {
-    /// A controller keeping to `limits`.
-    pub fn new(limits: &Limits) -> Self {
-        Self {
-            limits: *limits,
-            ..Self::default()
-        }
-    }
-}
-
-fn options(ds: &Dataset) -> Option<&SankeyOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Sankey(s)) => Some(s),
-        _ => None,
-    }
-}
-
-/// `toTextLines` of a node key, the label of a node without one in `labels`.
-fn key_lines(key: &str) -> Vec<String> {
-    if key.is_empty() {
-        return Vec::new();
-    }
-    key.split('\n').map(String::from).collect()
-}
-
-/// What `drawLabel` needs besides the text.
-struct LabelBox<'a> {
-    position: &'a str,
-    auto: &'a str,
-    x: f64,
-    y: f64,
-    width: f64,
-    height: f64,
-    border_width: f64,
-    padding: f64,
-    line_offset: f64,
-    font: &'a Font,
-    color: Rgba,
-    background: Option<Rgba>,
-    border_radius: f64,
-}
-
-/// `drawLabel` of the plugin.
-fn draw_label(ctx: &mut Ctx<'_>, lines: &[String], b: &LabelBox<'_>) {
-    if lines.is_empty() {
-        return;
-    }
-    let position = if b.position == "auto" {
-        b.auto
-    } else {
-        b.position
-    };
-    let lh = b.font.line_height;
-    let text_w = lines
-        .iter()
-        .map(|l| ctx.measure(b.font, l))
-        .fold(f64::NEG_INFINITY, f64::max);
-    let total = lh * lines.len() as f64;
-    let (mut align, mut tx, mut ty) =
-        (TextAlign::Center, b.x + b.width / 2.0, b.y + b.height / 2.0);
-    match position {
-        "left" => {
-            align = TextAlign::Right;
-            tx = b.x - b.border_width - b.padding;
-        }
-        "right" => {
-            align = TextAlign::Left;
-            tx = b.x + b.width + b.border_width + b.padding;
-        }
-        "top" => ty = b.y - b.padding - total / 2.0,
-        "bottom" => ty = b.y + b.height + b.padding + total / 2.0,
-        _ => {}
-    }
-    let bg_w = text_w + b.padding * 2.0;
-    let bg_h = total + b.padding * 2.0;
-    let bg_x = match align {
-        TextAlign::Left => tx - b.padding,
-        TextAlign::Right => tx - text_w - b.padding,
-        TextAlign::Center => tx - bg_w / 2.0,
-    };
-    let first = if lines.len() == 1 {
-        ty
-    } else {
-        ty - total / 2.0 + b.line_offset
-    };
-    let center = first + (lines.len() as f64 - 1.0) * lh / 2.0;
-    if let Some(bg) = b.background {
-        let r = b.border_radius.min(bg_w / 2.0).min(bg_h / 2.0).max(0.0);
-        let (x, y) = (bg_x as f32, (center - bg_h / 2.0) as f32);
-        let (w, h, r) = (bg_w as f32, bg_h as f32, r as f32);
-        let mut path = crate::scene::Path::new();
-        if r > 0.0 {
-            // The plugin's own `addRoundedRectPath`, with quadratic corners.
-            path.move_to(x + r, y);
-            path.line_to(x + w - r, y);
-            path.quad_to(x + w, y, x + w, y + r);
-            path.line_to(x + w, y + h - r);
-            path.quad_to(x + w, y + h, x + w - r, y + h);
-            path.line_to(x + r, y + h);
-            path.quad_to(x, y + h, x, y + h - r);
-            path.line_to(x, y + r);
-            path.quad_to(x, y, x + r, y);
-            path.close();
-        } else {
-            path.rect(x, y, w, h);
-        }
-        let p = P::from(path);
-        ctx.fill(&p, bg);
-    }
-    for (i, l) in lines.iter().enumerate() {
-        ctx.fill_text(
-            l,
-            tx,
-            first + i as f64 * lh,
-            b.font,
-            b.color,
-            align,
-            TextBaseline::Middle,
-            None,
-        );
-    }
-}
-
-/// `color(c).alpha(a)`: the colour with its alpha replaced.
-fn with_alpha(c: Rgba, alpha: f64) -> Rgba {
-    Rgba {
-        a: (alpha.clamp(0.0, 1.0) * 255.0).round() as u8,
-        ..c
-    }
-}
-
-impl SankeyController {
-    fn col_pixel(&self, s: &Scale, v: f64) -> f64 {
-        let p = s.pixel_for_value(v);
-        if self.layout.max_x != 0.0 {
-            p - v / self.layout.max_x * self.column_padding
-        } else {
-            p
-        }
-    }
-}
-
-impl Controller for SankeyController {
-    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], _labels: &[Raw]) {
-        meta.parsed.clear();
-        let Some(o) = options(ds) else { return };
-        let (cw, ch) = scales
-            .first()
-            .map(|s| (s.core.chart_width, s.core.chart_height))
-            .unwrap_or((0.0, 0.0));
-        let limits = self.limits;
-        self.layout = layout_within(o, if o.vertical { cw } else { ch }, &limits);
-        if self.layout.truncated {
-            self.messages.push(chart_spec::Message::warn(format!(
-                "sankey: only the first {} nodes and {} flows are drawn \
-                 (MAX_SANKEY_NODES, MAX_SANKEY_FLOWS)",
-                limits.max_sankey_nodes, limits.max_sankey_flows
-            )));
-        }
-        let l = &self.layout;
-        self.ends = (0..o.flows.len())
-            .map(|i| {
-                let (fi, ti) = l.ends.get(i).copied().flatten()?;
-                let (from_add, to_add) = l.add_y.get(i).copied().unwrap_or((0.0, 0.0));
-                Some((ny(&l.nodes[fi]) + from_add, ny(&l.nodes[ti]) + to_add))
-            })
-            .collect();
-        // `getMinMax`: the column scale spans 0..maxX, the other 0..maxY.
-        let (cx, cy) = (l.max_x, l.max_y);
-        let (x, y) = if o.vertical { (cy, cx) } else { (cx, cy) };
-        meta.parsed.push(Parsed {
-            x: Some(0.0),
-            y: Some(0.0),
-            ..Parsed::default()
-        });
-        meta.parsed.push(Parsed {
-            x: Some(x),
-            y: Some(y),
-            ..Parsed::default()
-        });
-    }
-
-    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
-        self.flows.clear();
-        self.node_rects.clear();
-        self.area = cx.area;
-        self.cancel = cx.cancel.clone();
-        let Some(o) = options(ds) else { return };
-        let (Some(xs), Some(ys)) = (
-            cx.scale(meta.x_id.as_deref()),
-            cx.scale(meta.y_id.as_deref()),
-        ) else {
-            return;
-        };
-        let (chart_w, chart_h) = (xs.core.chart_width, xs.core.chart_height);
-        let trailing = if o.vertical {
-            chart_h - cx.area.bottom
-        } else {
-            chart_w - cx.area.right
-        };
-        let node_width = finite_in(o.node_width, -MAX_PX, MAX_PX, 10.0);
-        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
-        self.column_padding = (node_width + 3.0 - trailing).max(0.0);
-        let border_space = if border_width != 0.0 {
-            border_width / 2.0 + 0.5
-        } else {
-            0.0
-        };
-        let (cs, vs) = if o.vertical { (ys, xs) } else { (xs, ys) };
-        for (i, f) in o.flows.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && cx.cancel.is_cancelled() {
-                return;
-            }
-            let Some(Some((fy, ty))) = self.ends.get(i).copied() else {
-                continue;
-            };
-            let Some(Some((fi, ti))) = self.layout.ends.get(i).copied() else {
-                continue;
-            };
-            let amount = self.layout.amounts.get(i).copied().unwrap_or(0.0);
-            let (fx, tx) = (nx(&self.layout.nodes[fi]), nx(&self.layout.nodes[ti]));
-            let v = vs.pixel_for_value(fy);
-            let thick = (vs.pixel_for_value(fy + amount) - v).abs();
-            let c1 = self.col_pixel(cs, fx) + node_width + border_space;
-            let c2 = self.col_pixel(cs, tx) - border_space;
-            let v2 = vs.pixel_for_value(ty);
-            let el = if o.vertical {
-                FlowEl {
-                    x: v,
-                    y: c1,
-                    x2: v2,
-                    y2: c2,
-                    height: 0.0,
-                    width: thick,
-                    flow: f.clone(),
-                    from: fi,
-                    to: ti,
-                }
-            } else {
-                FlowEl {
-                    x: c1,
-                    y: v,
-                    x2: c2,
-                    y2: v2,
-                    height: thick,
-                    width: 0.0,
-                    flow: f.clone(),
-                    from: fi,
-                    to: ti,
-                }
-            };
-            self.flows.push(el);
-        }
-        for (i, n) in self.layout.nodes.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && cx.cancel.is_cancelled() {
-                return;
-            }
-            let (a, b) = (or(n.inflow, n.outflow), or(n.outflow, n.inflow));
-            let size = if o.size_min { a.min(b) } else { a.max(b) };
-            let min_size = node_min_size(o, &n.key);
-            let p1 = vs.pixel_for_value(ny(n));
-            let p2 = vs.pixel_for_value(ny(n) + size);
-            let lo = p1.min(p2);
-            let natural = (p2 - p1).abs();
-            let len = natural.max(min_size);
-            let c = self.col_pixel(cs, nx(n));
-            self.node_rects.push(if o.vertical {
-                (lo - (len - natural) / 2.0, c, len, node_width)
-            } else {
-                (c, lo - (len - natural) / 2.0, node_width, len)
-            });
-        }
-    }
-
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
-        let Some(o) = options(ds) else { return };
-        // Node colours: each flow paints its ends, later flows win.
-        for n in self.layout.nodes.iter_mut() {
-            n.color = None;
-        }
-        for f in &self.flows {
-            self.layout.nodes[f.from].color = Some(f.flow.color_from);
-            self.layout.nodes[f.to].color = Some(f.flow.color_to);
-        }
-        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
-        let cancelled = |i: usize| i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled();
-        // _drawNodes
-        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            if border_width != 0.0 {
-                let mut p = P::new();
-                p.rect(x, y, w, h);
-                let color = o.border_color.unwrap_or(Rgba::rgb(0, 0, 0));
-                ctx.stroke(&p, &StrokeStyle::new(border_width, color));
-            }
-            ctx.fill_rect(x, y, w, h, n.color.unwrap_or(Rgba::rgb(0, 0, 0)));
-        }
-        // Flows.
-        for (i, f) in self.flows.iter().enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            draw_flow(ctx, f, o.vertical);
-        }
-        // _drawLabels. What is the same for every node is worked out once.
-        let nl = &o.node_labels;
-        let area = self.area;
-        let font = &*bounded_font(&o.font);
-        let padding = nl
-            .padding
-            .map(|v| finite_in(v, -MAX_PX, MAX_PX, 4.0))
-            .unwrap_or(4.0);
-        let line_offset = finite_in(
-            o.padding.unwrap_or(font.line_height / 2.0),
-            -MAX_PX,
-            MAX_PX,
-            0.0,
-        );
-        let border_radius = nl
-            .border_radius
-            .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
-            .unwrap_or(0.0);
-        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            let display = nl.display.get(&n.key).copied().unwrap_or(true);
-            if !display {
-                continue;
-            }
-            let own;
-            let lines = match o.labels.as_ref().and_then(|l| l.get(&n.key)) {
-                Some(lines) => lines,
-                None => {
-                    own = key_lines(&n.key);
-                    &own
-                }
-            };
-            let color = nl.color.get(&n.key).copied().flatten().unwrap_or(o.color);
-            let background = nl.background_color.get(&n.key).copied().flatten();
-            let position = nl
-                .position
-                .get(&n.key)
-                .and_then(Option::as_deref)
-                .unwrap_or("auto");
-            let auto = if o.vertical {
-                if y < (area.top + area.bottom) / 2.0 {
-                    "bottom"
-                } else {
-                    "top"
-                }
-            } else if x < (area.left + area.right) / 2.0 {
-                "right"
-            } else {
-                "left"
-            };
-            draw_label(
-                ctx,
-                lines,
-                &LabelBox {
-                    position,
-                    auto,
-                    x,
-                    y,
-                    width: w,
-                    height: h,
-                    border_width,
-                    padding,
-                    line_offset,
-                    font,
-                    color,
-                    background,
-                    border_radius,
-                },
-            );
-        }
-    }
-
-    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
-        std::mem::take(&mut self.messages)
-    }
-
-    fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
-        let c = options(ds)
-            .and_then(|o| o.flows.first())
-            .map(|f| f.color_from)
-            .unwrap_or(Rgba::rgb(0, 0, 0));
-        LegendStyle::plain_box(c, c, 0.0)
-    }
-}
-
-/// `Flow.draw`: the band between two cubic curves, stroked 0.5px and filled.
-fn draw_flow(ctx: &mut Ctx<'_>, f: &FlowEl, vertical: bool) {
-    let (x, y, x2, y2) = (f.x, f.y, f.x2, f.y2);
-    let o = &f.flow;
-    let paint = if let Some(c) = o.flow_color {
-        Paint::Solid(c)
-    } else if o.color_mode == "from" {
-        Paint::Solid(with_alpha(o.color_from, o.alpha))
-    } else if o.color_mode == "to" {
-        Paint::Solid(with_alpha(o.color_to, o.alpha))
-    } else {
-        let (gx0, gy0, gx1, gy1) = if vertical {
-            (0.0, y, 0.0, y2)
-        } else {
-            (x, 0.0, x2, 0.0)
-        };
-        Paint::LinearGradient {
-            x0: gx0 as f32,
-            y0: gy0 as f32,
-            x1: gx1 as f32,
-            y1: gy1 as f32,
-            stops: vec![
-                (0.0, with_alpha(o.color_from, o.alpha)),
-                (1.0, with_alpha(o.color_to, o.alpha)),
-            ],
-        }
-    };
-    // controlPoints
-    let (c1, c2) = if vertical {
-        if y < y2 {
-            ((x, y + (y2 - y) / 3.0 * 2.0), (x2, y + (y2 - y) / 3.0))
-        } else {
-            ((0.0, y - (y - y2) / 3.0), (0.0, y2 + (y - y2) / 3.0))
-        }
-    } else if x < x2 {
-        ((x + (x2 - x) / 3.0 * 2.0, y), (x + (x2 - x) / 3.0, y2))
-    } else {
-        ((x - (x - x2) / 3.0, 0.0), (x2 + (x - x2) / 3.0, 0.0))
-    };
-    let mut p = P::new();
-    p.move_to(x, y);
-    p.cubic_to(c1.0, c1.1, c2.0, c2.1, x2, y2);
-    if vertical {
-        p.line_to(x2 + f.width, y2);
-        p.cubic_to(c2.0 + f.width, c2.1, c1.0 + f.width, c1.1, x + f.width, y);
-    } else {
-        p.line_to(x2, y2 + f.height);
-        p.cubic_to(
-            c2.0,
-            c2.1 + f.height,
-            c1.0,
-            c1.1 + f.height,
-            x,
-            y + f.height,
-        );
-    }
-    p.line_to(x, y);
-    stroke_paint(ctx, &p, paint.clone(), 0.5);
-    p.close();
-    ctx.fill_paint(&p, paint);
-    if o.label_display {
-        let (lx, ly, lw, lh) = if vertical {
-            ((x).min(x2), y, (x2 - x).abs() + f.width, y2 - y)
-        } else {
-            (x, y.min(y2), x2 - x, (y2 - y).abs() + f.height)
-        };
-        let font = &*bounded_font(&o.label_font);
-        draw_label(
-            ctx,
-            &[Raw::Num(o.flow).to_js_string()],
-            &LabelBox {
-                position: &o.label_position,
-                auto: "center",
-                x: lx,
-                y: ly,
-                width: lw,
-                height: lh,
-                border_width: 0.0,
-                padding: finite_in(o.label_padding, -MAX_PX, MAX_PX, 4.0),
-                line_offset: font.line_height / 2.0,
-                font,
-                color: o.label_color,
-                background: o.label_background,
-                border_radius: finite_in(o.label_border_radius, 0.0, MAX_PX, 0.0),
-            },
-        );
-    }
-}
-
-/// `ctx.stroke()` with a gradient or colour paint.
-fn stroke_paint(ctx: &mut Ctx<'_>, p: &P, paint: Paint, width: f64) {
-    if p.is_empty() || paint.is_invisible() {
-        return;
-    }
-    ctx.items.push(crate::scene::Item::Stroke {
-        path: p.clone().into_path(),
-        paint,
-        stroke: crate::scene::Stroke {
-            width: width as f32,
-            cap: crate::scene::LineCap::Butt,
-            join: crate::scene::LineJoin::Miter,
-            miter_limit: 10.0,
-            dash: Vec::new(),
-            dash_offset: 0.0,
-        },
-        transform: crate::scene::Transform::IDENTITY,
-    });
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
+    use chart_spec::model::PluginDataset;
     use serde_json::{json, Value};
 
     fn opts(data: Value) -> SankeyOptions {
