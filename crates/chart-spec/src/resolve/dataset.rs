@@ -4,7 +4,7 @@
 use super::element::{
     plus, resolve_arcs, resolve_bar, resolve_elements, resolve_line, resolve_point, ElementLookup,
 };
-use super::lookup::{num_array, Ctx, Obj};
+use super::lookup::{num_array, Ctx, DatasetKind, Obj};
 use super::plugin_chart::{element_type, resolve_plugin_dataset};
 use crate::color::parse_color;
 use crate::defaults;
@@ -50,19 +50,12 @@ pub(super) fn resolve_dataset(
     ctx: &Ctx<'_>,
     index: usize,
     ds: &Obj,
+    dk: &DatasetKind,
     count: usize,
     msgs: &mut Vec<Message>,
 ) -> Dataset {
-    let kind = ds
-        .get("type")
-        .and_then(Value::as_str)
-        .unwrap_or(&ctx.kind)
-        .to_string();
-    let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
-        Some("y") => Axis::Y,
-        Some("x") => Axis::X,
-        _ => ctx.index_axis(&kind),
-    };
+    let kind = dk.kind.clone();
+    let index_axis = dk.index_axis;
     let ds_keys = vec![format!("datasets.{kind}"), String::new()];
     let ds_scopes = ctx.dataset_scopes(ds, &ds_keys);
     // The dataset-defaults table is a scope too (`defaults.datasets[type]`).

@@ -41,6 +41,14 @@ impl Raw {
     }
 }
 
+/// A dataset's type and index axis ([`Ctx::dataset_kind`]).
+pub(super) struct DatasetKind {
+    /// `dataset.type || config.type`.
+    pub(super) kind: String,
+    /// The dataset's `indexAxis`, else `getIndexAxis(type, options)`.
+    pub(super) index_axis: Axis,
+}
+
 pub(super) struct Ctx<'a> {
     pub(super) kind: String,
     pub(super) options: &'a Obj,
@@ -83,6 +91,22 @@ impl<'a> Ctx<'a> {
             }
         }
         s
+    }
+
+    /// A dataset's type (`dataset.type || config.type`) and index axis (its own `indexAxis`,
+    /// else `getIndexAxis`), worked out once per dataset for every resolver that needs them.
+    pub(super) fn dataset_kind(&self, ds: &Obj) -> DatasetKind {
+        let kind = ds
+            .get("type")
+            .and_then(Value::as_str)
+            .unwrap_or(&self.kind)
+            .to_string();
+        let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
+            Some("y") => Axis::Y,
+            Some("x") => Axis::X,
+            _ => self.index_axis(&kind),
+        };
+        DatasetKind { kind, index_axis }
     }
 
     /// `getIndexAxis(type, options)`.

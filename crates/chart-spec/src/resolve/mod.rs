@@ -27,7 +27,7 @@ pub use gradient::{apply_gradient_sentinels, resolve_gradients};
 pub use lookup::{default_font, padding_of};
 
 use self::dataset::resolve_dataset;
-use self::lookup::{Ctx, Obj};
+use self::lookup::{Ctx, DatasetKind, Obj};
 use self::plugin::{apply_colors_plugin, decimation, resolve_legend, resolve_title};
 use self::scale::resolve_scales;
 use crate::color::Rgba;
@@ -185,15 +185,6 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         }
     };
 
-    // Colors plugin: runs before elements resolve their options (beforeLayout), writing
-    // palette colours into the datasets themselves.
-    let mut datasets_owned: Vec<Obj> = raw_datasets.iter().map(|d| (*d).clone()).collect();
-    if plugin_enabled("colors") {
-        apply_colors_plugin(&kind, options, plugin_opts("colors"), &mut datasets_owned);
-    }
-    // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).
-    apply_gradient_sentinels(config, &mut datasets_owned);
-
     let ctx = Ctx {
         kind: kind.clone(),
         options,
@@ -201,19 +192,31 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         global: defaults::global(),
         limits,
     };
+    // Each dataset's type and index axis, once (the plugins below change neither).
+    let kinds: Vec<DatasetKind> = raw_datasets.iter().map(|d| ctx.dataset_kind(d)).collect();
+
+    // Colors plugin: runs before elements resolve their options (beforeLayout), writing
+    // palette colours into the datasets themselves.
+    let mut datasets_owned: Vec<Obj> = raw_datasets.iter().map(|d| (*d).clone()).collect();
+    if plugin_enabled("colors") {
+        apply_colors_plugin(&kinds, options, plugin_opts("colors"), &mut datasets_owned);
+    }
+    // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).
+    apply_gradient_sentinels(config, &mut datasets_owned);
 
     let labels = read_labels(data.get("labels"));
     let x_labels = data.get("xLabels").map(|v| read_labels(Some(v)));
     let y_labels = data.get("yLabels").map(|v| read_labels(Some(v)));
 
-    let scales = resolve_scales(&ctx, &datasets_owned, &mut msgs)?;
+    let scales = resolve_scales(&ctx, &datasets_owned, &kinds, &mut msgs)?;
 
     let mut datasets = Vec::new();
-    for (i, ds) in datasets_owned.iter().enumerate() {
+    for (i, (ds, dk)) in datasets_owned.iter().zip(&kinds).enumerate() {
         datasets.push(resolve_dataset(
             &ctx,
             i,
             ds,
+            dk,
             datasets_owned.len(),
             &mut msgs,
         ));

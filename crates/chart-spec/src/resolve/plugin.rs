@@ -2,7 +2,9 @@
 //! title and subtitle, legend, and decimation.
 
 use super::element::point_style;
-use super::lookup::{global_color, global_font_scopes, parse_align, text_lines, Ctx, Obj};
+use super::lookup::{
+    global_color, global_font_scopes, parse_align, text_lines, Ctx, DatasetKind, Obj,
+};
 use super::scale::parse_position;
 use crate::color::Rgba;
 use crate::message::Message;
@@ -31,7 +33,7 @@ fn css(c: Rgba, alpha: f64) -> Value {
 /// Mirrors plugin.colors `beforeLayout`: when no colour is configured anywhere (or
 /// `forceOverride`), datasets get the default palette in order.
 pub(super) fn apply_colors_plugin(
-    kind: &str,
+    kinds: &[DatasetKind],
     options: &Obj,
     opts: Option<&Obj>,
     datasets: &mut [Obj],
@@ -53,12 +55,8 @@ pub(super) fn apply_colors_plugin(
         return;
     }
     let mut i = 0usize;
-    for ds in datasets.iter_mut() {
-        let t = ds
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(kind)
-            .to_string();
+    for (ds, dk) in datasets.iter_mut().zip(kinds) {
+        let t = &dk.kind;
         let n = match ds.get("data") {
             Some(Value::Array(a)) => a.len(),
             _ => 0,

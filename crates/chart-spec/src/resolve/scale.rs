@@ -3,7 +3,7 @@
 
 use super::lookup::{
     global_color, global_font_scopes, indexable_colors, indexable_nums, num_array, parse_align,
-    text_lines, Ctx, Obj,
+    text_lines, Ctx, DatasetKind, Obj,
 };
 use crate::color::Rgba;
 use crate::defaults;
@@ -93,6 +93,7 @@ pub(super) fn parse_position(v: Option<&Value>) -> Option<Position> {
 pub(super) fn resolve_scales(
     ctx: &Ctx<'_>,
     datasets: &[Obj],
+    kinds: &[DatasetKind],
     msgs: &mut Vec<Message>,
 ) -> Result<Vec<ScaleOptions>, Vec<Message>> {
     let empty = Obj::new();
@@ -163,18 +164,9 @@ pub(super) fn resolve_scales(
         }
         order.push((id.clone(), axis, list));
     }
-    for ds in datasets {
-        let t = ds
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(&ctx.kind)
-            .to_string();
-        let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
-            Some("y") => Axis::Y,
-            Some("x") => Axis::X,
-            _ => ctx.index_axis(&t),
-        };
-        let Some(ds_defaults) = defaults::overrides(&t)
+    for (ds, dk) in datasets.iter().zip(kinds) {
+        let index_axis = dk.index_axis;
+        let Some(ds_defaults) = defaults::overrides(&dk.kind)
             .and_then(|o| o.get("scales"))
             .and_then(Value::as_object)
         else {
