@@ -466,11 +466,12 @@ fn sigterm_during_a_long_render_ends_within_the_render_limit() {
 }
 
 /// Resident memory of a process in MiB (`VmRSS` in `/proc/<pid>/status`).
-fn rss_mib(pid: u32) -> f64 {
+/// A field of `/proc/<pid>/status` in MiB: `VmRSS` (resident now) or `VmHWM` (the peak).
+fn status_mib(pid: u32, field: &str) -> f64 {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).unwrap();
     let kb: f64 = status
         .lines()
-        .find(|l| l.starts_with("VmRSS:"))
+        .find(|l| l.starts_with(field))
         .and_then(|l| l.split_whitespace().nth(1))
         .and_then(|v| v.parse().ok())
         .unwrap();
@@ -481,7 +482,8 @@ fn rss_mib(pid: u32) -> f64 {
 fn memory_is_given_back_after_a_large_render() {
     let (mut child, _err, addr, _) = start_serve(&[]);
     let pid = child.id();
-    let idle = rss_mib(pid);
+    let rss = || status_mib(pid, "VmRSS:");
+    let idle = rss();
     // 250,000 points (the MAX_POINTS budget) over three datasets.
     let datasets: Vec<serde_json::Value> = [100_000, 100_000, 50_000]
         .iter()
@@ -506,22 +508,37 @@ fn memory_is_given_back_after_a_large_render() {
     s.write_all(&body).unwrap();
     let mut out = Vec::new();
     std::io::Read::read_to_end(&mut s, &mut out).unwrap();
-    assert!(out.starts_with(b"HTTP/1.1 200"));
-    let after = rss_mib(pid);
+    // What the request took at its peak (parsing, resolving, drawing): about 200 MiB over
+    // idle in a debug build. The RSS when the answer arrives is no reference: the allocator
+    // has already given part of it back by then.
+    let peak = status_mib(pid, "VmHWM:");
+    let took = peak - idle;
     // The allocator's purge runs on a timer (jemalloc's dirty_decay_ms, 10 s): within 20 s
-    // of idleness most of what the render took is back with the OS. glibc's malloc keeps it
-    // (it stays at `after`).
+    // of idleness nearly all of it is back with the OS; what stays is the service's own
+    // (arenas of the render threads, the recycled bitmap, glyph masks, the cache entry).
+    // glibc's malloc keeps most of it (measured once: 96 MiB resident 30 s after such a
+    // render, against 20.5 MiB with jemalloc).
+    let kept_at_most = idle + took * 0.25;
     let start = std::time::Instant::now();
-    let mut now = rss_mib(pid);
-    while now > idle + (after - idle) * 0.4 && start.elapsed().as_secs() < 20 {
+    let mut now = rss();
+    while now > kept_at_most && start.elapsed().as_secs() < 20 {
         std::thread::sleep(std::time::Duration::from_millis(250));
-        now = rss_mib(pid);
+        now = rss();
     }
     let _ = child.kill();
     let _ = child.wait();
     assert!(
-        now <= idle + (after - idle) * 0.4,
-        "RSS {idle:.0} MiB idle, {after:.0} MiB after the render, still {now:.0} MiB after 20 s"
+        out.starts_with(b"HTTP/1.1 200"),
+        "{}",
+        String::from_utf8_lossy(&out[..out.len().min(300)])
+    );
+    assert!(
+        took > 50.0,
+        "the render should take real memory: {idle:.0} MiB idle, {peak:.0} MiB peak"
+    );
+    assert!(
+        now <= kept_at_most,
+        "RSS {idle:.0} MiB idle, {peak:.0} MiB at the peak, still {now:.0} MiB after 20 s"
     );
 }
 
