@@ -348,6 +348,27 @@ mod tests {
     use crate::text::TextEngine;
     use chart_spec::Rgba;
 
+    /// A painter over `pixmap` with no clip, no sprite text, the identity transform and no
+    /// stop: the painting alone, as the tests compare it with tiny-skia's.
+    fn bare_painter<'a>(
+        pixmap: &'a mut tiny_skia::Pixmap,
+        reuse: &'a Reuse,
+        text: &'a TextEngine,
+    ) -> Painter<'a> {
+        let (w, h) = (pixmap.width(), pixmap.height());
+        Painter {
+            pixmap,
+            clips: ClipStack::new(w, h),
+            scratch: None,
+            pool: &reuse.buffers,
+            glyphs: &reuse.glyphs,
+            base: Transform::IDENTITY,
+            text,
+            sprite: None,
+            stop: &|| false,
+        }
+    }
+
     /// Solid path fills (large ones go through the scratch mask) and strokes against
     /// tiny-skia's own `fill_path` and `stroke_path`, with and without a clip.
     #[test]
@@ -440,17 +461,7 @@ mod tests {
             }
 
             let mut actual = background.clone();
-            let mut painter = Painter {
-                pixmap: &mut actual,
-                clips: ClipStack::new(w, h),
-                scratch: None,
-                pool: &reuse.buffers,
-                glyphs: &reuse.glyphs,
-                base: Transform::IDENTITY,
-                text: &text,
-                sprite: None,
-                stop: &|| false,
-            };
+            let mut painter = bare_painter(&mut actual, &reuse, &text);
             if clipped {
                 painter.push_clip(&clip, Transform::IDENTITY);
             }
@@ -511,17 +522,7 @@ mod tests {
                 let sp = paint(&colour).unwrap();
                 expected.stroke_path(&tp, &sp, &stroke_style(&s), ts(t), None);
                 let mut actual = tiny_skia::Pixmap::new(w, h).unwrap();
-                let mut painter = Painter {
-                    pixmap: &mut actual,
-                    clips: ClipStack::new(w, h),
-                    scratch: None,
-                    pool: &reuse.buffers,
-                    glyphs: &reuse.glyphs,
-                    base: Transform::IDENTITY,
-                    text: &text,
-                    sprite: None,
-                    stop: &|| false,
-                };
+                let mut painter = bare_painter(&mut actual, &reuse, &text);
                 painter.stroke(&path, &colour, &s, t);
                 assert!(
                     actual.data() == expected.data(),
