@@ -45,6 +45,14 @@ fn family(out: &mut String, name: &str, kind: &str, help: &str) {
     let _ = writeln!(out, "# TYPE {name} {kind}");
 }
 
+/// Families of one series without labels: (name, type, help, value).
+fn unlabelled(out: &mut String, series: &[(&str, &str, &str, u64)]) {
+    for &(name, kind, help, value) in series {
+        family(out, name, kind, help);
+        let _ = writeln!(out, "{name} {value}");
+    }
+}
+
 /// The exposition text of `s` and `http`.
 pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
     let mut out = String::new();
@@ -145,10 +153,7 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
             s.browser_restarts,
         ),
     ];
-    for (name, kind, help, value) in simple {
-        family(&mut out, name, kind, help);
-        let _ = writeln!(out, "{name} {value}");
-    }
+    unlabelled(&mut out, &simple);
     // The shared level, only with CACHE_URL (issue 15).
     if let Some(r) = s.cache.redis {
         let redis: [(&str, &str, &str, u64); 6] = [
@@ -189,10 +194,7 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
                 r.errors,
             ),
         ];
-        for (name, kind, help, value) in redis {
-            family(&mut out, name, kind, help);
-            let _ = writeln!(out, "{name} {value}");
-        }
+        unlabelled(&mut out, &redis);
     }
     family(
         &mut out,
