@@ -90,7 +90,10 @@ pub fn build_layout(
         limits,
         &mut messages,
     );
-    (updated.map(|u| u.layout), messages)
+    (
+        updated.map(|u| u.into_layout_with_elements(&chart)),
+        messages,
+    )
 }
 
 // The layout entry sits here, beside `build_scene`, rather than in lib.rs: it is the first

@@ -20,7 +20,10 @@ use std::collections::HashMap;
 
 /// A chart after its update: the [`Layout`] and what draws it.
 pub struct Updated {
-    /// Every position the drawing reads, as numbers.
+    /// Every position the drawing reads, as numbers. Element geometry is left out
+    /// (`DatasetLayout::elements` empty): the drawing reads only the chart area and clip
+    /// areas, and a render of 250,000 points need not describe each one a second time;
+    /// [`Updated::into_layout_with_elements`] adds it.
     pub layout: Layout,
     /// The scales, laid out and configured.
     pub scales: Vec<Scale>,
@@ -319,7 +322,6 @@ pub fn update(
             ("title", title.as_ref().map(TitleBox::rect)),
         ],
         &scales,
-        &ctrls,
         &data,
         chart,
         &clips,
@@ -492,7 +494,25 @@ fn legend_items(
     }
 }
 
-/// The public numbers of an updated chart.
+impl Updated {
+    /// The whole [`Layout`], each element's geometry included (what `Engine::layout` and
+    /// the layout oracle compare with Chart.js's `getDatasetMeta(i).data`).
+    pub fn into_layout_with_elements(self, chart: &Chart) -> Layout {
+        let mut layout = self.layout;
+        for d in &mut layout.datasets {
+            if let (Some(ctrl), Some(ds), Some(meta)) = (
+                self.ctrls.get(d.index),
+                chart.datasets.get(d.index),
+                self.data.metas.get(d.index),
+            ) {
+                d.elements = ctrl.element_geometry(ds, meta);
+            }
+        }
+        layout
+    }
+}
+
+/// The public numbers of an updated chart, element geometry left out.
 #[allow(clippy::too_many_arguments)]
 fn snapshot(
     width: f64,
@@ -500,7 +520,6 @@ fn snapshot(
     chart_area: Area,
     boxes: [(&str, Option<crate::layout::BoxRect>); 3],
     scales: &[Scale],
-    ctrls: &[Box<dyn Controller>],
     data: &ChartData,
     chart: &Chart,
     clips: &[Option<Area>],
@@ -551,15 +570,13 @@ fn snapshot(
             }
         })
         .collect();
-    let datasets = chart
-        .datasets
-        .iter()
-        .enumerate()
-        .map(|(i, ds)| DatasetLayout {
+    let datasets = (0..chart.datasets.len())
+        .map(|i| DatasetLayout {
             index: i,
             visible: data.metas[i].visible,
             clip: clips.get(i).copied().flatten(),
-            elements: ctrls[i].element_geometry(ds, &data.metas[i]),
+            // Filled only for `Engine::layout` (`Updated::into_layout_with_elements`).
+            elements: Vec::new(),
         })
         .collect();
     Layout {
