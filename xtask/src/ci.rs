@@ -5,8 +5,9 @@
 //!
 //! Steps: format, build, clippy, licences and sources (cargo-deny), then the README's test
 //! command (`cargo xtask browser-assets && cargo test --workspace`) with
-//! `CHART_RASTER_REQUIRE_BROWSER=1` and `CHART_RASTER_REQUIRE_REDIS=1`, so that a skipped
-//! browser or Redis test fails.
+//! `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
+//! `CHART_RASTER_REQUIRE_VECTOR_TOOLS=1`, so that a skipped browser, Redis or SVG/PDF tool test
+//! fails.
 //!
 //! Every cargo call gets `RUSTFLAGS="-D warnings"`: warnings are denied everywhere, and one
 //! set of flags means the workspace compiles once (a RUSTFLAGS change rebuilds everything).
@@ -52,6 +53,8 @@ pub fn run(_: Cli) -> Result<()> {
     test.env("CHART_RASTER_REQUIRE_BROWSER", "1");
     // .ci/run installs redis-server: the shared-cache tests must run, not skip.
     test.env("CHART_RASTER_REQUIRE_REDIS", "1");
+    // .ci/run installs rsvg-convert, pdftoppm and pdftotext: the SVG and PDF checks must run.
+    test.env("CHART_RASTER_REQUIRE_VECTOR_TOOLS", "1");
     status(test, "cargo test --workspace")?;
     step("done");
     Ok(())
