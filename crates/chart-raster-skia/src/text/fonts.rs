@@ -10,6 +10,7 @@
 //! `head` tables of each file are read at start-up, whole files when first used.
 
 use super::discovery::{discover, FaceEntry, Source, BUNDLED};
+use super::fontconfig::Config;
 use super::{Baselines, GlyphId, ShapedGlyph, ShapedLine};
 use crate::scene::{Path, PathCmd};
 use chart_spec::font::{FontSpec, FontStyle};
@@ -37,6 +38,8 @@ struct LoadedFace {
 /// All faces found on the machine, plus the bundled one. Discovered once per process.
 struct Catalog {
     entries: Vec<FaceEntry>,
+    /// fontconfig's family rules (`None` on a machine without fontconfig).
+    config: Option<Config>,
     loaded: Vec<OnceLock<Option<Arc<LoadedFace>>>>,
 }
 
@@ -65,7 +68,11 @@ fn catalog() -> Arc<Catalog> {
         .get_or_init(|| {
             let entries = discover();
             let loaded = entries.iter().map(|_| OnceLock::new()).collect();
-            Arc::new(Catalog { entries, loaded })
+            Arc::new(Catalog {
+                entries,
+                loaded,
+                config: Config::system(),
+            })
         })
         .clone()
 }
@@ -269,25 +276,59 @@ const METRIC_CLASSES: &[&[&str]] = &[
     &["arial", "arimo", "liberation sans"],
     &["times new roman", "tinos", "liberation serif"],
     &["courier new", "cousine", "liberation mono"],
+    &["arial narrow", "liberation sans narrow"],
+    &["symbol", "symbol neu"],
 ];
 
-/// The families fontconfig would try for a name, Chromium's acceptance rule applied.
-fn candidate_families(name: &str) -> Vec<String> {
-    // Chromium's default generic fonts on Linux (locale_settings_linux): sans-serif is
-    // Arial, serif and the standard font Times New Roman; monospace goes to fontconfig's
-    // `Monospace` alias (DejaVu Sans Mono on Debian).
-    let generic: &[&str] = match name {
+fn metric_compatible(a: &str, b: &str) -> bool {
+    METRIC_CLASSES
+        .iter()
+        .any(|class| class.contains(&a) && class.contains(&b))
+}
+
+/// Blink's `AlternateFamilyName` (font_cache.cc): a family fontconfig gave no acceptable
+/// face for is tried once more under this name.
+fn alternate_family(name: &str) -> Option<&'static str> {
+    Some(match name {
+        "courier" => "courier new",
+        "courier new" => "courier",
+        "times" => "times new roman",
+        "times new roman" => "times",
+        "arial" => "helvetica",
+        "helvetica" => "arial",
+        _ => return None,
+    })
+}
+
+/// Skia's `IsFallbackFontAllowed`: for these names any face fontconfig answers is taken.
+fn fallback_allowed(name: &str) -> bool {
+    matches!(name, "" | "sans" | "serif" | "monospace")
+}
+
+/// The family Blink asks the platform for when CSS names a generic family (Chrome's Linux
+/// defaults, `locale_settings_linux`: sans-serif is Arial, serif and the standard font
+/// Times New Roman, fixed `Monospace`), with the names used when fontconfig has no answer.
+fn generic_family(name: &str) -> Option<(&'static str, &'static [&'static str])> {
+    Some(match name {
         "sans-serif" | "system-ui" | "-apple-system" | "blinkmacsystemfont" => {
-            &["arial", "liberation sans", "dejavu sans"]
+            ("arial", &["arial", "liberation sans", "dejavu sans"])
         }
-        "serif" => &["times new roman", "liberation serif", "dejavu serif"],
-        "monospace" => &["noto sans mono", "dejavu sans mono", "liberation mono"],
-        "cursive" | "fantasy" => &["dejavu sans"],
-        _ => &[],
-    };
-    if !generic.is_empty() {
-        return generic.iter().map(|s| s.to_string()).collect();
-    }
+        "serif" => (
+            "times new roman",
+            &["times new roman", "liberation serif", "dejavu serif"],
+        ),
+        "monospace" => (
+            "monospace",
+            &["noto sans mono", "dejavu sans mono", "liberation mono"],
+        ),
+        "cursive" | "fantasy" => ("", &["dejavu sans"]),
+        _ => return None,
+    })
+}
+
+/// The families tried for a name when the machine has no fontconfig configuration: the
+/// name and its metric-compatible replacements.
+fn candidate_families(name: &str) -> Vec<String> {
     let mut out = vec![name.to_string()];
     for class in METRIC_CLASSES {
         if class.contains(&name) {
@@ -341,22 +382,11 @@ impl FontDb {
             }
         };
         for name in parse_family_list(&font.family) {
-            for fam in candidate_families(&name) {
-                let found = self.best_in_family(&fam, font);
-                if found.is_some() {
-                    push(found, &mut faces);
-                    break;
-                }
-            }
+            push(self.css_family(&name, font), &mut faces);
         }
         // No family of the list exists: Chromium uses the standard font (Times New Roman).
         if faces.is_empty() {
-            for fam in candidate_families("serif") {
-                if let Some(f) = self.best_in_family(&fam, font) {
-                    push(Some(f), &mut faces);
-                    break;
-                }
-            }
+            push(self.css_family("serif", font), &mut faces);
         }
         // Per-character fallback, in fontconfig's preference for an English locale.
         for fam in [
@@ -370,6 +400,46 @@ impl FontDb {
             push(self.best_in_family(fam, font), &mut faces);
         }
         Chain { faces }
+    }
+
+    /// The face Chromium draws one family of a CSS list with, or `None` when it moves on
+    /// to the next family.
+    fn css_family(&self, name: &str, font: &FontSpec) -> Option<ChainFace> {
+        if let Some((asked, fallbacks)) = generic_family(name) {
+            if !asked.is_empty() {
+                if let Some(cf) = self.platform_family(asked, font) {
+                    return Some(cf);
+                }
+            }
+            return fallbacks
+                .iter()
+                .find_map(|fam| self.best_in_family(fam, font));
+        }
+        self.platform_family(name, font)
+            .or_else(|| alternate_family(name).and_then(|alt| self.platform_family(alt, font)))
+    }
+
+    /// Skia's `matchFamilyName` on Linux: fontconfig's best face for the substituted family
+    /// list, kept only if its family is the one asked for, the one fontconfig's rules put
+    /// first, or a metric-compatible replacement (`MatchFont`).
+    fn platform_family(&self, name: &str, font: &FontSpec) -> Option<ChainFace> {
+        let list = match &self.catalog.config {
+            Some(config) => config.substitute(name),
+            None => candidate_families(name),
+        };
+        let post_config = list.first()?.as_str();
+        for family in &list {
+            let Some(cf) = self.best_in_family(family, font) else {
+                continue;
+            };
+            let names = &self.catalog.entries.get(cf.id)?.families;
+            let acceptable = fallback_allowed(name)
+                || names
+                    .iter()
+                    .any(|f| f == post_config || f == name || metric_compatible(name, f));
+            return acceptable.then_some(cf);
+        }
+        None
     }
 
     /// CSS font matching within a family (CSS Fonts 4, §5.2): style first, then weight.
@@ -788,6 +858,41 @@ mod tests {
         }
         assert!((fake_bold_width(9.0) - 9.0 / 24.0).abs() < 1e-6);
         assert!((fake_bold_width(36.0) - 36.0 / 32.0).abs() < 1e-6);
+    }
+
+    /// Issue 17: a bare `Helvetica` is drawn by Chromium in Liberation Sans (fontconfig's
+    /// metric aliases, then Blink's Arial alternate), not in the standard serif font.
+    #[test]
+    fn helvetica_matches_like_chromium() {
+        let db = FontDb::system();
+        let f = font("Helvetica", 12.0, 400);
+        if db.best_in_family("liberation sans", &f).is_none() {
+            eprintln!("skipped: Liberation Sans is not installed");
+            return;
+        }
+        for family in ["Helvetica", "helvetica, serif", "Arial", "Times, Helvetica"] {
+            let chain = db.chain(&font(family, 12.0, 400));
+            let first = &db.catalog.entries[chain.faces[0].id];
+            let want = if family.starts_with("Times") {
+                "liberation serif"
+            } else {
+                "liberation sans"
+            };
+            assert!(
+                first.families.iter().any(|f| f == want),
+                "{family}: {first:?}"
+            );
+        }
+        // A family fontconfig only maps to its generic default is not accepted: Chromium
+        // moves on to the next family of the list (here the standard serif font).
+        let chain = db.chain(&font("Verdana", 12.0, 400));
+        let first = &db.catalog.entries[chain.faces[0].id];
+        if db.best_in_family("liberation serif", &f).is_some() {
+            assert!(
+                first.families.iter().any(|f| f == "liberation serif"),
+                "{first:?}"
+            );
+        }
     }
 
     #[test]

@@ -4,6 +4,7 @@
 //! [`TextEngine::shape`] for the outlines of a line, already placed on its baseline.
 
 mod discovery;
+mod fontconfig;
 pub mod fonts;
 #[cfg(feature = "sprite-text")]
 pub mod sprite;
