@@ -1,9 +1,13 @@
-//! The facade: re-exports the layers and wires one render — validate, hash, look up the cache,
-//! draw with an engine, encode, store.
+#![doc = include_str!("../README.md")]
 //!
-//! - [`spec`]: the request ([`RenderOptions`]) and what engines return.
+//! # The layers
+//!
+//! The facade re-exports the crates it wires together, for what the one call does not cover:
+//!
+//! - [`spec`]: the request ([`RenderOptions`]), its budgets ([`spec::Limits`]) and what
+//!   engines return.
 //! - [`skia`] and, with the `browser` feature (default), `browser`: the engines.
-//! - [`cache`]: the LRU of encoded images.
+//! - [`cache`]: the cache of encoded images (in memory, optionally shared through Redis).
 //! - [`encode`](mod@encode): bitmap → PNG / JPEG / WebP.
 //! - [`service`]: the [`Service`] that runs one request through all of the above.
 //! - [`metrics`]: its counters, for `GET /metrics`.
@@ -26,3 +30,84 @@ pub use service::{
     BlockingRenderer, CacheMetrics, CachedImage, Health, RenderFailure, RenderResult, Service,
     ServiceConfig, ServiceError, ServiceMetrics, VERSION,
 };
+
+use std::sync::OnceLock;
+
+/// Why [`render`] (or a [`Service`]) produced no image: the options are invalid
+/// ([`ServiceError::Request`]), the chart needs more than a budget allows
+/// ([`ServiceError::Rejected`]), or the engine or encoder failed. A render that reports
+/// problems with the config is not an error: the image comes back with
+/// [`RenderResult::messages`].
+pub type Error = ServiceError;
+
+/// Renders one chart with the native (skia) engine on the calling thread: no async runtime,
+/// no cache. The result holds the encoded image in `options.format`, its MIME type and what
+/// Chart.js would have logged about the config.
+///
+/// The options are checked first ([`RenderOptions::check`] within the default
+/// [`spec::Limits`]), so options written in code meet the rules a parsed request does. The
+/// engine, with the fonts it finds on this machine, is made once per process and shared by
+/// every call (and every thread); calls may run in parallel.
+///
+/// `engine: "browser"` is refused with [`ServiceError::BrowserUnavailable`]: the browser
+/// engine needs a running Chromium and an async runtime, which a [`Service`] manages.
+///
+/// ```
+/// use chart_raster::{render, ImageFormat, RenderOptions};
+/// use serde_json::json;
+///
+/// let serde_json::Value::Object(config) = json!({
+///     "type": "line",
+///     "data": {"labels": [1, 2, 3], "datasets": [{"label": "squares", "data": [1, 4, 9]}]}
+/// }) else {
+///     unreachable!("json! of an object is an object")
+/// };
+/// let options = RenderOptions {
+///     width: 300.0,
+///     height: 200.0,
+///     device_pixel_ratio: 1.0,
+///     format: ImageFormat::Webp,
+///     ..RenderOptions::new(config)
+/// };
+/// let image = render(&options)?;
+/// assert_eq!(image.content_type, "image/webp");
+/// assert!(image.bytes.starts_with(b"RIFF"));
+/// assert!(image.messages.is_empty());
+///
+/// // Options out of range are an error, not a panic nor a huge allocation.
+/// let too_wide = RenderOptions { width: 1e9, ..options };
+/// assert!(matches!(render(&too_wide), Err(chart_raster::Error::Request(_))));
+/// # Ok::<(), chart_raster::Error>(())
+/// ```
+pub fn render(options: &RenderOptions) -> Result<RenderResult, Error> {
+    if options.engine != EngineKind::Skia {
+        return Err(ServiceError::BrowserUnavailable(
+            "chart_raster::render draws with the skia engine only; \
+             render engine \"browser\" through a Service"
+                .into(),
+        ));
+    }
+    let engine = shared_engine();
+    options.check(engine.limits())?;
+    // A panic is a bug, never a user's input; still, a library call answers it with an error,
+    // as the service does, rather than taking the caller's thread down.
+    let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        let never = ServiceError::Internal("render cancelled without a Cancel".into());
+        service::draw_encoded(engine, options, &spec::Cancel::new(), never)
+    }))
+    .map_err(|panic| {
+        let msg = panic
+            .downcast_ref::<&str>()
+            .map(|s| s.to_string())
+            .or_else(|| panic.downcast_ref::<String>().cloned())
+            .unwrap_or_else(|| "unknown panic".into());
+        ServiceError::Internal(format!("render panicked: {msg}"))
+    })?;
+    Ok(service::result(drawn?, options.hash(), false))
+}
+
+/// The process' skia engine: font discovery scans the system once, not per chart.
+fn shared_engine() -> &'static skia::Engine {
+    static ENGINE: OnceLock<skia::Engine> = OnceLock::new();
+    ENGINE.get_or_init(skia::Engine::new)
+}

@@ -903,14 +903,10 @@ impl Service {
                     let cancel = cancel.clone();
                     run_blocking(move || {
                         let _slot = slot;
-                        let rendered = renderer.render(&opts, &cancel).map_err(|e| match e {
-                            // Deadline or shutdown; a render whose waiters all left has no
-                            // reader for its error.
-                            RenderFailure::Cancelled => ServiceError::Timeout(limit),
-                            RenderFailure::Rejected(m) => ServiceError::Rejected(m),
-                            RenderFailure::Failed(m) => ServiceError::Render(m),
-                        })?;
-                        encoded(rendered, &opts, |bitmap| renderer.recycle(bitmap))
+                        // Deadline or shutdown; a render whose waiters all left has no reader
+                        // for its error.
+                        let cancelled = ServiceError::Timeout(limit);
+                        draw_encoded(renderer.as_ref(), &opts, &cancel, cancelled)
                     })
                     .await
                 }
@@ -961,6 +957,22 @@ async fn run_blocking(
     })?
 }
 
+/// Draws and encodes one request on this thread: the service's skia path, and the whole of
+/// the blocking [`crate::render`]. A render stopped by `cancel` fails with `cancelled`.
+pub(crate) fn draw_encoded(
+    renderer: &dyn BlockingRenderer,
+    opts: &RenderOptions,
+    cancel: &Cancel,
+    cancelled: ServiceError,
+) -> Result<CachedImage, ServiceError> {
+    let rendered = renderer.render(opts, cancel).map_err(|e| match e {
+        RenderFailure::Cancelled => cancelled,
+        RenderFailure::Rejected(m) => ServiceError::Rejected(m),
+        RenderFailure::Failed(m) => ServiceError::Render(m),
+    })?;
+    encoded(rendered, opts, |bitmap| renderer.recycle(bitmap))
+}
+
 /// The encoded image; the bitmap goes to `done` once encoded (see
 /// [`BlockingRenderer::recycle`]).
 fn encoded(
@@ -977,7 +989,7 @@ fn encoded(
     })
 }
 
-fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
+pub(crate) fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
     RenderResult {
         content_type: img.format.content_type(),
         bytes: img.bytes,

@@ -393,6 +393,29 @@ impl RenderOptions {
         Self::from_owned_json(Value::Object(obj), limits)
     }
 
+    /// Checks options built in code (`RenderOptions { width: 400.0, ..RenderOptions::new(c) }`)
+    /// as [`from_json_with_limits`](Self::from_json_with_limits) checks a request: sizes,
+    /// `quality`, the bitmap and format limits, and the chart config's input budgets. The
+    /// fields are public, so a caller that did not go through a parser must pass here before
+    /// an engine sees the options.
+    pub fn check(&self, limits: &Limits) -> Result<(), RequestError> {
+        size(self.width, "width", MAX_WIDTH, "MAX_WIDTH")?;
+        size(self.height, "height", MAX_HEIGHT, "MAX_HEIGHT")?;
+        size(
+            self.device_pixel_ratio,
+            "devicePixelRatio",
+            MAX_DEVICE_PIXEL_RATIO,
+            "MAX_DEVICE_PIXEL_RATIO",
+        )?;
+        if self.quality > 100 {
+            return Err(RequestError::QualityRange(f64::from(self.quality)));
+        }
+        crate::budget::check_text(&self.background_color, "backgroundColor", limits)?;
+        self.check_bitmap()?;
+        crate::budget::check_chart(&self.chart, limits)?;
+        Ok(())
+    }
+
     /// Bitmap width in device pixels: `floor(width · dpr)`, as the skia engine sizes it.
     pub fn bitmap_width(&self) -> u32 {
         device_side_f32(self.width, self.device_pixel_ratio)
@@ -641,5 +664,51 @@ mod tests {
     fn integral_floats_are_written_as_integers() {
         assert_eq!(json_f64(800.0), json!(800));
         assert_eq!(json_f64(1.5), json!(1.5));
+    }
+
+    /// Options built in code get the parser's checks: the fields are public.
+    #[test]
+    fn check_refuses_what_the_parser_refuses() {
+        let limits = Limits::default();
+        let ok = RenderOptions::new(Map::new());
+        assert_eq!(ok.check(&limits), Ok(()));
+        let bad = [
+            RenderOptions {
+                height: 0.0,
+                ..ok.clone()
+            },
+            RenderOptions {
+                device_pixel_ratio: MAX_DEVICE_PIXEL_RATIO * 2.0,
+                ..ok.clone()
+            },
+            RenderOptions {
+                quality: 101,
+                ..ok.clone()
+            },
+            RenderOptions {
+                width: 0.3,
+                device_pixel_ratio: 1.0,
+                ..ok.clone()
+            },
+            RenderOptions {
+                background_color: "x".repeat(limits.max_text_chars + 1),
+                ..ok.clone()
+            },
+        ];
+        for opts in bad {
+            let from_json = RenderOptions::from_json_with_limits(&opts.to_json(), &limits);
+            let checked = opts.check(&limits);
+            assert!(checked.is_err(), "{}", opts.canonical_json());
+            assert_eq!(checked.err(), from_json.err());
+        }
+        // JSON has no NaN (it reads as `null`, the default); code can write one.
+        let nan = RenderOptions {
+            width: f64::NAN,
+            ..ok
+        };
+        assert!(matches!(
+            nan.check(&limits),
+            Err(RequestError::NotPositive { field: "width", .. })
+        ));
     }
 }

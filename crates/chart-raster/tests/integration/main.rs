@@ -2,6 +2,7 @@
 //! the built-in examples.
 
 mod fuzz_regressions;
+mod library;
 mod shared_cache;
 
 use chart_raster::cache::ManualClock;
