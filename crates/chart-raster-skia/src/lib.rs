@@ -16,6 +16,7 @@ pub mod raster;
 pub mod scales;
 pub mod scene;
 pub mod text;
+pub mod vector;
 
 use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
 
@@ -101,6 +102,36 @@ impl Engine {
 
     /// Renders a validated request, stopping with [`Error::Cancelled`] once `cancel` fires.
     pub fn render_with(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, Error> {
+        let (settings, mut messages) = Self::settings(opts);
+        let mut out = self.render_chart_with(&opts.chart, &settings, cancel)?;
+        messages.append(&mut out.messages);
+        out.messages = messages;
+        Ok(out)
+    }
+
+    /// Writes a validated request as a vector file ([`vector`]) from the same scene its
+    /// bitmap is drawn from, stopping with [`Error::Cancelled`] once `cancel` fires.
+    pub fn render_vector_with(
+        &self,
+        opts: &RenderOptions,
+        format: vector::VectorFormat,
+        cancel: &Cancel,
+    ) -> Result<vector::Written, Error> {
+        let (settings, mut messages) = Self::settings(opts);
+        let (scene, mut drawn) = self.checked_scene(&opts.chart, &settings, cancel)?;
+        messages.append(&mut drawn);
+        let stop = || cancel.is_cancelled();
+        let bytes = match format {
+            vector::VectorFormat::Svg => vector::svg::write(&scene, &self.text, &stop),
+        }
+        .map_err(|e| match e {
+            vector::VectorError::Cancelled => Error::Cancelled,
+        })?;
+        Ok(vector::Written { bytes, messages })
+    }
+
+    /// The canvas of a request, and the message for a background that is not a colour.
+    fn settings(opts: &RenderOptions) -> (Settings, Vec<Message>) {
         let mut messages = Vec::new();
         let background = match chart_spec::color::parse_color(&opts.background_color) {
             Some(c) => c,
@@ -118,10 +149,7 @@ impl Engine {
             device_pixel_ratio: opts.device_pixel_ratio as f32,
             background,
         };
-        let mut out = self.render_chart_with(&opts.chart, &settings, cancel)?;
-        messages.append(&mut out.messages);
-        out.messages = messages;
-        Ok(out)
+        (settings, messages)
     }
 
     /// Builds the display list of a chart config (the stage before pixels).
@@ -181,6 +209,19 @@ impl Engine {
         settings: &Settings,
         cancel: &Cancel,
     ) -> Result<Rendered, Error> {
+        let (scene, messages) = self.checked_scene(config, settings, cancel)?;
+        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
+        Ok(Rendered { bitmap, messages })
+    }
+
+    /// The scene of a chart, unless the render was cancelled or the scene went over
+    /// `MAX_SCENE_ITEMS` while it was built.
+    fn checked_scene(
+        &self,
+        config: &ChartConfig,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> Result<(scene::Scene, Vec<Message>), Error> {
         let (scene, messages, over) = self.build(config, settings, cancel);
         if cancel.is_cancelled() {
             return Err(Error::Cancelled);
@@ -192,8 +233,7 @@ impl Engine {
                 variable: "MAX_SCENE_ITEMS",
             });
         }
-        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
-        Ok(Rendered { bitmap, messages })
+        Ok((scene, messages))
     }
 
     /// Takes back a bitmap this engine rendered, once it is encoded, so that its memory

@@ -45,7 +45,7 @@ const MAX_SPLIT_DEPTH: u32 = 20;
 
 /// The device-pixel bounds of the canvas.
 #[derive(Debug, Clone, Copy)]
-pub(super) struct Canvas {
+pub(crate) struct Canvas {
     pub width: f32,
     pub height: f32,
 }
@@ -53,7 +53,7 @@ pub(super) struct Canvas {
 /// A stroke made safe: width, miter limit and dashes bounded. Borrowed when nothing needed
 /// bounding, as for every stroke a chart makes: a stroke owns its dash list, and a line
 /// chart strokes thousands of segments.
-pub(super) fn stroke<'a>(s: &'a Stroke, path: &Path, t: Transform) -> Cow<'a, Stroke> {
+pub(crate) fn stroke<'a>(s: &'a Stroke, path: &Path, t: Transform) -> Cow<'a, Stroke> {
     let scale = max_scale(t);
     let width =
         (s.width * scale > MAX_STROKE_WIDTH && scale > 0.0).then(|| MAX_STROKE_WIDTH / scale);
@@ -99,14 +99,14 @@ pub(super) fn max_scale(t: Transform) -> f32 {
 
 /// How far (device px) a stroke's ink reaches from its path: half the width times the miter
 /// limit (joins), at least √2 (square caps), plus a pixel of anti-aliasing.
-pub(super) fn stroke_reach(s: &Stroke, t: Transform) -> f32 {
+pub(crate) fn stroke_reach(s: &Stroke, t: Transform) -> f32 {
     s.width * 0.5 * s.miter_limit.max(std::f32::consts::SQRT_2) * max_scale(t) + 2.0
 }
 
 /// The path as it can safely be drawn under `t` on `canvas`, with ink reaching `reach`
 /// device pixels from it (0 for fills and clips). `is_fill` closes each subpath as a fill
 /// does, so that the closing edge is clamped too.
-pub(super) fn path<'a>(
+pub(crate) fn path<'a>(
     path: &'a Path,
     t: Transform,
     canvas: Canvas,

@@ -41,7 +41,7 @@ mod clip;
 mod convert;
 mod coverage;
 pub mod glyphs;
-mod guard;
+pub(crate) mod guard;
 mod painter;
 pub mod pool;
 mod rect;

@@ -59,3 +59,4 @@ mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;
 mod timing;
+mod vector;
