@@ -20,6 +20,18 @@
 //! Differences in kind (a scale or tick missing on one side) are listed as notes; the skia
 //! layout is written as `<name>.layout.json`.
 
+//! `--random N --seed S [--from I]` compares N generated configs ([`random`]): case `i` of
+//! seed `S` is rebuilt from `(S, i)` alone, its request body is written to
+//! `cases/<name>.json`, and only the cases over [`KEEP_IMAGES_ABOVE`] keep their PNGs. The
+//! report then shows the worst `--worst K` cases (default 60), the share of cases within 1%
+//! and 0.3% (plain and text-aware, [`text_mask`]), per chart kind, and `results.tsv` lists
+//! every case. Campaigns run one chart at a time; run them with `nice` in batches
+//! (`--from 0 --random 200`, `--from 200 --random 200`, …) on a shared machine.
+
+mod random;
+mod report;
+mod text_mask;
+
 use anyhow::{bail, Context, Result};
 use argh::FromArgs;
 use chart_fixtures::{pixelmatch, side_by_side, write_png};
@@ -29,18 +41,24 @@ use chart_raster_skia::elements::geometry::ElementGeometry;
 use chart_raster_skia::layout::Layout;
 use chart_spec::{Bitmap, EngineKind, Message, RenderOptions};
 use serde_json::{json, Value};
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 /// Per-pixel YIQ threshold of the fixtures README.
 const DEFAULT_THRESHOLD: f64 = 0.1;
 
+/// In a random campaign, a case keeps its PNGs when either score is over this (plain) or
+/// half of it (text-aware): the report needs the bad cases, not two thousand good ones.
+const KEEP_IMAGES_ABOVE: f64 = 0.002;
+
 struct Args {
     /// (folder, path below it): the name of a case is its path below the folder.
     inputs: Vec<(PathBuf, PathBuf)>,
+    /// Generated cases: (seed, first index, count).
+    random: Option<(u64, u64, u64)>,
     out: PathBuf,
     dpr: Option<f64>,
     threshold: f64,
+    worst: usize,
 }
 
 /// Render each config with the skia and browser engines and write <name>.skia.png,
@@ -57,6 +75,18 @@ pub struct Cli {
     /// every *.json of this folder (repeatable)
     #[argh(option)]
     dir: Vec<PathBuf>,
+    /// this many generated configs (random but realistic Chart.js configs)
+    #[argh(option)]
+    random: Option<u64>,
+    /// the campaign's seed for --random (default 1)
+    #[argh(option, default = "1")]
+    seed: u64,
+    /// the index of the first generated case (default 0), to run a campaign in batches
+    #[argh(option, default = "0")]
+    from: u64,
+    /// how many of the worst cases the report of a campaign shows (default 60)
+    #[argh(option, default = "60")]
+    worst: usize,
     /// the output folder
     #[argh(option)]
     out: PathBuf,
@@ -90,14 +120,17 @@ fn parse_args(cli: Cli) -> Result<Args> {
         let rel = c.file_name().map(PathBuf::from).unwrap_or_default();
         inputs.push((dir, rel));
     }
-    if inputs.is_empty() {
-        bail!("nothing to compare: name configs, --examples or --dir DIR");
+    let random = cli.random.map(|n| (cli.seed, cli.from, n));
+    if inputs.is_empty() && random.is_none() {
+        bail!("nothing to compare: name configs, --examples, --dir DIR or --random N");
     }
     Ok(Args {
         inputs,
+        random,
         out: cli.out,
         dpr: cli.dpr,
         threshold: cli.threshold,
+        worst: cli.worst,
     })
 }
 
@@ -122,6 +155,24 @@ struct Case {
     name: String,
     title: String,
     opts: RenderOptions,
+    /// The generator's chart kind, for generated cases.
+    kind: Option<&'static str>,
+    /// The config file the report links to (generated cases), relative to the report.
+    config_file: Option<String>,
+}
+
+/// Writes generated case `index` of `seed` to `<out>/cases/<name>.json` and loads it.
+fn random_case(out: &Path, seed: u64, index: u64, dpr: Option<f64>) -> Result<Case> {
+    let c = random::case(seed, index);
+    let dir = out.join("cases");
+    std::fs::create_dir_all(&dir)?;
+    let file = format!("{}.json", c.name);
+    std::fs::write(dir.join(&file), serde_json::to_string_pretty(&c.body)?)?;
+    let mut case = load_case(&dir, Path::new(&file), dpr)?;
+    case.title = c.title;
+    case.kind = Some(c.kind);
+    case.config_file = Some(format!("cases/{file}"));
+    Ok(case)
 }
 
 fn load_case(dir: &Path, rel: &Path, dpr: Option<f64>) -> Result<Case> {
@@ -178,12 +229,21 @@ fn load_case(dir: &Path, rel: &Path, dpr: Option<f64>) -> Result<Case> {
     let mut opts =
         RenderOptions::from_json(&body).map_err(|e| anyhow::anyhow!("{}: {e}", path.display()))?;
     opts.engine = EngineKind::Browser;
-    Ok(Case { name, title, opts })
+    Ok(Case {
+        name,
+        title,
+        opts,
+        kind: None,
+        config_file: None,
+    })
 }
 
 /// What one engine made of a case.
 struct Side {
+    /// Dropped once the case is scored (a campaign would hold thousands).
     bitmap: Option<Bitmap>,
+    /// The bitmap's size, kept after it is dropped.
+    size: Option<(u32, u32)>,
     messages: Vec<Message>,
     /// Why there is no bitmap.
     failure: Option<String>,
@@ -203,6 +263,11 @@ struct Row {
     browser: Side,
     /// Mismatched pixels over all pixels; 1 when a side failed or the sizes differ.
     ratio: f64,
+    /// Mismatched pixels outside the skia engine's text over all pixels ([`text_mask`]);
+    /// `None` when the plain ratio could not be computed.
+    text_ratio: Option<f64>,
+    /// Whether the PNGs of the case are in the output folder.
+    images_written: bool,
     /// The layout oracle's verdict; `None` when a side has no layout.
     layout: Option<LayoutDiff>,
 }
@@ -211,11 +276,17 @@ pub fn run(cli: Cli) -> Result<()> {
     let args = parse_args(cli)?;
     std::fs::create_dir_all(&args.out)
         .with_context(|| format!("creating {}", args.out.display()))?;
-    let cases = args
+    let mut cases = args
         .inputs
         .iter()
         .map(|(dir, rel)| load_case(dir, rel, args.dpr))
         .collect::<Result<Vec<_>>>()?;
+    if let Some((seed, from, n)) = args.random {
+        for i in from..from.saturating_add(n) {
+            cases.push(random_case(&args.out, seed, i, args.dpr)?);
+        }
+    }
+    let campaign = args.random.is_some();
 
     let config = BrowserConfig::from_env();
     config
@@ -223,45 +294,121 @@ pub fn run(cli: Cli) -> Result<()> {
         .map_err(|e| anyhow::anyhow!("{e}\n(the comparison needs the browser engine)"))?;
     let browser = BrowserEngine::new(config);
     let skia = chart_raster_skia::Engine::new();
+    let text = chart_raster_skia::text::TextEngine::system();
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .worker_threads(2)
         .enable_all()
         .build()?;
 
     let mut rows = Vec::new();
+    let total = cases.len();
     for case in cases {
-        let started = std::time::Instant::now();
-        let mut skia_side = render_skia(&skia, &case.opts);
-        skia_side.millis = started.elapsed().as_millis();
-        let started = std::time::Instant::now();
-        let mut layouts = Layouts {
-            skia: skia_layout(&skia, &case.opts),
-            browser: None,
+        let engines = Engines {
+            skia: &skia,
+            browser: &browser,
+            runtime: &runtime,
+            text: &text,
         };
-        let mut browser_side = match runtime.block_on(browser.render_with_layout(&case.opts)) {
-            Ok((r, layout)) => {
-                layouts.browser = layout;
-                Side {
-                    bitmap: Some(r.bitmap),
-                    messages: r.messages,
-                    failure: None,
-                    millis: 0,
-                }
+        rows.push(compare_one(case, &engines, &args, campaign)?);
+        if campaign && rows.len() % 50 == 0 {
+            eprintln!("{}/{total}: {}", rows.len(), report::rates_line(&rows));
+        }
+    }
+    runtime.block_on(browser.shutdown());
+
+    std::fs::write(args.out.join("results.tsv"), report::results_tsv(&rows))?;
+    let mut shown: Vec<&Row> = rows.iter().collect();
+    let mut heading = String::new();
+    if let Some((seed, from, n)) = args.random {
+        // The worst by the plain score, then the worst by the text-aware score not already
+        // shown: glyph noise sorts first in the plain list and layout defects in the other.
+        shown.sort_by(|a, b| b.ratio.total_cmp(&a.ratio));
+        shown.truncate(args.worst);
+        let mut by_text: Vec<&Row> = rows.iter().collect();
+        by_text.sort_by(|a, b| {
+            let key = |r: &Row| r.text_ratio.unwrap_or(r.ratio);
+            key(b).total_cmp(&key(a))
+        });
+        for r in by_text.into_iter().take(args.worst / 2) {
+            if !shown.iter().any(|s| s.case.name == r.case.name) {
+                shown.push(r);
             }
-            Err(e) => Side {
-                bitmap: None,
-                messages: Vec::new(),
-                failure: Some(e.to_string()),
+        }
+        heading = format!(
+            "Seed {seed}, cases {from}..{}: the {} worst by plain mismatch, then the worst \
+             by text-aware mismatch. Every case's request body is in cases/, its numbers in \
+             results.tsv.",
+            from.saturating_add(n),
+            args.worst
+        );
+    }
+    std::fs::write(
+        args.out.join("index.html"),
+        report::index_html(&rows, &shown, args.threshold, &heading),
+    )?;
+    if campaign {
+        report::print_kinds(&rows);
+        report::print_summary(&rows);
+    } else {
+        report::print_table(&rows);
+    }
+    println!("wrote {}", args.out.join("index.html").display());
+    Ok(())
+}
+
+/// What renders and measures a case.
+struct Engines<'a> {
+    skia: &'a chart_raster_skia::Engine,
+    browser: &'a BrowserEngine,
+    runtime: &'a tokio::runtime::Runtime,
+    text: &'a chart_raster_skia::text::TextEngine,
+}
+
+/// Renders one case with both engines, scores it and writes its files.
+fn compare_one(case: Case, e: &Engines<'_>, args: &Args, campaign: bool) -> Result<Row> {
+    let started = std::time::Instant::now();
+    let mut skia_side = render_skia(e.skia, &case.opts);
+    skia_side.millis = started.elapsed().as_millis();
+    let started = std::time::Instant::now();
+    let mut layouts = Layouts {
+        skia: skia_layout(e.skia, &case.opts),
+        browser: None,
+    };
+    let mut browser_side = match e.runtime.block_on(e.browser.render_with_layout(&case.opts)) {
+        Ok((r, layout)) => {
+            layouts.browser = layout;
+            Side {
+                size: Some((r.bitmap.width, r.bitmap.height)),
+                bitmap: Some(r.bitmap),
+                messages: r.messages,
+                failure: None,
                 millis: 0,
-            },
-        };
-        browser_side.millis = started.elapsed().as_millis();
-        let ratio = write_images(
+            }
+        }
+        Err(e) => Side {
+            bitmap: None,
+            size: None,
+            messages: Vec::new(),
+            failure: Some(e.to_string()),
+            millis: 0,
+        },
+    };
+    browser_side.millis = started.elapsed().as_millis();
+    let scored = score(&skia_side, &browser_side, args.threshold);
+    let text_ratio = scored
+        .as_ref()
+        .and_then(|(_, diff)| text_aware_ratio(e, &case.opts, diff));
+    let ratio = scored.as_ref().map_or(1.0, |s| s.0);
+    let keep = !campaign
+        || ratio > KEEP_IMAGES_ABOVE
+        || text_ratio.unwrap_or(ratio) > KEEP_IMAGES_ABOVE / 2.0;
+    if keep {
+        write_images(
             &args.out,
             &case.name,
             &skia_side,
             &browser_side,
-            args.threshold,
+            scored.as_ref().map(|s| &s.1),
         )?;
         if let Some(l) = &layouts.skia {
             std::fs::write(
@@ -269,27 +416,62 @@ pub fn run(cli: Cli) -> Result<()> {
                 serde_json::to_string_pretty(l)?,
             )?;
         }
-        let layout = match (&layouts.skia, &layouts.browser) {
-            (Some(ours), Some(theirs)) => Some(layout_diff(ours, theirs)),
-            _ => None,
-        };
-        rows.push(Row {
-            case,
-            skia: skia_side,
-            browser: browser_side,
-            ratio,
-            layout,
-        });
     }
-    runtime.block_on(browser.shutdown());
+    let layout = match (&layouts.skia, &layouts.browser) {
+        (Some(ours), Some(theirs)) => Some(layout_diff(ours, theirs)),
+        _ => None,
+    };
+    skia_side.bitmap = None;
+    browser_side.bitmap = None;
+    Ok(Row {
+        case,
+        skia: skia_side,
+        browser: browser_side,
+        ratio,
+        text_ratio,
+        images_written: keep,
+        layout,
+    })
+}
 
-    std::fs::write(
-        args.out.join("index.html"),
-        index_html(&rows, args.threshold),
-    )?;
-    print_table(&rows);
-    println!("wrote {}", args.out.join("index.html").display());
-    Ok(())
+/// The mismatch ratio and the pixelmatch diff image, when both sides drew a bitmap of the
+/// same size.
+fn score(skia: &Side, browser: &Side, threshold: f64) -> Option<(f64, Bitmap)> {
+    let (expected, actual) = (browser.bitmap.as_ref()?, skia.bitmap.as_ref()?);
+    let (w, h) = (expected.width, expected.height);
+    if (actual.width, actual.height) != (w, h) {
+        return None;
+    }
+    let mut diff = Bitmap::new(w, h);
+    let mismatched = pixelmatch(
+        &expected.data,
+        &actual.data,
+        w,
+        h,
+        threshold,
+        Some(&mut diff.data),
+    );
+    Some((
+        mismatched as f64 / (f64::from(w) * f64::from(h)).max(1.0),
+        diff,
+    ))
+}
+
+/// The text-aware ratio of a scored case: its diff's mismatches outside the text boxes of
+/// the skia engine's scene ([`text_mask`]).
+fn text_aware_ratio(e: &Engines<'_>, opts: &RenderOptions, diff: &Bitmap) -> Option<f64> {
+    let settings = chart_raster_skia::Settings {
+        width: opts.width as f32,
+        height: opts.height as f32,
+        device_pixel_ratio: opts.device_pixel_ratio as f32,
+        background: chart_spec::Rgba::TRANSPARENT,
+    };
+    let scene = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        e.skia.scene(&opts.chart, &settings).0
+    }))
+    .ok()?;
+    let mask = text_mask::TextMask::of_scene(&scene, e.text, diff.width, diff.height);
+    Some(mask.ratio_outside(&diff.data))
 }
 
 /// The skia engine's layout of a request, at the settings its render uses (`None` when the
@@ -441,6 +623,7 @@ fn render_skia(engine: &chart_raster_skia::Engine, opts: &RenderOptions) -> Side
     let result = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| engine.render(opts)));
     match result {
         Ok(Ok(r)) => Side {
+            size: Some((r.bitmap.width, r.bitmap.height)),
             bitmap: Some(r.bitmap),
             messages: r.messages,
             failure: None,
@@ -448,12 +631,14 @@ fn render_skia(engine: &chart_raster_skia::Engine, opts: &RenderOptions) -> Side
         },
         Ok(Err(e)) => Side {
             bitmap: None,
+            size: None,
             messages: Vec::new(),
             failure: Some(e.to_string()),
             millis: 0,
         },
         Err(panic) => Side {
             bitmap: None,
+            size: None,
             messages: Vec::new(),
             failure: Some(format!(
                 "panicked: {}",
@@ -468,14 +653,15 @@ fn render_skia(engine: &chart_raster_skia::Engine, opts: &RenderOptions) -> Side
     }
 }
 
-/// Writes the PNGs of one case and returns its mismatch ratio.
+/// Writes the PNGs of one case: each side's bitmap and, when both have one, browser | diff |
+/// skia (the diff blank when the sizes differ).
 fn write_images(
     out: &Path,
     name: &str,
     skia: &Side,
     browser: &Side,
-    threshold: f64,
-) -> Result<f64> {
+    diff: Option<&Bitmap>,
+) -> Result<()> {
     if let Some(b) = &skia.bitmap {
         write_png(&out.join(format!("{name}.skia.png")), b)?;
     }
@@ -483,213 +669,19 @@ fn write_images(
         write_png(&out.join(format!("{name}.browser.png")), b)?;
     }
     let (Some(expected), Some(actual)) = (&browser.bitmap, &skia.bitmap) else {
-        return Ok(1.0);
+        return Ok(());
     };
-    let (w, h) = (expected.width, expected.height);
-    let same_size = (actual.width, actual.height) == (w, h);
-    let mut diff = Bitmap::new(w, h);
-    let ratio = if same_size {
-        let mismatched = pixelmatch(
-            &expected.data,
-            &actual.data,
-            w,
-            h,
-            threshold,
-            Some(&mut diff.data),
-        );
-        mismatched as f64 / (f64::from(w) * f64::from(h)).max(1.0)
-    } else {
-        1.0
-    };
+    let blank = Bitmap::new(expected.width, expected.height);
     write_png(
         &out.join(format!("{name}.diff.png")),
-        &side_by_side(&[expected, &diff, actual]),
+        &side_by_side(&[expected, diff.unwrap_or(&blank), actual]),
     )?;
-    Ok(ratio)
-}
-
-fn median(mut values: Vec<f64>) -> f64 {
-    if values.is_empty() {
-        return 0.0;
-    }
-    values.sort_by(f64::total_cmp);
-    let mid = values.len() / 2;
-    if values.len() % 2 == 1 {
-        values[mid]
-    } else {
-        (values[mid - 1] + values[mid]) / 2.0
-    }
-}
-
-fn print_table(rows: &[Row]) {
-    println!(
-        "{:<28} {:>9} {:>9} {:>9} {:>8} {:>8}  {:>7} {:>7} {:>7} {:>7}  notes",
-        "chart",
-        "mismatch",
-        "skia msg",
-        "brws msg",
-        "skia ms",
-        "brws ms",
-        "area px",
-        "box px",
-        "tick px",
-        "elem px"
-    );
-    for row in rows {
-        let mut notes = Vec::new();
-        if let Some(f) = &row.skia.failure {
-            notes.push(format!("skia: {f}"));
-        }
-        if let Some(f) = &row.browser.failure {
-            notes.push(format!("browser: {f}"));
-        }
-        if let (Some(a), Some(b)) = (&row.skia.bitmap, &row.browser.bitmap) {
-            if (a.width, a.height) != (b.width, b.height) {
-                notes.push(format!(
-                    "size {}x{} vs {}x{}",
-                    a.width, a.height, b.width, b.height
-                ));
-            }
-        }
-        if let Some(l) = &row.layout {
-            notes.extend(l.notes.iter().cloned());
-        }
-        println!(
-            "{:<28} {:>8.2}% {:>9} {:>9} {:>8} {:>8}  {}  {}",
-            row.case.name,
-            row.ratio * 100.0,
-            row.skia.messages.len(),
-            row.browser.messages.len(),
-            row.skia.millis,
-            row.browser.millis,
-            layout_columns(row.layout.as_ref()),
-            notes.join("; ")
-        );
-    }
-    let ratios: Vec<f64> = rows.iter().map(|r| r.ratio).collect();
-    let worst: Vec<f64> = rows
-        .iter()
-        .filter_map(|r| r.layout.as_ref().map(LayoutDiff::worst))
-        .collect();
-    let exact = worst.iter().filter(|w| **w < 0.5).count();
-    println!(
-        "{} charts, median mismatch {:.2}%; layout within 0.5 px of Chart.js: {exact}/{} \
-         (median largest difference {:.2} px)",
-        rows.len(),
-        median(ratios) * 100.0,
-        worst.len(),
-        median(worst.clone())
-    );
-}
-
-/// The four largest differences, or dashes when a side has no layout.
-fn layout_columns(l: Option<&LayoutDiff>) -> String {
-    match l {
-        Some(l) => format!(
-            "{:>7.2} {:>7.2} {:>7.2} {:>7.2}",
-            l.area, l.boxes, l.ticks, l.elements
-        ),
-        None => format!("{:>7} {:>7} {:>7} {:>7}", "-", "-", "-", "-"),
-    }
-}
-
-fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
-
-fn messages_html(side: &Side) -> String {
-    let mut s = String::new();
-    if let Some(f) = &side.failure {
-        let _ = write!(s, "<li class=error>failed: {}</li>", escape(f));
-    }
-    for m in &side.messages {
-        let level = format!("{:?}", m.level).to_lowercase();
-        let _ = write!(s, "<li class={level}>{level}: {}</li>", escape(&m.message));
-    }
-    if s.is_empty() {
-        "<span class=none>no messages</span>".into()
-    } else {
-        format!("<ul>{s}</ul>")
-    }
-}
-
-fn layout_html(l: Option<&LayoutDiff>) -> String {
-    match l {
-        Some(l) => {
-            let mut s = format!(
-                "{:.2} {:.2} {:.2} {:.2}",
-                l.area, l.boxes, l.ticks, l.elements
-            );
-            for n in &l.notes {
-                let _ = write!(s, "; {n}");
-            }
-            s
-        }
-        None => "-".into(),
-    }
-}
-
-fn index_html(rows: &[Row], threshold: f64) -> String {
-    let ratios: Vec<f64> = rows.iter().map(|r| r.ratio).collect();
-    let mut html = String::new();
-    let _ = write!(
-        html,
-        "<!DOCTYPE html><html><head><meta charset=utf-8><title>skia vs browser</title>\
-         <style>body{{font:14px sans-serif;margin:1em}}table{{border-collapse:collapse}}\
-         td,th{{border:1px solid #ccc;padding:4px;vertical-align:top;text-align:left}}\
-         img{{max-width:100%;background:repeating-conic-gradient(#eee 0 25%,#fff 0 50%) 0 0/16px 16px}}\
-         .error{{color:#b00}}.warn{{color:#a60}}.none{{color:#999}}ul{{margin:0;padding-left:1.2em}}\
-         </style></head><body><h1>skia vs browser</h1>\
-         <p>{} charts; median mismatch <b>{:.2}%</b> (pixelmatch, threshold {threshold}, \
-         anti-aliasing not counted). Each strip: browser (Chart.js) | diff | skia.</p>\
-         <table><tr><th>chart</th><th>mismatch</th><th>layout Δ px<br>area box tick elem</th>\
-         <th>browser | diff | skia</th>\
-         <th>skia messages</th><th>browser messages</th></tr>",
-        rows.len(),
-        median(ratios) * 100.0
-    );
-    for row in rows {
-        let name = escape(&row.case.name);
-        let strip = if row.skia.bitmap.is_some() && row.browser.bitmap.is_some() {
-            format!("<a href=\"{name}.diff.png\"><img src=\"{name}.diff.png\"></a>")
-        } else {
-            let mut s = String::new();
-            for (side, file) in [(&row.browser, "browser"), (&row.skia, "skia")] {
-                if side.bitmap.is_some() {
-                    let _ = write!(s, "<img src=\"{name}.{file}.png\"> ");
-                }
-            }
-            s
-        };
-        let _ = write!(
-            html,
-            "<tr id=\"{name}\"><td><b>{name}</b><br>{}<br>\
-             <a href=\"{name}.browser.png\">browser</a> · <a href=\"{name}.skia.png\">skia</a></td>\
-             <td>{:.2}%</td><td>{}</td><td>{strip}</td><td>{}</td><td>{}</td></tr>",
-            escape(&row.case.title),
-            row.ratio * 100.0,
-            escape(&layout_html(row.layout.as_ref())),
-            messages_html(&row.skia),
-            messages_html(&row.browser),
-        );
-    }
-    html.push_str("</table></body></html>\n");
-    html
+    Ok(())
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn median_of_odd_and_even() {
-        assert_eq!(median(vec![0.3, 0.1, 0.2]), 0.2);
-        assert_eq!(median(vec![0.4, 0.1, 0.2, 0.3]), 0.25);
-        assert_eq!(median(vec![]), 0.0);
-    }
 
     #[test]
     fn side_by_side_places_images_left_to_right() {
@@ -705,14 +697,6 @@ mod tests {
             &s.data[16..24],
             &[0; 8],
             "transparent below the shorter image"
-        );
-    }
-
-    #[test]
-    fn html_is_escaped() {
-        assert_eq!(
-            escape("<a href=\"x\">&</a>"),
-            "&lt;a href=&quot;x&quot;&gt;&amp;&lt;/a&gt;"
         );
     }
 
