@@ -7,7 +7,7 @@
 //! command (`cargo xtask browser-assets && cargo test --workspace`) with
 //! `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
 //! `CHART_RASTER_REQUIRE_VECTOR_TOOLS=1`, so that a skipped browser, Redis or SVG/PDF tool test
-//! fails.
+//! fails; then every example of the chart-raster library is run.
 //!
 //! Every cargo call gets `RUSTFLAGS="-D warnings"`: warnings are denied everywhere, and one
 //! set of flags means the workspace compiles once (a RUSTFLAGS change rebuilds everything).
@@ -56,8 +56,38 @@ pub fn run(_: Cli) -> Result<()> {
     // .ci/run installs rsvg-convert, pdftoppm and pdftotext: the SVG and PDF checks must run.
     test.env("CHART_RASTER_REQUIRE_VECTOR_TOOLS", "1");
     status(test, "cargo test --workspace")?;
+    step("library examples");
+    // `cargo test` builds examples but does not run them: run each one (they check their
+    // own output and exit non-zero on a wrong answer).
+    for example in library_examples()? {
+        cargo(&[
+            "run",
+            "--quiet",
+            "-p",
+            "chart-raster",
+            "--example",
+            &example,
+        ])?;
+    }
     step("done");
     Ok(())
+}
+
+/// The names of `crates/chart-raster/examples/*.rs`, sorted.
+fn library_examples() -> Result<Vec<String>> {
+    let dir =
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../crates/chart-raster/examples");
+    let mut names: Vec<String> = std::fs::read_dir(&dir)
+        .with_context(|| format!("reading {}", dir.display()))?
+        .filter_map(|e| e.ok().map(|e| e.path()))
+        .filter(|p| p.extension().is_some_and(|e| e == "rs"))
+        .filter_map(|p| p.file_stem().and_then(|s| s.to_str()).map(str::to_string))
+        .collect();
+    names.sort();
+    if names.is_empty() {
+        bail!("no examples in {}", dir.display());
+    }
+    Ok(names)
 }
 
 /// `cargo <args>` with CI's flags.

@@ -47,6 +47,12 @@ pub enum ImageFormat {
 }
 
 impl ImageFormat {
+    /// Every format, in declaration order: what a caller offers or iterates over (the
+    /// `render_all_formats` example of chart-raster). A new variant goes here too; the test
+    /// `all_lists_every_format` does not compile until its match names it.
+    pub const ALL: &'static [ImageFormat] =
+        &[ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp];
+
     /// The name used in requests and in the canonical JSON.
     pub fn as_str(self) -> &'static str {
         match self {
@@ -664,6 +670,21 @@ mod tests {
     fn integral_floats_are_written_as_integers() {
         assert_eq!(json_f64(800.0), json!(800));
         assert_eq!(json_f64(1.5), json!(1.5));
+    }
+
+    #[test]
+    fn all_lists_every_format() {
+        for &f in ImageFormat::ALL {
+            assert_eq!(ImageFormat::parse(f.as_str()), Some(f));
+        }
+        // Exhaustive: a new variant stops this compiling; add it to ALL and here.
+        let position = |f: ImageFormat| match f {
+            ImageFormat::Png => 0,
+            ImageFormat::Jpeg => 1,
+            ImageFormat::Webp => 2,
+        };
+        let listed: Vec<usize> = ImageFormat::ALL.iter().map(|&f| position(f)).collect();
+        assert_eq!(listed, [0, 1, 2]);
     }
 
     /// Options built in code get the parser's checks: the fields are public.
