@@ -128,6 +128,37 @@ pub enum Item {
     PushClip { path: Path, transform: Transform },
     /// `ctx.restore()` of the last [`Item::PushClip`].
     PopClip,
+    /// A fill, stroke or text drawn while the context has a visible shadow
+    /// (`shadowColor`, `shadowBlur`, `shadowOffsetX/Y`): the shadow is painted first, then
+    /// `item`. Boxed like [`Item::Text`]; only fills, strokes and text are drawn inside.
+    Shadowed { shadow: Shadow, item: Box<Item> },
+}
+
+/// The canvas shadow state. As the HTML canvas spec says, the offset and the blur are in the
+/// bitmap's pixels, untouched by the current transform (and so by Chart.js's `scale(dpr)`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct Shadow {
+    /// `shadowColor`.
+    pub color: Rgba,
+    /// `shadowBlur`: the Gaussian's standard deviation is half of it.
+    pub blur: f32,
+    /// `shadowOffsetX`, device px.
+    pub offset_x: f32,
+    /// `shadowOffsetY`, device px.
+    pub offset_y: f32,
+}
+
+impl Shadow {
+    /// The canvas draws shadows only when the colour is not transparent and the blur or an
+    /// offset is non-zero (HTML spec, "Shadows"); a non-finite or negative value is ignored
+    /// by the setters, as 0 here.
+    pub fn is_visible(&self) -> bool {
+        let set = |v: f32| v.is_finite() && v != 0.0;
+        !self.color.is_transparent()
+            && ((self.blur.is_finite() && self.blur > 0.0)
+                || set(self.offset_x)
+                || set(self.offset_y))
+    }
 }
 
 /// How a shape is coloured.

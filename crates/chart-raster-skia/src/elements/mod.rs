@@ -11,8 +11,8 @@ pub mod line;
 pub mod point;
 
 use crate::scene::{
-    Item, ItemList, LineCap, LineJoin, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem,
-    Transform,
+    Item, ItemList, LineCap, LineJoin, Paint, Path, Shadow, Stroke, TextAlign, TextBaseline,
+    TextItem, Transform,
 };
 use crate::text::TextEngine;
 use chart_spec::values::Font;
@@ -143,7 +143,9 @@ pub struct Ctx<'a> {
     /// Text measuring.
     pub text: &'a TextEngine,
     pub(crate) transform: Transform,
-    saved: Vec<(Transform, usize)>,
+    /// The shadow state (`shadowColor`, `shadowBlur`, `shadowOffsetX/Y`), when visible.
+    shadow: Option<Shadow>,
+    saved: Vec<(Transform, usize, Option<Shadow>)>,
     clips: usize,
 }
 
@@ -154,6 +156,7 @@ impl<'a> Ctx<'a> {
             items,
             text,
             transform: Transform::IDENTITY,
+            shadow: None,
             saved: Vec::new(),
             clips: 0,
         }
@@ -167,13 +170,30 @@ impl<'a> Ctx<'a> {
 
     /// `ctx.save()`.
     pub fn save(&mut self) {
-        self.saved.push((self.transform, self.clips));
+        self.saved.push((self.transform, self.clips, self.shadow));
+    }
+
+    /// Sets the canvas shadow state; an invisible shadow (`Shadow::is_visible`) is none.
+    pub fn set_shadow(&mut self, shadow: Shadow) {
+        self.shadow = shadow.is_visible().then_some(shadow);
+    }
+
+    /// Appends `item`, under the current shadow when there is one.
+    fn push_shadowed(&mut self, item: Item) {
+        match self.shadow {
+            Some(shadow) => self.items.push(Item::Shadowed {
+                shadow,
+                item: Box::new(item),
+            }),
+            None => self.items.push(item),
+        }
     }
 
     /// `ctx.restore()`: pops the transform and every clip pushed since the save.
     pub fn restore(&mut self) {
-        if let Some((t, clips)) = self.saved.pop() {
+        if let Some((t, clips, shadow)) = self.saved.pop() {
             self.transform = t;
+            self.shadow = shadow;
             while self.clips > clips {
                 self.items.push(Item::PopClip);
                 self.clips -= 1;
@@ -227,7 +247,7 @@ impl<'a> Ctx<'a> {
         if p.is_empty() || paint.is_invisible() {
             return;
         }
-        self.items.push(Item::Fill {
+        self.push_shadowed(Item::Fill {
             path: p.path.clone(),
             paint,
             transform: self.transform,
@@ -243,7 +263,7 @@ impl<'a> Ctx<'a> {
         {
             return;
         }
-        self.items.push(Item::Stroke {
+        self.push_shadowed(Item::Stroke {
             path: p.path.clone(),
             paint: Paint::Solid(style.color),
             stroke: style.to_scene(),
@@ -276,7 +296,7 @@ impl<'a> Ctx<'a> {
         baseline: TextBaseline,
         stroke: Option<(f64, Rgba)>,
     ) {
-        self.items.push(Item::Text(Box::new(TextItem {
+        self.push_shadowed(Item::Text(Box::new(TextItem {
             text: s.to_string(),
             x: x as f32,
             y: y as f32,

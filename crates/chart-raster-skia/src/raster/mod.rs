@@ -45,6 +45,7 @@ pub(crate) mod guard;
 mod painter;
 pub mod pool;
 mod rect;
+mod shadow;
 mod text_items;
 
 use clip::ClipStack;

@@ -71,6 +71,14 @@ impl Painter<'_> {
             Item::PopClip => {
                 self.clips.pop();
             }
+            Item::Shadowed { shadow, item } => {
+                // The shadow first, then the shape over it (canvas order). Scenes never nest
+                // shadows; a nested one is not drawn rather than recursed into.
+                if !matches!(**item, Item::Shadowed { .. }) {
+                    self.shadow(shadow, item);
+                    self.item(item);
+                }
+            }
         }
     }
 

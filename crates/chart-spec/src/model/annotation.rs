@@ -107,6 +107,25 @@ pub struct Shape {
     pub border_dash_offset: f64,
     /// `borderRadius` (one value for every corner). Default: 0 (6 for line labels).
     pub border_radius: f64,
+    /// The canvas shadow of the fill and of the border (`setShadowStyle`).
+    pub shadow: ShapeShadow,
+}
+
+/// `backgroundShadowColor`, `borderShadowColor`, `shadowBlur`, `shadowOffsetX/Y`: the
+/// canvas shadow the plugin sets before filling (background colour) and stroking (border
+/// colour) a shape.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct ShapeShadow {
+    /// `backgroundShadowColor`. Default: transparent.
+    pub background_color: Rgba,
+    /// `borderShadowColor`. Default: transparent.
+    pub border_color: Rgba,
+    /// `shadowBlur`. Default: 0.
+    pub blur: f64,
+    /// `shadowOffsetX`. Default: 0.
+    pub offset_x: f64,
+    /// `shadowOffsetY`. Default: 0.
+    pub offset_y: f64,
 }
 
 /// One arrow head of a line (`arrowHeads.start` / `arrowHeads.end`), its options falling

@@ -8,7 +8,7 @@ use crate::defaults;
 use crate::message::Message;
 use crate::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, ControlOffset,
-    DrawTime, LabelPos, LabelSize, Shape,
+    DrawTime, LabelPos, LabelSize, Shape, ShapeShadow,
 };
 use crate::model::{PointStyle, Raw};
 use crate::scopes::{to_number, truthy, Scopes};
@@ -58,6 +58,13 @@ pub(super) fn shape(m: &Map<String, Value>, default_color: Rgba, routed_bg: bool
             .unwrap_or_default(),
         border_dash_offset: num(m, "borderDashOffset", 0.0),
         border_radius: num(m, "borderRadius", 0.0),
+        shadow: ShapeShadow {
+            background_color: color_of(m.get("backgroundShadowColor")).unwrap_or(Rgba::TRANSPARENT),
+            border_color: color_of(m.get("borderShadowColor")).unwrap_or(Rgba::TRANSPARENT),
+            blur: num(m, "shadowBlur", 0.0),
+            offset_x: num(m, "shadowOffsetX", 0.0),
+            offset_y: num(m, "shadowOffsetY", 0.0),
+        },
     }
 }
 
@@ -206,7 +213,7 @@ pub(super) fn label(
 
 /// Resolves `options.plugins.annotation`; `None` when the plugin is off or has nothing to
 /// draw. Unsupported parts (other types, point styles other than circle, curves, arrow
-/// heads, callouts, shadows) are named in `messages`.
+/// heads, callouts) are named in `messages`.
 pub fn resolve_annotations(
     config: &Map<String, Value>,
     messages: &mut Vec<Message>,
@@ -274,15 +281,6 @@ pub fn resolve_annotations(
             || corner_radius(m.get("label").and_then(|l| l.get("borderRadius")))
         {
             note("per-corner borderRadius (one radius is used)".into());
-        }
-        let shadowed = |o: &Map<String, Value>| {
-            ["shadowBlur", "shadowOffsetX", "shadowOffsetY"]
-                .iter()
-                .any(|k| num(o, k, 0.0) != 0.0)
-        };
-        let label_obj = m.get("label").and_then(Value::as_object);
-        if shadowed(&m) || label_obj.is_some_and(shadowed) {
-            note("annotation shadows".into());
         }
         let point_style = match m.get("pointStyle").and_then(Value::as_str) {
             None | Some("circle") => PointStyle::Circle,
@@ -439,5 +437,32 @@ mod tests {
         assert!(!b.label.display);
         assert_eq!(msgs.len(), 1);
         assert!(msgs[0].message.contains("\"star\" annotation type"));
+    }
+
+    /// Shadow options are read for the shape, its label and its arrow heads (which fall
+    /// back to the line's), and no longer reported as unsupported.
+    #[test]
+    fn shadows_are_resolved() {
+        let (a, msgs) = resolve(json!({"options": {"plugins": {"annotation": {
+        "annotations": {
+            "l": {"type": "line", "yMin": 5, "yMax": 5, "shadowBlur": 8, "shadowOffsetX": 3,
+                "borderShadowColor": "red", "arrowHeads": {"end": {"display": true,
+                "shadowOffsetY": 2}},
+                "label": {"display": true, "content": "a", "backgroundShadowColor": "blue",
+                "shadowBlur": 4}}
+        }}}}}));
+        let l = &a.expect("annotations").list[0];
+        assert!(msgs.is_empty(), "{msgs:?}");
+        let sh = l.shape.shadow;
+        assert_eq!((sh.blur, sh.offset_x, sh.offset_y), (8.0, 3.0, 0.0));
+        assert_eq!(sh.border_color, parse_color("red").unwrap());
+        assert_eq!(sh.background_color, Rgba::TRANSPARENT);
+        let head = l.arrow_heads[1].as_ref().expect("end head").shape.shadow;
+        assert_eq!((head.blur, head.offset_x, head.offset_y), (8.0, 3.0, 2.0));
+        assert_eq!(l.label.shape.shadow.blur, 4.0);
+        assert_eq!(
+            l.label.shape.shadow.background_color,
+            parse_color("blue").unwrap()
+        );
     }
 }

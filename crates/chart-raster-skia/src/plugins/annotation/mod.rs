@@ -36,7 +36,7 @@ use geometry::{
 };
 pub use label::LabelBox;
 use label::{box_label, draw_doughnut_label, draw_label, label_annotation, line_label};
-use shape::{draw_arrow_head, draw_box, ellipse, rotate_about, stroke_style};
+use shape::{draw_arrow_head, draw_box, ellipse, rotate_about, set_shadow, stroke_style};
 
 /// Most sides a polygon annotation is drawn with: past a few hundred it is a circle to the
 /// eye, and the plugin would loop once per side.
@@ -62,6 +62,9 @@ fn bounded_shape(s: &mut Shape) {
     s.border_radius = px(s.border_radius, 0.0);
     s.border_dash_offset = px(s.border_dash_offset, 0.0);
     s.border_dash = bounded_dash(&s.border_dash);
+    s.shadow.blur = finite_in(s.shadow.blur, 0.0, MAX_PX, 0.0);
+    s.shadow.offset_x = px(s.shadow.offset_x, 0.0);
+    s.shadow.offset_y = px(s.shadow.offset_y, 0.0);
 }
 
 fn bounded_label(l: &mut AnnotationLabel) {
@@ -317,6 +320,8 @@ fn draw_main(
                     pe.1 + 2.0 / 3.0 * (cp.1 - pe.1),
                 );
                 p.cubic_to(c1.0, c1.1, c2.0, c2.1, pe.0, pe.1);
+                ctx.save();
+                set_shadow(ctx, &a.shape, a.shape.shadow.border_color);
                 ctx.stroke(&p, &stroke_style(&a.shape));
                 let ends = [
                     (ps, angle_in_curve(p1, cp, p2, 0.0), start_adj),
@@ -331,6 +336,7 @@ fn draw_main(
                         ctx.restore();
                     }
                 }
+                ctx.restore();
                 return;
             }
             // `LineAnnotation.draw`: along the x axis of a frame at the start, rotated to
@@ -341,6 +347,7 @@ fn draw_main(
             let mut p = P::new();
             p.move_to(start_adj, 0.0);
             p.line_to(length - end_adj, 0.0);
+            set_shadow(ctx, &a.shape, a.shape.shadow.border_color);
             ctx.stroke(&p, &stroke_style(&a.shape));
             draw_arrow_head(ctx, 0.0, start_adj, a.arrow_heads[0].as_ref(), &a.shape);
             draw_arrow_head(ctx, length, -end_adj, a.arrow_heads[1].as_ref(), &a.shape);
@@ -366,8 +373,10 @@ fn draw_main(
             rotate_about(ctx, (cx, cy), a.rotation);
             let mut p = P::new();
             ellipse(&mut p, cx, cy, b.width() / 2.0, b.height() / 2.0);
+            set_shadow(ctx, &a.shape, a.shape.shadow.background_color);
             ctx.fill(&p, a.shape.background_color);
             if a.shape.border_width > 0.0 {
+                set_shadow(ctx, &a.shape, a.shape.shadow.border_color);
                 ctx.stroke(&p, &stroke_style(&a.shape));
             }
             ctx.restore();
@@ -392,7 +401,32 @@ fn draw_main(
                 cap: LineCap::Butt,
                 join: LineJoin::Miter,
             };
-            draw_point(ctx, &d, x, y, None);
+            // `drawPointStyle` fills under the background shadow, then the element strokes
+            // under the border shadow.
+            ctx.save();
+            set_shadow(ctx, &a.shape, a.shape.shadow.background_color);
+            draw_point(
+                ctx,
+                &PointDraw {
+                    border_width: 0.0,
+                    ..d.clone()
+                },
+                x,
+                y,
+                None,
+            );
+            set_shadow(ctx, &a.shape, a.shape.shadow.border_color);
+            draw_point(
+                ctx,
+                &PointDraw {
+                    fill: chart_spec::Rgba::TRANSPARENT,
+                    ..d
+                },
+                x,
+                y,
+                None,
+            );
+            ctx.restore();
         }
         AnnotationKind::Polygon => {
             let Some((cx, cy, r)) = point_props(a, scales, area) else {
@@ -418,10 +452,14 @@ fn draw_main(
                 rad += step;
             }
             p.close();
+            ctx.save();
+            set_shadow(ctx, &a.shape, a.shape.shadow.background_color);
             ctx.fill(&p, a.shape.background_color);
             if a.shape.border_width > 0.0 {
+                set_shadow(ctx, &a.shape, a.shape.shadow.border_color);
                 ctx.stroke(&p, &stroke_style(&a.shape));
             }
+            ctx.restore();
         }
         AnnotationKind::DoughnutLabel => draw_doughnut_label(ctx, a, scales, area, measure),
         AnnotationKind::Label => {

@@ -3,6 +3,7 @@
 
 use super::geometry::Bounds;
 use crate::elements::{Ctx, StrokeStyle, P};
+use crate::scene::Shadow;
 use chart_spec::model::annotation::{ArrowHead, Shape};
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -12,6 +13,18 @@ pub(super) fn stroke_style(s: &Shape) -> StrokeStyle {
     st.dash = s.border_dash.clone();
     st.dash_offset = s.border_dash_offset;
     st
+}
+
+/// `setShadowStyle` with `color` as `shadowColor` (the shape's `backgroundShadowColor`
+/// before a fill, `borderShadowColor` before a stroke).
+pub(super) fn set_shadow(ctx: &mut Ctx<'_>, s: &Shape, color: Rgba) {
+    let sh = &s.shadow;
+    ctx.set_shadow(Shadow {
+        color,
+        blur: sh.blur as f32,
+        offset_x: sh.offset_x as f32,
+        offset_y: sh.offset_y as f32,
+    });
 }
 
 /// `translate(ctx, center, rotation)`: rotation about a point.
@@ -45,14 +58,18 @@ pub(super) fn rounded_rect(p: &mut P, b: &Bounds, radius: f64) {
     p.close();
 }
 
-/// `drawBox`: fill, then the border when it has a width.
+/// `drawBox`: fill, then the border when it has a width, each with its shadow.
 pub(super) fn draw_box(ctx: &mut Ctx<'_>, b: &Bounds, shape: &Shape, background: Rgba) {
     let mut p = P::new();
     rounded_rect(&mut p, b, shape.border_radius);
+    ctx.save();
+    set_shadow(ctx, shape, shape.shadow.background_color);
     ctx.fill(&p, background);
     if shape.border_width > 0.0 {
+        set_shadow(ctx, shape, shape.shadow.border_color);
         ctx.stroke(&p, &stroke_style(shape));
     }
+    ctx.restore();
 }
 
 /// A 4-cubic ellipse (`ctx.ellipse`) of radii `rx`, `ry`.
@@ -87,9 +104,15 @@ pub(super) fn draw_arrow_head(
     } else {
         line
     };
+    // `setShadowStyle(ctx, arrowOpts)`: the head's shadow options (falling back to the
+    // line's); a filled head's stroke casts none.
+    set_shadow(ctx, &h.shape, h.shape.shadow.background_color);
     if h.fill {
         p.close();
         ctx.fill(&p, h.background_color.unwrap_or(h.shape.border_color));
+        set_shadow(ctx, &h.shape, Rgba::TRANSPARENT);
+    } else {
+        set_shadow(ctx, &h.shape, h.shape.shadow.border_color);
     }
     ctx.stroke(&p, &stroke_style(shape));
 }
