@@ -217,7 +217,7 @@ fn path_hull(path: &Path, t: Transform) -> Option<[f32; 4]> {
 /// Blurs a `w × h` mask in place by a Gaussian of standard deviation `sigma`, rows then
 /// columns; what falls outside the mask is lost (the region is sized to hold the spread).
 pub(super) fn blur_mask(mask: &mut [f32], w: usize, h: usize, sigma: f32) {
-    if !(sigma > 0.0) || w == 0 || h == 0 || mask.len() != w * h {
+    if sigma.is_nan() || sigma <= 0.0 || w == 0 || h == 0 || mask.len() != w * h {
         return;
     }
     let mut line = Vec::with_capacity(w.max(h));
@@ -239,7 +239,7 @@ pub(super) fn blur_mask(mask: &mut [f32], w: usize, h: usize, sigma: f32) {
 }
 
 /// One line of the separable blur.
-fn blur_line(line: &mut Vec<f32>, tmp: &mut Vec<f32>, sigma: f32) {
+fn blur_line(line: &mut [f32], tmp: &mut Vec<f32>, sigma: f32) {
     if sigma < BOX_SIGMA {
         gaussian_line(line, tmp, sigma);
         return;
@@ -285,7 +285,7 @@ fn box_line(line: &mut [f32], tmp: &mut Vec<f32>, before: usize, after: usize) {
 fn gaussian_line(line: &mut [f32], tmp: &mut Vec<f32>, sigma: f32) {
     let r = (3.0 * sigma).ceil() as usize;
     let kernel: Vec<f32> = (0..=r)
-        .map(|i| (-((i * i) as f32) / (2.0 * sigma * sigma)).exp())
+        .map(|i| libm::expf(-((i * i) as f32) / (2.0 * sigma * sigma)))
         .collect();
     let total: f32 = kernel[0] + 2.0 * kernel[1..].iter().sum::<f32>();
     tmp.clear();

@@ -39,6 +39,11 @@ pub fn write(
             width: w,
             height: h,
         },
+        dpr: if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
+            scene.device_pixel_ratio
+        } else {
+            1.0
+        },
     };
     if !scene.background.is_transparent() {
         out.body.push_str("<rect width=\"100%\" height=\"100%\"");
@@ -121,6 +126,8 @@ struct Writer {
     depth: usize,
     /// The page, for the guard.
     canvas: guard::Canvas,
+    /// The scene's device pixel ratio: canvas shadows are in device pixels.
+    dpr: f32,
 }
 
 impl Writer {
@@ -196,7 +203,50 @@ impl Writer {
                     self.body.push_str("</g>\n");
                 }
             }
+            Item::Shadowed { shadow, item } => {
+                // Scenes never nest shadows; a nested one is left out, as the rasteriser does.
+                if matches!(**item, Item::Shadowed { .. }) {
+                    return;
+                }
+                self.shadow(shadow, item, text);
+                self.item(item, text);
+            }
         }
+    }
+
+    /// The canvas shadow of `item`: a copy of it in a group whose filter blurs its alpha
+    /// (σ = `shadowBlur` / 2), moves it and floods it with the shadow colour. The group has
+    /// no transform, so the blur and the offset are in page units (device px / dpr), not
+    /// turned by the item's transform, as on a canvas.
+    fn shadow(&mut self, shadow: &crate::scene::Shadow, item: &Item, text: &TextEngine) {
+        if !shadow.is_visible() {
+            return;
+        }
+        let unit = |v: f32| if v.is_finite() { v } else { 0.0 };
+        let (w, h) = (self.canvas.width, self.canvas.height);
+        // The blur's reach is capped at the page's size, like the rasteriser's.
+        let sigma = (unit(shadow.blur).max(0.0) / 2.0 / self.dpr).min(w.max(h));
+        let dx = unit(shadow.offset_x / self.dpr).clamp(-w, w);
+        let dy = unit(shadow.offset_y / self.dpr).clamp(-h, h);
+        let id = self.next_id();
+        let c = shadow.color;
+        let _ = writeln!(
+            self.body,
+            "<filter id=\"s{id}\" filterUnits=\"userSpaceOnUse\" x=\"0\" y=\"0\" \
+             width=\"{}\" height=\"{}\"><feGaussianBlur in=\"SourceAlpha\" \
+             stdDeviation=\"{}\"/><feOffset dx=\"{}\" dy=\"{}\" result=\"o\"/>\
+             <feFlood flood-color=\"{}\" flood-opacity=\"{}\"/>\
+             <feComposite in2=\"o\" operator=\"in\"/></filter>\n<g filter=\"url(#s{id})\">",
+            Num(w),
+            Num(h),
+            Num(sigma),
+            Num(dx),
+            Num(dy),
+            Hex(c),
+            Num(alpha(c))
+        );
+        self.item(item, text);
+        self.body.push_str("</g>\n");
     }
 
     /// Writes a gradient's definition and returns what `fill`/`stroke` refers to: a colour
@@ -617,6 +667,31 @@ mod tests {
             out.matches("<g clip-path").count(),
             out.matches("</g>").count()
         );
+    }
+
+    /// A shadowed fill is written twice: first in a group whose filter blurs, moves and
+    /// tints its alpha (offset and blur in page units, untouched by the item's transform),
+    /// then plainly.
+    #[test]
+    fn shadows_are_filtered_copies_under_the_item() {
+        let out = svg(vec![Item::Shadowed {
+            shadow: crate::scene::Shadow {
+                color: Rgba::rgb(0, 0, 255),
+                blur: 6.0,
+                offset_x: 4.0,
+                offset_y: -2.0,
+            },
+            item: Box::new(Item::Fill {
+                path: rect(),
+                paint: Paint::Solid(Rgba::BLACK),
+                transform: Transform::rotate(1.0),
+            }),
+        }]);
+        assert!(out.contains("stdDeviation=\"3\""), "{out}");
+        assert!(out.contains("<feOffset dx=\"4\" dy=\"-2\""), "{out}");
+        assert!(out.contains("flood-color=\"#0000ff\""), "{out}");
+        assert_eq!(out.matches("<path transform").count(), 2, "{out}");
+        assert!(out.find("filter=\"url(#s").unwrap() < out.rfind("<path transform").unwrap());
     }
 
     #[test]
