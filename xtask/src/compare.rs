@@ -37,8 +37,8 @@ use argh::FromArgs;
 use chart_fixtures::{pixelmatch, side_by_side, write_png};
 use chart_raster_browser::layout::ChartLayout;
 use chart_raster_browser::{BrowserConfig, BrowserEngine};
-use chart_raster_skia::elements::geometry::ElementGeometry;
 use chart_raster_skia::layout::Layout;
+use chart_raster_skia::ElementGeometry;
 use chart_spec::{Bitmap, EngineKind, Message, RenderOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
@@ -526,7 +526,7 @@ fn max_gap(pairs: &[(f64, Option<f64>)]) -> f64 {
 }
 
 fn sides(
-    ours: &chart_raster_skia::elements::Area,
+    ours: &chart_raster_skia::Area,
     theirs: &chart_raster_browser::layout::Rect,
 ) -> [(f64, Option<f64>); 4] {
     [
@@ -700,8 +700,8 @@ mod tests {
         );
     }
 
-    use chart_raster_skia::elements::Area;
     use chart_raster_skia::layout::{DatasetLayout, ScaleLayout, TickLayout};
+    use chart_raster_skia::Area;
 
     fn area(left: f64, top: f64, right: f64, bottom: f64) -> Area {
         Area {

@@ -2,21 +2,29 @@
 //!
 //! The stages stay apart, each in its own module:
 //! config → resolved options (`chart_spec::resolve_for_render`, once, at the entry: the
-//! stages after draw the typed `chart_spec::Chart`) → layout ([`layout`], [`scales`]) → scene
-//! ([`scene`], a display list built by [`chart`]) → pixels ([`raster`], the only module that
-//! knows tiny-skia) → straight-alpha [`Bitmap`].
+//! stages after draw the typed `chart_spec::Chart`) → layout (the `layout` and `scales`
+//! modules; [`Engine::layout`] returns the boxes as a [`layout::Layout`]) → scene
+//! ([`scene`], a display list built by the `chart` module: [`Engine::scene`]) → pixels
+//! (`raster`, the only module that knows tiny-skia) → straight-alpha [`Bitmap`], or
+//! vector output ([`vector`]).
+//!
+//! The public surface is the [`Engine`], what it takes and returns ([`Settings`],
+//! [`Error`], [`scene`], [`layout`], the [`text`] backends); the stages are private.
 
-pub mod chart;
+mod chart;
 pub mod controllers;
-pub mod elements;
+mod elements;
 pub mod layout;
 mod math;
 pub mod plugins;
 pub mod raster;
-pub mod scales;
+mod scales;
 pub mod scene;
 pub mod text;
 pub mod vector;
+
+pub use elements::geometry::ElementGeometry;
+pub use elements::Area;
 
 use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
 

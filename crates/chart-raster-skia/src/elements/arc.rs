@@ -24,6 +24,7 @@ pub struct ArcCorners {
 
 impl ArcCorners {
     /// The same radius on every corner.
+    #[cfg(test)]
     pub fn all(r: f64) -> Self {
         Self {
             outer_start: r,

@@ -212,22 +212,6 @@ pub fn generate_ticks(
     ticks
 }
 
-/// `getPixelForValue`'s decimal: `(log10(v) − log10(start)) / (log10(max) − log10(start))`,
-/// with `undefined`/0 mapped to the minimum and `null`/NaN giving NaN. (`start` is `min`.)
-pub fn decimal_for_value(value: Option<f64>, min: f64, max: f64) -> f64 {
-    let Some(v) = value else {
-        return f64::NAN;
-    };
-    let v = if v == 0.0 { min } else { v };
-    if v.is_nan() {
-        return f64::NAN;
-    }
-    if v == min {
-        return 0.0;
-    }
-    (log10(v) - log10(min)) / (log10(max) - log10(min))
-}
-
 /// `formatters.logarithmic`: labels only the ticks whose significand is 1, 2, 3, 5, 10 or 15,
 /// and every tick in the last fifth; the label text is `formatters.numeric`'s, given by
 /// `numeric(index)`.
@@ -439,12 +423,5 @@ mod tests {
         assert_eq!(label(0), "1");
         assert_eq!(label(3), "");
         assert_eq!(label(4), "5");
-    }
-
-    #[test]
-    fn decimals() {
-        assert_eq!(decimal_for_value(Some(100.0), 1.0, 10_000.0), 0.5);
-        assert_eq!(decimal_for_value(Some(0.0), 1.0, 100.0), 0.0);
-        assert!(decimal_for_value(None, 1.0, 100.0).is_nan());
     }
 }

@@ -37,6 +37,7 @@ pub struct Sides {
 
 impl Sides {
     /// The same on all sides.
+    #[cfg(test)]
     pub fn all(v: f64) -> Self {
         Self {
             top: v,

@@ -1,8 +1,8 @@
 //! The public [`Layout`] of the update stage: the same numbers the drawing uses, and JSON.
 
-use chart_raster_skia::elements::geometry::ElementGeometry;
 use chart_raster_skia::layout::Layout;
 use chart_raster_skia::scene::{Item, PathCmd};
+use chart_raster_skia::ElementGeometry;
 use chart_raster_skia::{Engine, Settings};
 use chart_spec::Rgba;
 use serde_json::json;
