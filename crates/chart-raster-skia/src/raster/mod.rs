@@ -45,6 +45,7 @@ pub(crate) mod guard;
 mod painter;
 pub mod pool;
 mod rect;
+mod rectilinear;
 mod shadow;
 mod text_items;
 
@@ -107,9 +108,7 @@ fn rasterize_until(
         pool.take_filled(len, fill[0])
     } else {
         let mut data = pool.take_filled(len, 0);
-        for px in data.chunks_exact_mut(4) {
-            px.copy_from_slice(&fill);
-        }
+        rect::fill_pixels(&mut data, fill);
         data
     };
     let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;

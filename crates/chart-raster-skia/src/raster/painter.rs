@@ -6,6 +6,7 @@ use super::convert::{
     build_path, device_bounds, device_rect, device_space, is_hairline, paint, stroke_style,
     stroked_segment_rect, ts,
 };
+use super::rectilinear::Rectilinear;
 use super::{band, clip::ClipStack, glyphs::GlyphCache, guard, pool::Pool, rect};
 use crate::scene::{Item, Paint, Path, Stroke, Transform};
 use crate::text::TextEngine;
@@ -107,6 +108,11 @@ impl Painter<'_> {
         if self.cancelled() {
             return;
         }
+        if let Paint::Solid(c) = p {
+            if self.fill_rectilinear(&tp, *c, t) {
+                return;
+            }
+        }
         if let Some(brush) = Brush::of(p) {
             if self.fill_covered(&tp, brush, t) {
                 return;
@@ -185,6 +191,49 @@ impl Painter<'_> {
                 }
             },
         );
+        true
+    }
+
+    /// Fills a small path of horizontal and vertical segments (a ring: a bar's border, a
+    /// stroked rectangle's outline) in a solid colour exactly as `fill_path` would, through
+    /// [`Rectilinear`]; a rectangle clip stays a rectangle. `false` when tiny-skia is to
+    /// draw it (a curve, a slant, more edges than a few rectangles have).
+    fn fill_rectilinear(
+        &mut self,
+        tp: &tiny_skia::Path,
+        c: chart_spec::Rgba,
+        t: Transform,
+    ) -> bool {
+        /// Paths with more verbs than a few rectangles have are not looked at.
+        const MAX_VERBS: usize = 24;
+        if tp.verbs().len() > MAX_VERBS {
+            return false;
+        }
+        let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
+        let device;
+        let dp = if ts(t).is_identity() {
+            tp
+        } else {
+            // As `fill_path` maps a path before filling it.
+            match tp.clone().transform(ts(t)) {
+                Some(p) => {
+                    device = p;
+                    &device
+                }
+                None => return false,
+            }
+        };
+        let Some(shape) = Rectilinear::of(dp, pw, ph) else {
+            return false;
+        };
+        // The bounds the tiny-skia path would pick its clip mask by.
+        let Some(bounds) = device_bounds(tp, t, 0.0) else {
+            return false;
+        };
+        if let Ok(clip) = self.clips.rect_clip_for(bounds, self.pool) {
+            let color = rect::SolidColor::new(c);
+            shape.fill(self.pixmap.data_mut(), pw, ph, color, clip);
+        }
         true
     }
 
@@ -321,6 +370,12 @@ impl Painter<'_> {
         };
         if self.cancelled() {
             return;
+        }
+        // A rectangle's outline (a node's or a legend box's border) is a ring.
+        if let Paint::Solid(c) = p {
+            if self.fill_rectilinear(&outline, *c, t) {
+                return;
+            }
         }
         // A huge outline is filled in bands that a cancel can stop between.
         if outline.verbs().len() >= band::Banding::DEFAULT.min_verbs {
