@@ -56,9 +56,8 @@ impl Rectilinear {
         let r = [b.left(), b.top(), b.right(), b.bottom()];
         // tiny-skia refuses paths whose bounds are nearly zero wide or high (1/4096 px).
         const NEARLY_ZERO: f32 = 1.0 / 4096.0;
-        if !rect::supported(r, width, height)
-            || !(r[2] - r[0] > NEARLY_ZERO && r[3] - r[1] > NEARLY_ZERO)
-        {
+        let fillable = r[2] - r[0] > NEARLY_ZERO && r[3] - r[1] > NEARLY_ZERO;
+        if !(fillable && rect::supported(r, width, height)) {
             return None;
         }
         let (w, h) = (width as f32, height as f32);
