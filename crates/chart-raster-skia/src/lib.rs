@@ -12,12 +12,12 @@
 //! [`Error`], [`scene`], [`layout`], the [`text`] backends); the stages are private.
 
 mod chart;
-pub mod controllers;
+mod controllers;
 mod elements;
 pub mod layout;
 mod math;
-pub mod plugins;
-pub mod raster;
+mod plugins;
+mod raster;
 mod scales;
 pub mod scene;
 pub mod text;
@@ -25,6 +25,18 @@ pub mod vector;
 
 pub use elements::geometry::ElementGeometry;
 pub use elements::Area;
+
+/// Stages that the crate's own integration tests drive directly with hostile input: a scene
+/// straight to the rasteriser, the sankey and treemap layouts alone. Not part of the API:
+/// hidden from the documentation, no stability promise.
+#[doc(hidden)]
+pub mod internals {
+    pub use crate::controllers::sankey::layout as sankey_layout;
+    pub use crate::controllers::treemap::{
+        build_data as treemap_data, build_data_within as treemap_data_within,
+    };
+    pub use crate::raster::{rasterize, Reuse};
+}
 
 use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
 
@@ -245,7 +257,7 @@ impl Engine {
     }
 
     /// Takes back a bitmap this engine rendered, once it is encoded, so that its memory
-    /// serves the next render (see [`raster::pool`]: fresh pages cost more than drawing).
+    /// serves the next render (the rasteriser's buffer pool: fresh pages cost more than drawing).
     pub fn recycle(&self, bitmap: Bitmap) {
         self.reuse.buffers.give(bitmap.data);
     }

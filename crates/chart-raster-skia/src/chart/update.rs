@@ -367,10 +367,7 @@ fn build_scales(
             )));
             return None;
         };
-        let mut s = Scale::new(
-            ScaleCore::new(so.clone(), width, height, dpr, chart.font.clone()),
-            kind,
-        );
+        let mut s = Scale::new(ScaleCore::new(so.clone(), width, height, dpr), kind);
         s.core.cancel = cancel.clone();
         s.init();
         scales.push(s);

@@ -6,7 +6,7 @@ use crate::controllers::{ChartData, Controller};
 use crate::elements::line::{is_between, Bounds, LineEl, LinePoint, Prop, Segment};
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
-use chart_spec::model::{Axis, Chart, Fill};
+use chart_spec::model::{Chart, Fill};
 use chart_spec::Rgba;
 
 /// A fill source (`meta.$filler`).
@@ -17,8 +17,6 @@ pub struct Source {
     pub visible: bool,
     /// The resolved target (`_resolveTarget`).
     pub fill: Fill,
-    /// `indexAxis` of the dataset.
-    pub axis: Axis,
     /// `line._loop ? 'angle' : axis`: what the fill follows.
     pub prop: Prop,
     /// The value scale id.
@@ -60,7 +58,6 @@ pub fn sources(
                 index: i,
                 visible: meta.visible,
                 fill: line.options.fill.target.clone(),
-                axis: ds.index_axis,
                 prop: if line.loop_ {
                     Prop::Angle
                 } else {

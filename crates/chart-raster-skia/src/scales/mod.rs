@@ -32,7 +32,6 @@ pub mod time;
 use crate::elements::{align_pixel, Ctx};
 use crate::text::TextEngine;
 use chart_spec::model::{Axis, Position, Raw, ScaleOptions};
-use chart_spec::values::Font;
 
 pub use fit::LabelSizes;
 
@@ -87,6 +86,10 @@ pub trait ScaleType {
         self.pixel_for_value(core, core.base_value())
     }
     /// `getLabelForValue`.
+    #[expect(
+        dead_code,
+        reason = "Chart.js's tooltip text; no drawn element reads it yet, every scale keeps it"
+    )]
     fn label_for_value(&self, core: &ScaleCore, value: f64) -> String;
     /// Category labels, when the scale has them.
     fn labels(&self) -> Option<&[Raw]> {
@@ -193,8 +196,6 @@ pub struct ScaleCore {
     pub chart_height: f64,
     /// Device pixel ratio.
     pub dpr: f64,
-    /// The chart's `options.font` (fallback of `getTitleHeight`).
-    pub chart_font: Font,
     /// `_borderValue`.
     pub border_value: f64,
     label_sizes: Option<std::rc::Rc<LabelSizes>>,
@@ -241,13 +242,7 @@ fn finite(v: Option<f64>) -> Option<f64> {
 
 impl ScaleCore {
     /// A fresh scale for the chart size.
-    pub fn new(
-        opts: ScaleOptions,
-        chart_width: f64,
-        chart_height: f64,
-        dpr: f64,
-        chart_font: Font,
-    ) -> Self {
+    pub fn new(opts: ScaleOptions, chart_width: f64, chart_height: f64, dpr: f64) -> Self {
         Self {
             opts,
             left: 0.0,
@@ -278,7 +273,6 @@ impl ScaleCore {
             chart_width,
             chart_height,
             dpr,
-            chart_font,
             border_value: 0.0,
             label_sizes: None,
             start: 0.0,

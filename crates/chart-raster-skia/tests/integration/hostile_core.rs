@@ -1,7 +1,7 @@
 //! Hostile inputs for the core engine: each ends in bounded time with its designed outcome
 //! (an image plus Chart.js's messages, or a budget error), never a panic or a spin.
 
-use chart_raster_skia::raster::{rasterize, Reuse};
+use chart_raster_skia::internals::{rasterize, Reuse};
 use chart_raster_skia::scene::{Item, Paint, Path, PathCmd, Scene, Stroke, Transform};
 use chart_raster_skia::text::TextEngine;
 use chart_raster_skia::{Engine, Error, Settings};

@@ -106,7 +106,7 @@ fn a_sankey_layout_of_a_long_chain_is_near_linear() {
             panic!("a sankey dataset");
         };
         let start = Instant::now();
-        let l = chart_raster_skia::controllers::sankey::layout(&o, 200.0);
+        let l = chart_raster_skia::internals::sankey_layout(&o, 200.0);
         assert_eq!(l.nodes.len(), 9_001);
         assert_eq!(l.max_x, 9_000.0);
         assert!(!l.truncated);
@@ -125,7 +125,7 @@ fn sankey_nodes_past_the_budget_are_left_out() {
     let Some(chart_spec::model::PluginDataset::Sankey(o)) = chart.datasets[0].plugin.clone() else {
         panic!("a sankey dataset");
     };
-    let l = chart_raster_skia::controllers::sankey::layout(&o, 200.0);
+    let l = chart_raster_skia::internals::sankey_layout(&o, 200.0);
     assert_eq!(
         l.nodes.len(),
         chart_spec::Limits::default().max_sankey_nodes
@@ -312,7 +312,7 @@ fn treemap_groups_are_laid_out_within_the_budgets() {
     else {
         panic!("a treemap dataset");
     };
-    use chart_raster_skia::controllers::treemap::build_data_within;
+    use chart_raster_skia::internals::treemap_data_within as build_data_within;
     let limits = chart_spec::Limits {
         max_treemap_depth: 3,
         max_treemap_leaves: 120,
@@ -379,7 +379,7 @@ fn a_deeply_nested_treemap_tree_does_not_recurse() {
         panic!("a treemap dataset");
     };
     let (o, rects) = on_small_stack(move || {
-        let out = chart_raster_skia::controllers::treemap::build_data(&o, 400.0, 300.0);
+        let out = chart_raster_skia::internals::treemap_data(&o, 400.0, 300.0);
         let rects = out.len();
         drop(out);
         (o, rects)

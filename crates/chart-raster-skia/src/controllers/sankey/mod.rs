@@ -20,7 +20,7 @@
 mod draw;
 pub mod layout;
 
-pub use self::layout::{layout, layout_within, Layout, Node};
+pub use self::layout::{layout, layout_within, Layout};
 
 use self::draw::{draw_flow, draw_label, key_lines, LabelBox};
 use self::layout::{node_min_size, nx, ny, or, CANCEL_EVERY};

@@ -30,11 +30,9 @@ mod geometry;
 mod label;
 mod shape;
 
-pub use geometry::Bounds;
 use geometry::{
     angle_in_curve, box_bounds, control_point, line_props, point_in_curve, point_props,
 };
-pub use label::LabelBox;
 use label::{box_label, draw_doughnut_label, draw_label, label_annotation, line_label};
 use shape::{draw_arrow_head, draw_box, ellipse, rotate_about, set_shadow, stroke_style};
 
