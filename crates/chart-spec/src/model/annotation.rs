@@ -269,8 +269,8 @@ pub struct Annotation {
     pub auto_fit: bool,
     /// `spacing` (doughnutLabel) between the hole's edge and the background. Default: 1.
     pub spacing: f64,
-    /// `sides` (polygon). Default: 3.
-    pub sides: usize,
+    /// `sides` (polygon), as JS's `Number(sides)` (NaN when not a number). Default: 3.
+    pub sides: f64,
     /// `rotation`, degrees. Default: 0.
     pub rotation: f64,
     /// Fill and border.

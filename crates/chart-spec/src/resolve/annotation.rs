@@ -334,7 +334,9 @@ pub fn resolve_annotations(
             point_style,
             auto_fit: m.get("autoFit").is_none_or(truthy),
             spacing: num(&m, "spacing", 1.0),
-            sides: num(&m, "sides", 3.0).max(0.0) as usize,
+            // The plugin loops `for (i = 0; i < sides; i++)`: JS comparison turns a string
+            // into its number and anything not a number (`'wrong'`, NaN) draws no vertex.
+            sides: m.get("sides").map_or(3.0, to_number),
             rotation,
             shape: shape(&m, default_color, routed_bg),
             curve: kind == AnnotationKind::Line && m.get("curve").is_some_and(truthy),

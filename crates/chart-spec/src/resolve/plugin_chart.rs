@@ -363,10 +363,12 @@ fn resolve_sankey(
     scopes: &Scopes<'_>,
     chart_font: &Scopes<'_>,
 ) -> SankeyOptions {
-    let parsing = ds.get("parsing").and_then(Value::as_object);
+    // `getParsedData(data, this.options.parsing)`: each key resolved through the dataset's
+    // scopes, so `options.parsing` and `options.datasets.sankey.parsing` rename them too.
+    let parsing = scopes.child("parsing");
     let pkey = |k: &'static str| -> String {
         parsing
-            .and_then(|p| p.get(k))
+            .get(k)
             .and_then(Value::as_str)
             .unwrap_or(k)
             .to_string()
@@ -639,6 +641,22 @@ fn normalize_tree(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `this.options.parsing` resolves through the dataset's scopes: keys renamed in the
+    /// chart's `options.parsing` apply, the dataset's own win, the rest stay default.
+    #[test]
+    fn sankey_parsing_keys_come_from_the_option_scopes() {
+        let ds = json!({"parsing": {"flow": "v"}, "data": [
+            {"source": "a", "to": "b", "v": 3, "flow": 9}]});
+        let opts = json!({"parsing": {"from": "source", "flow": "value"}});
+        let (Value::Object(ds), Value::Object(opts)) = (ds, opts) else {
+            unreachable!()
+        };
+        let s = resolve_sankey(&ds, &Scopes::new(vec![&ds, &opts]), &Scopes::default());
+        assert_eq!(s.flows.len(), 1);
+        let f = &s.flows[0];
+        assert_eq!((f.from.as_str(), f.to.as_str(), f.flow), ("a", "b", 3.0));
+    }
 
     #[test]
     fn sankey_node_options_are_typed_per_node_key() {

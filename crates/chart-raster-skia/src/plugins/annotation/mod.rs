@@ -105,7 +105,6 @@ fn bounded(a: &Annotation) -> Annotation {
         a.radius = a.radius.clamp(-MAX_PX, MAX_PX);
     }
     a.spacing = px(a.spacing, 1.0);
-    a.sides = a.sides.min(MAX_SIDES);
     a.rotation = degrees(a.rotation);
     bounded_shape(&mut a.shape);
     let offset = |o: ControlOffset| match o {
@@ -430,14 +429,16 @@ fn draw_main(
             let Some((cx, cy, r)) = point_props(a, scales, area) else {
                 return;
             };
-            if cx.is_nan() || cy.is_nan() || a.sides == 0 {
+            // `for (i = 0; i < sides; i++, rad += 2π / sides)`: ⌈sides⌉ vertices, none for
+            // NaN or a non-positive count. The plugin loops over `sides` as given (a browser
+            // hangs on `sides: 1e308`); past 1,024 sides the polygon is its circle to well
+            // under a pixel at any radius a canvas holds, so the vertices are capped there
+            // (found by fuzzing).
+            if cx.is_nan() || cy.is_nan() || a.sides.is_nan() || a.sides <= 0.0 {
                 return;
             }
-            // The plugin loops over `sides` as given (a browser hangs on `sides: 1e308`);
-            // past 1,024 sides the polygon is its circle to well under a pixel at any radius
-            // a canvas holds, so the vertices are capped there (found by fuzzing).
-            let sides = a.sides.min(1024);
-            let step = 2.0 * PI / sides as f64;
+            let sides = a.sides.ceil().min(MAX_SIDES as f64) as usize;
+            let step = 2.0 * PI / a.sides.min(MAX_SIDES as f64);
             let mut rad = a.rotation.to_radians();
             let mut p = P::new();
             for i in 0..sides {

@@ -72,15 +72,18 @@ pub(super) fn draw_box(ctx: &mut Ctx<'_>, b: &Bounds, shape: &Shape, background:
     ctx.restore();
 }
 
-/// A 4-cubic ellipse (`ctx.ellipse`) of radii `rx`, `ry`.
+/// The ellipse annotation's path, 4 cubics of horizontal radius `rx` and vertical `ry`:
+/// the plugin draws `ctx.ellipse(cx, cy, ry, rx, PI / 2, 0, 2 * PI)`, so the path starts at
+/// the bottom and runs clockwise on screen (left, top, right), which is where a dash
+/// pattern starts.
 pub(super) fn ellipse(p: &mut P, cx: f64, cy: f64, rx: f64, ry: f64) {
     const K: f64 = 0.552_284_749_830_793_4;
     let (kx, ky) = (rx * K, ry * K);
-    p.move_to(cx + rx, cy);
-    p.cubic_to(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry);
+    p.move_to(cx, cy + ry);
     p.cubic_to(cx - kx, cy + ry, cx - rx, cy + ky, cx - rx, cy);
     p.cubic_to(cx - rx, cy - ky, cx - kx, cy - ry, cx, cy - ry);
     p.cubic_to(cx + kx, cy - ry, cx + rx, cy - ky, cx + rx, cy);
+    p.cubic_to(cx + rx, cy + ky, cx + kx, cy + ry, cx, cy + ry);
     p.close();
 }
 
@@ -121,6 +124,19 @@ pub(super) fn draw_arrow_head(
 mod tests {
     use super::*;
     use crate::scene::PathCmd;
+
+    /// The plugin's `ellipse(..., PI / 2, 0, 2 * PI)` starts at the bottom and goes left
+    /// first: a dash pattern starts there.
+    #[test]
+    fn the_ellipse_starts_at_the_bottom_going_left() {
+        let mut p = P::new();
+        ellipse(&mut p, 10.0, 10.0, 4.0, 2.0);
+        let path = p.into_path();
+        assert_eq!(path.cmds.first(), Some(&PathCmd::MoveTo(10.0, 12.0)));
+        assert!(
+            matches!(path.cmds.get(1), Some(&PathCmd::CubicTo(.., x, y)) if x == 6.0 && y == 10.0)
+        );
+    }
 
     #[test]
     fn rounded_rect_clamps_the_radius() {
