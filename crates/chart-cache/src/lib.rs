@@ -8,6 +8,7 @@
 //! The cache is generic (`Cache<K, V>`) and does its own locking, so it can be shared behind an
 //! `Arc` by every request of the service. Time comes from a [`Clock`]: the service uses
 //! [`SystemClock`]; tests use [`ManualClock`] and move time forward instead of sleeping.
+#![warn(missing_docs)]
 
 pub mod shared;
 /// Not for production use: the throwaway `redis-server` of this and dependent crates' tests

@@ -7,6 +7,7 @@
 //! Every response carries `X-Powered-By: chart-raster/<version>` and `X-Request-Id`; every
 //! error body is `{"error": "<message>"}`, including the answers to heads hyper would reject
 //! itself ([`head_guard`]). One line per request goes to stderr.
+#![warn(missing_docs)]
 
 mod gallery;
 mod head_guard;

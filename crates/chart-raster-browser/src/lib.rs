@@ -7,6 +7,7 @@
 //! parallel renders never share a tab. A session that fails or exceeds the page timeout is
 //! discarded (its Chromium killed) and the next render opens a new one; a dead chromedriver is
 //! restarted.
+#![warn(missing_docs)]
 
 pub mod assets;
 mod base64;

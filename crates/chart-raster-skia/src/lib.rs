@@ -10,6 +10,7 @@
 //!
 //! The public surface is the [`Engine`], what it takes and returns ([`Settings`],
 //! [`Error`], [`scene`], [`layout`], the [`text`] backends); the stages are private.
+#![warn(missing_docs)]
 
 mod chart;
 mod controllers;

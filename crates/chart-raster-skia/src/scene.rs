@@ -109,15 +109,22 @@ impl std::ops::DerefMut for ItemList {
 pub enum Item {
     /// `ctx.fill()` with the non-zero rule.
     Fill {
+        /// The outline, in the coordinates `transform` maps to device pixels.
         path: Path,
+        /// What fills it.
         paint: Paint,
+        /// The context transform at the time of the call.
         transform: Transform,
     },
     /// `ctx.stroke()`.
     Stroke {
+        /// The line, in the coordinates `transform` maps to device pixels.
         path: Path,
+        /// What colours the stroke.
         paint: Paint,
+        /// Width, caps, joins and dashes.
         stroke: Stroke,
+        /// The context transform at the time of the call.
         transform: Transform,
     },
     /// `ctx.fillText()` (or `strokeText` when `stroke` is set). Boxed: the largest variant
@@ -125,13 +132,23 @@ pub enum Item {
     /// fills and strokes).
     Text(Box<TextItem>),
     /// `ctx.save(); ctx.clip(path)`: later items are clipped until the matching [`Item::PopClip`].
-    PushClip { path: Path, transform: Transform },
+    PushClip {
+        /// The clip region.
+        path: Path,
+        /// The context transform at the time of the call.
+        transform: Transform,
+    },
     /// `ctx.restore()` of the last [`Item::PushClip`].
     PopClip,
     /// A fill, stroke or text drawn while the context has a visible shadow
     /// (`shadowColor`, `shadowBlur`, `shadowOffsetX/Y`): the shadow is painted first, then
     /// `item`. Boxed like [`Item::Text`]; only fills, strokes and text are drawn inside.
-    Shadowed { shadow: Shadow, item: Box<Item> },
+    Shadowed {
+        /// The shadow state of the context.
+        shadow: Shadow,
+        /// What casts it (and is drawn over it).
+        item: Box<Item>,
+    },
 }
 
 /// The canvas shadow state. As the HTML canvas spec says, the offset and the blur are in the
@@ -168,20 +185,32 @@ pub enum Paint {
     Solid(Rgba),
     /// `createLinearGradient(x0, y0, x1, y1)` with colour stops in 0..=1.
     LinearGradient {
+        /// Start x.
         x0: f32,
+        /// Start y.
         y0: f32,
+        /// End x.
         x1: f32,
+        /// End y.
         y1: f32,
+        /// `(offset, colour)`, offsets in 0..=1.
         stops: Vec<(f32, Rgba)>,
     },
     /// `createRadialGradient(x0, y0, r0, x1, y1, r1)` with colour stops in 0..=1.
     RadialGradient {
+        /// Start circle's centre x.
         x0: f32,
+        /// Start circle's centre y.
         y0: f32,
+        /// Start circle's radius.
         r0: f32,
+        /// End circle's centre x.
         x1: f32,
+        /// End circle's centre y.
         y1: f32,
+        /// End circle's radius.
         r1: f32,
+        /// `(offset, colour)`, offsets in 0..=1.
         stops: Vec<(f32, Rgba)>,
     },
 }
@@ -308,11 +337,17 @@ pub struct TextItem {
 /// A 2D affine transform, canvas order: `[a c e; b d f; 0 0 1]`.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub struct Transform {
+    /// Horizontal scale.
     pub a: f32,
+    /// Vertical skew.
     pub b: f32,
+    /// Horizontal skew.
     pub c: f32,
+    /// Vertical scale.
     pub d: f32,
+    /// Horizontal translation.
     pub e: f32,
+    /// Vertical translation.
     pub f: f32,
 }
 

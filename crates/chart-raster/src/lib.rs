@@ -12,6 +12,7 @@
 //! - [`service`]: the [`Service`] that runs one request through all of the above.
 //! - [`metrics`]: its counters, for `GET /metrics`.
 //! - [`examples`]: the built-in example charts.
+#![warn(missing_docs)]
 
 pub mod encode;
 pub mod examples;

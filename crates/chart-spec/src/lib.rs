@@ -18,6 +18,7 @@
 //! the skia engine calls [`resolve_for_render`] once at its entry and draws the [`Chart`],
 //! every option typed, the bundled plugins' and plugin chart types' included (the skia crate
 //! has serde_json only for its tests; `cargo xtask tidy` checks it).
+#![warn(missing_docs)]
 
 pub mod bitmap;
 pub mod budget;
