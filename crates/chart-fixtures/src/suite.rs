@@ -264,10 +264,13 @@ pub fn compare_case(dir: &Path, rel: &Path, engines: &Engines) -> Result<Compari
     let canvas = case.get("canvas");
     let width = num(canvas.and_then(|c| c.get("width")), 512.0);
     let height = num(canvas.and_then(|c| c.get("height")), 512.0);
-    let config = case
+    let mut config = case
         .get("config")
         .and_then(Value::as_object)
-        .ok_or_else(|| Error::Case("case has no config object".into()))?;
+        .ok_or_else(|| Error::Case("case has no config object".into()))?
+        .clone();
+    harness_options(&case, &mut config);
+    let config = &config;
     // The README: the bitmap is `canvas * devicePixelRatio`, 1 unless the config sets
     // `options.devicePixelRatio`.
     let dpr = case
@@ -330,6 +333,54 @@ pub fn compare_case(dir: &Path, rel: &Path, engines: &Engines) -> Result<Compari
         actual,
         diff,
     })
+}
+
+/// What the harness that drew a case's reference image had and the service does not, set
+/// as options the engine reads:
+/// - `"dateAdapter": "moment"`: chartjs-adapter-moment's token language and default display
+///   formats (the service, like its browser engine, has chartjs-adapter-date-fns): every
+///   scale of `options.scales` gets `adapters.date.tokens: 'moment'` unless it names one.
+/// - Chart.js's own fixtures (`source` in `test/fixtures/`) were drawn by a Chart.js after
+///   4.5.1 whose arcs trim `spacing` by `spacingMode: 'angular'` by default (4.5.1, the
+///   service's, has only the proportional rule): `options.spacingMode` is set unless the
+///   config sets it there.
+pub fn harness_options(case: &Value, config: &mut serde_json::Map<String, Value>) {
+    let options = config
+        .entry("options")
+        .or_insert_with(|| Value::Object(Default::default()));
+    let Some(options) = options.as_object_mut() else {
+        return;
+    };
+    if case.get("dateAdapter").and_then(Value::as_str) == Some("moment") {
+        if let Some(Value::Object(scales)) = options.get_mut("scales") {
+            for scale in scales.values_mut() {
+                let Some(scale) = scale.as_object_mut() else {
+                    continue;
+                };
+                let adapters = scale
+                    .entry("adapters")
+                    .or_insert_with(|| serde_json::json!({}));
+                if let Some(a) = adapters.as_object_mut() {
+                    let date = a.entry("date").or_insert_with(|| serde_json::json!({}));
+                    if let Some(d) = date.as_object_mut() {
+                        d.entry("tokens").or_insert_with(|| "moment".into());
+                    }
+                }
+            }
+        }
+    }
+    let chartjs_own = case
+        .get("source")
+        .and_then(Value::as_str)
+        .is_some_and(|s| s.starts_with("test/fixtures/"));
+    if chartjs_own {
+        // The root of the options is the last user scope of a dataset element's options
+        // (after the dataset, `datasets.<type>` and `elements.arc`), so any spacingMode the
+        // config sets still wins.
+        options
+            .entry("spacingMode")
+            .or_insert_with(|| "angular".into());
+    }
 }
 
 /// The results of a run held against a pass list.

@@ -78,7 +78,7 @@ pub struct ArcOptions {
     pub offset: f64,
     /// `spacing`. Default: 0.
     pub spacing: f64,
-    /// `spacingMode`. Default: `'angular'`.
+    /// `spacingMode`. Default: `'proportional'` (Chart.js 4.5.1's only rule).
     pub spacing_mode: SpacingMode,
     /// `circular`. Default: true (false draws the outer edge as a straight line).
     pub circular: bool,
@@ -104,7 +104,7 @@ impl Default for ArcOptions {
             border_radius: ArcCorners::default(),
             offset: 0.0,
             spacing: 0.0,
-            spacing_mode: SpacingMode::Angular,
+            spacing_mode: SpacingMode::Proportional,
             circular: true,
             self_join: false,
         }
@@ -220,9 +220,11 @@ fn path_full_circle(pp: &PathParams<'_>, offset: f64, spacing: f64) -> Path {
 }
 
 /// `pathArc`: the outline of the arc from its start angle to `end`, as one closed subpath.
-/// The references were drawn by the Chart.js whose `pathArc` trims each side by the
-/// `spacingMode` (`'angular'`: the same angle everywhere, `'proportional'`: the 4.5 rule,
-/// `'parallel'`: gaps of constant width), so that is the rule followed here.
+/// Each side is trimmed by the `spacingMode`: `'proportional'` is Chart.js 4.5.1's `pathArc`
+/// (its only rule, so the default: the half gap `spacing` takes `alpha * spacing / (2 (r +
+/// spacing))` of the sweep, r the mean radius without spacing); `'angular'` (the same angle
+/// at every radius) and `'parallel'` (gaps of constant width) are the rules of the later
+/// Chart.js that drew the image fixtures.
 fn path_arc(pp: &PathParams<'_>, offset: f64, spacing: f64, end: f64) -> Path {
     let g = pp.g;
     let (x, y, start) = (g.x, g.y, g.start_angle);
@@ -746,6 +748,43 @@ mod tests {
         // Starts on the outer circle at angle 0.
         assert_eq!(path.cmds[0], PathCmd::MoveTo(150.0, 100.0));
         assert_eq!(path.cmds.last(), Some(&PathCmd::Close));
+    }
+
+    /// The angle of the first point of an arc's fill (its outer start corner).
+    fn start_angle_of_fill(o: &ArcOptions, g: &ArcGeometry) -> f64 {
+        let items = draw(g, o);
+        let Some(Item::Fill { path, .. }) = items.first() else {
+            panic!("fill first");
+        };
+        let PathCmd::MoveTo(x, y) = path.cmds[0] else {
+            panic!("starts with a move");
+        };
+        libm::atan2(f64::from(y) - g.y, f64::from(x) - g.x)
+    }
+
+    /// Issue 17: `spacing` trims each arc by Chart.js 4.5.1's `pathArc` rule unless a
+    /// `spacingMode` says otherwise: half the spacing on each side, `(alpha - alpha * r / (r +
+    /// s)) / 2` of the sweep with `r` the mean radius without spacing. `spacing: 8` on a
+    /// 1-radian arc (outer 50, inner 25) trims 0.0506 rad; the angular rule of later
+    /// Chart.js, used before, trimmed asin(4 / 35.5) = 0.113 rad, gaps twice as wide.
+    #[test]
+    fn spacing_trims_by_the_proportional_rule_of_chartjs_4_5_1() {
+        let g = geometry(0.0, 1.0, 25.0);
+        let o = ArcOptions {
+            spacing: 8.0,
+            border_width: 0.0,
+            ..ArcOptions::default()
+        };
+        let (s, r) = (4.0, (25.0 - 4.0 + 50.0) / 2.0);
+        let expected = (1.0 - r / (r + s)) / 2.0;
+        let got = start_angle_of_fill(&o, &g);
+        assert!((got - expected).abs() < 1e-5, "{got} vs {expected}");
+        let angular = ArcOptions {
+            spacing_mode: SpacingMode::Angular,
+            ..o
+        };
+        let got = start_angle_of_fill(&angular, &g);
+        assert!((got - libm::asin(s / r)).abs() < 1e-5, "{got}");
     }
 
     #[test]

@@ -40,7 +40,6 @@ pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "circumference": 360,
             "radius": "100%",
             "spacing": 0,
-            "spacingMode": "angular",
             "indexAxis": "r"
         },
         "pie": {
@@ -51,15 +50,13 @@ pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "circumference": 360,
             "radius": "100%",
             "spacing": 0,
-            "spacingMode": "angular",
             "indexAxis": "r"
         },
         "polarArea": {
             "dataElementType": "arc",
             "indexAxis": "r",
             "startAngle": 0,
-            "spacing": 0,
-            "spacingMode": "proportional"
+            "spacing": 0
         },
         "radar": {
             "datasetElementType": "line",

@@ -218,14 +218,16 @@ pub enum ArcJoin {
     Miter,
 }
 
-/// `spacingMode` of arcs: how `spacing` trims each arc. Default: `'angular'` (polar area
-/// datasets: `'proportional'`).
+/// `spacingMode` of arcs: how `spacing` trims each arc. Chart.js 4.5.1 has no such option
+/// and always trims by the proportional rule of its `pathArc`, so that is the default; the
+/// option (from Chart.js after 4.5.1, whose image fixtures use it) chooses another rule.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum SpacingMode {
-    /// `'angular'`: the same angle at every radius.
-    #[default]
+    /// `'angular'`: the same angle at every radius (the default after 4.5.1).
     Angular,
-    /// `'proportional'`: an angle proportional to the arc's own sweep (Chart.js 4.5's rule).
+    /// `'proportional'`: an angle proportional to the arc's own sweep (Chart.js 4.5.1's
+    /// `pathArc`: `spacingOffset = (alpha - alpha * r / (r + spacing)) / 2`).
+    #[default]
     Proportional,
     /// `'parallel'`: gaps of constant width.
     Parallel,
@@ -254,7 +256,7 @@ pub struct ArcOptions {
     pub offset: f64,
     /// `spacing`. Default: 0.
     pub spacing: f64,
-    /// `spacingMode`: `'angular'` (default), `'proportional'` (polar area default) or
+    /// `spacingMode`: `'proportional'` (default: Chart.js 4.5.1's only rule), `'angular'` or
     /// `'parallel'`.
     pub spacing_mode: SpacingMode,
     /// `angle` (polar area), degrees. Default: undefined.

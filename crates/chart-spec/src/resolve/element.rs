@@ -299,9 +299,9 @@ pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> Vec<ArcOptions> {
                 .get("spacingMode")
                 .and_then(Value::as_str)
             {
-                Some("proportional") => SpacingMode::Proportional,
+                Some("angular") => SpacingMode::Angular,
                 Some("parallel") => SpacingMode::Parallel,
-                _ => SpacingMode::Angular,
+                _ => SpacingMode::Proportional,
             },
             angle: l.get("angle").map(to_number).filter(|v| v.is_finite()),
             circular: !matches!(l.get("circular"), Some(Value::Bool(false))),

@@ -62,13 +62,17 @@ impl DateAdapter {
     }
 
     /// `adapter.parse(value, format)` for a string: with a format in the adapter's token
-    /// style, or ISO 8601 (and a few `Date`-parseable forms) without one. `None` when invalid.
+    /// style, or ISO 8601 (and, for moment, a few `Date`-parseable forms) without one. `None`
+    /// when invalid.
     pub fn parse(&self, value: &str, format: Option<&str>) -> Option<f64> {
         match format {
             Some(fmt) => self.parse_with_format(value, fmt),
-            None => self
-                .parse_iso(value)
-                .or_else(|| self.parse_loose(value.trim())),
+            // chartjs-adapter-date-fns parses strings with `parseISO` only; moment falls back
+            // to `new Date(string)` for the rest.
+            None => self.parse_iso(value).or_else(|| match self.style {
+                TokenStyle::Moment => self.parse_loose(value.trim()),
+                TokenStyle::DateFns => None,
+            }),
         }
     }
 
@@ -536,15 +540,42 @@ mod tests {
         );
         assert_eq!(a.parse("2015-13-01", None), None);
         assert_eq!(a.parse("hello", None), None);
+        // moment falls back to `new Date(string)`; date-fns's `parseISO` does not.
         assert_eq!(
-            a.parse("March 1, 2020", None),
+            DateAdapter::new(TokenStyle::Moment).parse("March 1, 2020", None),
             Some(utc(2020, 3, 1, 0, 0, 0))
+        );
+        assert_eq!(a.parse("March 1, 2020", None), None);
+    }
+
+    /// Without a format in the config, the display formats are chartjs-adapter-date-fns's,
+    /// the service's adapter (issue 17): `h:mm aaaa` reads "12:00 a.m.", moment's `h:mm a`
+    /// "12:00 am".
+    #[test]
+    fn the_default_formats_are_date_fns() {
+        let a = DateAdapter::default();
+        assert_eq!(a.style(), TokenStyle::DateFns);
+        let midnight = utc(2024, 3, 6, 0, 0, 0);
+        let f = a.formats();
+        assert_eq!(a.format(midnight, f.get(TimeUnit::Minute)), "12:00 a.m.");
+        assert_eq!(
+            a.format(midnight, f.get(TimeUnit::Millisecond)),
+            "12:00:00.000 a.m."
+        );
+        assert_eq!(
+            a.format(midnight + 13.0 * MS_HOUR, f.get(TimeUnit::Hour)),
+            "1PM"
+        );
+        let m = DateAdapter::new(TokenStyle::Moment);
+        assert_eq!(
+            m.format(midnight, m.formats().get(TimeUnit::Minute)),
+            "12:00 am"
         );
     }
 
     #[test]
     fn fixed_offset_is_local_time() {
-        let a = DateAdapter::default().with_offset(120);
+        let a = DateAdapter::new(TokenStyle::Moment).with_offset(120);
         assert_eq!(
             a.parse("2015-01-01T12:00:00", None),
             Some(utc(2015, 1, 1, 10, 0, 0))

@@ -7,10 +7,13 @@ use super::unit::TimeUnit;
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
 pub enum TokenStyle {
     /// moment.js tokens (`YYYY-MM-DD`, `MMM D`, `hA`, `[Q]Q`): chartjs-adapter-moment, which
-    /// the Chart.js fixtures use. Default, because Chart.js's own tests and docs use it.
-    #[default]
+    /// the Chart.js fixtures use (their harness says so with `adapters.date.tokens`), and
+    /// which a config's moment-only format strings select ([`TokenStyle::detect`]).
     Moment,
-    /// date-fns tokens (`yyyy-MM-dd`, `MMM d`, `ha`, `qqq`): chartjs-adapter-date-fns.
+    /// date-fns tokens (`yyyy-MM-dd`, `MMM d`, `ha`, `qqq`): chartjs-adapter-date-fns, the
+    /// adapter the service's browser engine loads. Default: a config that names no format
+    /// gets date-fns's display formats (`h:mm aaaa` → "12:00 a.m.") and ISO-only parsing.
+    #[default]
     DateFns,
 }
 
