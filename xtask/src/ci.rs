@@ -3,7 +3,7 @@
 //! cargo-deny), fetches the crates and then calls this; a developer with the same tools can
 //! run it as is.
 //!
-//! Steps: format, build, clippy, licences and sources (cargo-deny), then the README's test
+//! Steps: format, build, clippy, docs, licences and sources (cargo-deny), then the README's test
 //! command (`cargo xtask browser-assets && cargo test --workspace`) with
 //! `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
 //! `CHART_RASTER_REQUIRE_VECTOR_TOOLS=1`, so that a skipped browser, Redis or SVG/PDF tool test
@@ -43,6 +43,11 @@ pub fn run(_: Cli) -> Result<()> {
     cargo(&["build", "--workspace", "--all-targets"])?;
     step("clippy");
     cargo(&["clippy", "--workspace", "--all-targets", "--quiet"])?;
+    step("docs");
+    // The API documentation of every library crate, with broken and private links denied.
+    let mut doc = cargo_command(&["doc", "--no-deps", "--workspace", "--quiet"]);
+    doc.env("RUSTDOCFLAGS", "-D warnings");
+    status(doc, "cargo doc --no-deps --workspace")?;
     step("licences and sources");
     // Advisories need the advisory database from the network, which CI does not have.
     cargo(&["deny", "--offline", "check", "bans", "licenses", "sources"])?;

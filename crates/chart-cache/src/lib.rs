@@ -11,8 +11,10 @@
 #![warn(missing_docs)]
 
 pub mod shared;
-/// Not for production use: the throwaway `redis-server` of this and dependent crates' tests
-/// (std only, compiled always so that their tests need no feature plumbing).
+// Not for production use: the throwaway `redis-server` of this and dependent crates' tests
+// (std only, compiled always so that their tests need no feature plumbing). Hidden from the
+// documentation: not part of the API.
+#[doc(hidden)]
 pub mod testing;
 pub mod tiered;
 

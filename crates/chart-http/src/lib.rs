@@ -6,7 +6,7 @@
 //! format), `GET /openapi.json` (an OpenAPI 3.1 document of all of them).
 //! Every response carries `X-Powered-By: chart-raster/<version>` and `X-Request-Id`; every
 //! error body is `{"error": "<message>"}`, including the answers to heads hyper would reject
-//! itself ([`head_guard`]). One line per request goes to stderr.
+//! itself (the `head_guard` module). One line per request goes to stderr.
 #![warn(missing_docs)]
 
 mod gallery;

@@ -5,7 +5,7 @@
 //!
 //! | QuickChart | here |
 //! |---|---|
-//! | `c` / `chart`: JSON or a JavaScript object literal | the literal is read as JSON5 ([`crate::js_literal`]); functions are not evaluated and are reported in `X-Chart-Messages` |
+//! | `c` / `chart`: JSON or a JavaScript object literal | the literal is read as JSON5 (`crate::js_literal`); functions are not evaluated and are reported in `X-Chart-Messages` |
 //! | `w` / `width`, `h` / `height` | CSS pixels (default 500, 300) |
 //! | `devicePixelRatio` | default 2 |
 //! | `bkg` / `backgroundColor` | default `transparent` |

@@ -3,7 +3,7 @@
 //!
 //! Processes: one chromedriver (started lazily on the first render, on a free loopback port)
 //! and a small pool of sessions, each one Chromium with one tab holding the prepared page
-//! ([`page`]). A render checks a session out, runs one script on it and checks it back in, so
+//! (the `page` module). A render checks a session out, runs one script on it and checks it back in, so
 //! parallel renders never share a tab. A session that fails or exceeds the page timeout is
 //! discarded (its Chromium killed) and the next render opens a new one; a dead chromedriver is
 //! restarted.

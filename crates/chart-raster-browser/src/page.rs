@@ -405,7 +405,7 @@ pub async fn render(
     Ok((Rendered { bitmap, messages }, result.layout))
 }
 
-/// What [`leaks`] counts on one session's page.
+/// What `leaks` counts on one session's page.
 #[derive(Debug, Clone, PartialEq, Eq, Default, Deserialize)]
 pub struct PageLeaks {
     /// Browser tabs of the session (one is the page itself).

@@ -1,7 +1,7 @@
 //! The display list: what a chart draws, in CSS pixels, independent of any rasteriser.
 //!
 //! Items are painted in order, like calls on a canvas 2D context. Layout and scene building
-//! never touch tiny-skia; [`crate::raster`] turns a [`Scene`] into pixels, and an SVG or PDF
+//! never touch tiny-skia; the `raster` module turns a [`Scene`] into pixels, and an SVG or PDF
 //! writer could consume the same list.
 
 use chart_spec::font::FontSpec;

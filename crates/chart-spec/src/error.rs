@@ -97,7 +97,7 @@ pub enum RequestError {
     /// `engine` is not one of skia, browser.
     #[error("Invalid engine: {0}")]
     InvalidEngine(String),
-    /// The chart config (or another field) needs more than an input budget of [`Limits`]
+    /// The chart config (or another field) needs more than an input budget of [`Limits`](crate::Limits)
     /// allows (see [`crate::budget::check_chart`]), e.g. `Invalid chart: 5000000 data points
     /// in dataset 0 is over the limit of 100000 (MAX_POINTS_PER_DATASET)`.
     #[error("Invalid {field}: {what} is over the limit of {max} ({variable})")]

@@ -1,5 +1,5 @@
-//! Vector output: the same [`Scene`] the rasteriser draws, written as SVG ([`svg`]) or PDF
-//! ([`pdf`]) instead of pixels. The writers read only the scene (and the text engine, for the
+//! Vector output: the same [`Scene`](crate::scene::Scene) the rasteriser draws, written as SVG ([`svg`]) or PDF
+//! (`pdf`) instead of pixels. The writers read only the scene (and the text engine, for the
 //! glyphs of its text items), never the chart config, so the vector files show what the PNG
 //! shows.
 //!
@@ -8,7 +8,7 @@
 //! file of a request at `devicePixelRatio: 2` has the same size as at 1 (its scene is the one
 //! the PNG of that request is drawn from, where Chart.js aligns some lines to half pixels).
 //!
-//! Geometry passes through the rasteriser's [`guard`](crate::raster::guard) first, so a
+//! Geometry passes through the rasteriser's guard (`raster::guard`) first, so a
 //! coordinate of 1e30 reaches no viewer: non-finite commands are dropped and far geometry is
 //! moved onto a box around the canvas, as for the PNG. Each writer's output is linear in the
 //! scene's size (whose items `MAX_SCENE_ITEMS` bounds): one element per item, glyph outlines
