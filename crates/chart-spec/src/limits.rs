@@ -71,6 +71,14 @@ pub struct Limits {
     pub max_ticks: usize,
     /// Display-list items of one render (`MAX_SCENE_ITEMS`). Default: 2,000,000.
     pub max_scene_items: usize,
+    /// Nodes of one chartjs-chart-graph force-directed dataset that are laid out (the rest
+    /// are left out with a message). Default: 5,000; not configurable.
+    pub max_graph_nodes: usize,
+    /// Edges of one chartjs-chart-graph dataset. Default: 20,000; not configurable.
+    pub max_graph_edges: usize,
+    /// Force-simulation work of one dataset: ticks × (nodes + edges). `initialIterations`
+    /// beyond it run fewer ticks, with a message. Default: 1,000,000; not configurable.
+    pub max_force_work: usize,
 }
 
 impl Default for Limits {
@@ -90,6 +98,9 @@ impl Default for Limits {
             max_annotations: 1_000,
             max_ticks: 1_000,
             max_scene_items: 2_000_000,
+            max_graph_nodes: 5_000,
+            max_graph_edges: 20_000,
+            max_force_work: 1_000_000,
         }
     }
 }

@@ -6,8 +6,12 @@
 //! Trees come from user data: every walk here keeps an explicit stack (a chain of 20,000
 //! nodes is as easy as a bush), children are found through adjacency lists and labels through
 //! a map, so the work stays linear in nodes plus edges; sizes from the options are clamped
-//! before they become geometry. chartjs-chart-graph's force-directed layout is not drawn by
-//! this engine, so there are no simulation iterations to bound.
+//! before they become geometry.
+//!
+//! The same controller draws chartjs-chart-graph's `graph` (nodes where the data puts them)
+//! and `forceDirectedGraph` (nodes where d3-force's simulation leaves them,
+//! [`super::force_graph`]); their nodes and edges are cut at the render's budgets, and the
+//! simulation's ticks at `max_force_work`.
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::point::draw_point_element;
@@ -15,7 +19,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
-use chart_spec::model::{GraphOptions, NodeRef, PluginDataset};
+use chart_spec::model::{ForceSimulation, GraphOptions, NodeRef, PluginDataset};
 use chart_spec::Cancel;
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -410,9 +414,19 @@ pub fn layout(
     out
 }
 
-/// `DendrogramController` / `TreeController`.
+/// `DendrogramController` / `TreeController`, `GraphController` and
+/// `ForceDirectedGraphController`.
 #[derive(Default)]
 pub struct GraphTreeController {
+    /// The render's budgets (graph nodes, edges and simulation work).
+    limits: chart_spec::Limits,
+    /// Messages of `parse` (input cut at a budget).
+    messages: Vec<chart_spec::Message>,
+    /// A force-directed graph's given node positions and ticks, simulated at the first
+    /// `update`.
+    force: Option<(Vec<Option<(f64, f64)>>, usize)>,
+    /// The simulated positions (-1..1), once run.
+    placed: Option<Vec<Option<(f64, f64)>>>,
     edges: Vec<(usize, usize)>,
     angles: Vec<f64>,
     /// Node pixels after `update`: (x, y, angle).
@@ -437,11 +451,65 @@ fn resolve_ref(r: &NodeRef, by_label: &HashMap<String, usize>) -> Option<usize> 
     }
 }
 
+impl GraphTreeController {
+    /// A controller keeping to the render's `limits`.
+    pub fn new(limits: &chart_spec::Limits) -> Self {
+        Self {
+            limits: *limits,
+            ..Self::default()
+        }
+    }
+
+    /// `GraphController.parse`: a node's `x`/`y` when numbers.
+    fn given_positions(ds: &Dataset, n: usize) -> Vec<Option<(f64, f64)>> {
+        ds.data
+            .iter()
+            .take(n)
+            .map(|d| match d {
+                chart_spec::model::Datum::Object {
+                    x: Raw::Num(x),
+                    y: Raw::Num(y),
+                    ..
+                } if x.is_finite() && y.is_finite() => Some((*x, *y)),
+                _ => None,
+            })
+            .collect()
+    }
+
+    /// The ticks of a force-directed layout (`resyncLayout`), cut at the simulation budget
+    /// (said); `None` when the plugin never places the nodes.
+    fn force_ticks(&mut self, sim: &ForceSimulation, n: usize) -> Option<usize> {
+        let planned = super::force_graph::planned_ticks(sim)?;
+        let work = (n + self.edges.len()).max(1);
+        let affordable = (self.limits.max_force_work / work).max(1);
+        if planned > affordable {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "forceDirectedGraph: ran {affordable} of {planned} simulation ticks: \
+                 {n} nodes and {} edges reach the simulation budget",
+                self.edges.len()
+            )));
+        }
+        Some(planned.min(affordable))
+    }
+}
+
 impl Controller for GraphTreeController {
+    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
+        std::mem::take(&mut self.messages)
+    }
+
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
         let Some(o) = options(ds) else { return };
-        let n = ds.data.len();
+        let tree = !matches!(ds.kind.as_str(), "graph" | "forceDirectedGraph");
+        let mut n = ds.data.len();
+        if !tree && n > self.limits.max_graph_nodes {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "{}: only the first {} of {n} nodes are drawn (the graph node budget)",
+                ds.kind, self.limits.max_graph_nodes
+            )));
+            n = self.limits.max_graph_nodes;
+        }
         let mut by_label: HashMap<String, usize> = HashMap::new();
         if o.edges
             .iter()
@@ -457,7 +525,32 @@ impl Controller for GraphTreeController {
             .filter_map(|(s, t)| Some((resolve_ref(s, &by_label)?, resolve_ref(t, &by_label)?)))
             .filter(|(s, t)| *s < n && *t < n)
             .collect();
-        let pos = layout(o, &self.edges, n);
+        if !tree && self.edges.len() > self.limits.max_graph_edges {
+            self.messages.push(chart_spec::Message::warn(format!(
+                "{}: only the first {} of {} edges are drawn (the graph edge budget)",
+                ds.kind,
+                self.limits.max_graph_edges,
+                self.edges.len()
+            )));
+            self.edges.truncate(self.limits.max_graph_edges);
+        }
+        self.force = None;
+        self.placed = None;
+        let pos = if tree {
+            layout(o, &self.edges, n)
+        } else if let Some(sim) = &o.simulation {
+            // Simulated in `update`, where the render's stop signal is at hand; Chart.js's
+            // first update has no positions either (the layout runs in a later frame).
+            self.force = self
+                .force_ticks(sim, n)
+                .map(|ticks| (Self::given_positions(ds, n), ticks));
+            vec![None; n]
+        } else {
+            Self::given_positions(ds, n)
+                .into_iter()
+                .map(|p| p.map(|(x, y)| (x, y, f64::NAN)))
+                .collect()
+        };
         self.angles = pos
             .iter()
             .map(|p| p.map(|p| p.2).unwrap_or(f64::NAN))
@@ -472,11 +565,18 @@ impl Controller for GraphTreeController {
             .collect();
     }
 
-    fn update(&mut self, _ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
         self.points.clear();
         self.cancel = cx.cancel.clone();
         if cx.cancel.is_cancelled() {
             return;
+        }
+        if let (Some((given, ticks)), Some(sim)) = (
+            self.force.take(),
+            options(ds).and_then(|o| o.simulation.as_deref()),
+        ) {
+            let out = super::force_graph::simulate(sim, &given, &self.edges, ticks, cx.cancel);
+            self.placed = Some(out.positions);
         }
         let (Some(xs), Some(ys)) = (
             cx.scale(meta.x_id.as_deref()),
@@ -484,6 +584,16 @@ impl Controller for GraphTreeController {
         ) else {
             return;
         };
+        if let Some(placed) = &self.placed {
+            self.points = placed
+                .iter()
+                .map(|p| {
+                    let (x, y) = (*p)?;
+                    Some((xs.pixel_for_value(x), ys.pixel_for_value(y), f64::NAN))
+                })
+                .collect();
+            return;
+        }
         self.points = meta
             .parsed
             .iter()
@@ -607,6 +717,7 @@ mod tests {
             directed: false,
             arrow_size: 15.0,
             arrow_offset: 5.0,
+            simulation: None,
         }
     }
 

@@ -17,6 +17,7 @@ pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
 pub mod doughnut;
+pub mod force_graph;
 pub mod graph_tree;
 mod legend_style;
 pub mod line;
@@ -591,8 +592,8 @@ pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Control
         "treemap" => Some(Box::new(treemap::TreemapController::new(limits))),
         "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
         "venn" => Some(Box::new(venn::VennController::default())),
-        "tree" | "dendrogram" | "dendogram" => {
-            Some(Box::new(graph_tree::GraphTreeController::default()))
+        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => {
+            Some(Box::new(graph_tree::GraphTreeController::new(limits)))
         }
         _ => None,
     }

@@ -548,3 +548,79 @@ fn datalabels_absurd_numbers_and_many_colliding_labels_render() {
         start.elapsed()
     );
 }
+
+fn force_graph(nodes: Vec<Value>, edges: Vec<Value>, simulation: Value) -> Value {
+    json!({"type": "forceDirectedGraph",
+           "data": {"datasets": [{"data": nodes, "edges": edges, "simulation": simulation}]},
+           "options": {"plugins": {"legend": {"display": false}}}})
+}
+
+#[test]
+fn a_force_graph_past_the_node_budget_is_cut_and_its_ticks_bounded() {
+    // 20,000 nodes on one spot, each linked to the next, asking for a billion ticks: the nodes
+    // are cut at the budget (5,000), the ticks at the simulation work budget, both said.
+    let nodes: Vec<Value> = (0..20_000).map(|_| json!({"x": 1, "y": 1})).collect();
+    let edges: Vec<Value> = (0..19_999)
+        .map(|i| json!({"source": i, "target": i + 1}))
+        .collect();
+    let cfg = force_graph(nodes, edges, json!({"initialIterations": 1e9}));
+    let start = Instant::now();
+    let (items, msgs) = on_small_stack(move || scene_and_messages(&cfg));
+    assert!(items > 0);
+    assert!(
+        msgs.iter().any(|m| m.contains("first 5000 of 20000 nodes")),
+        "{msgs:?}"
+    );
+    assert!(
+        msgs.iter().any(|m| m.contains("simulation ticks")),
+        "{msgs:?}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn force_graph_absurd_options_and_positions_do_not_panic() {
+    let nodes = vec![
+        json!({"x": 1e308, "y": -1e308}),
+        json!({"x": "NaN", "y": null}),
+        json!({}),
+        json!({"x": 0, "y": 0}),
+        json!({"x": 0, "y": 0}),
+    ];
+    let edges = vec![
+        json!({"source": 0, "target": 1}),
+        json!({"source": 3, "target": 3}),
+        json!({"source": 9, "target": -4}),
+        json!({"source": "nope", "target": 2}),
+    ];
+    for forces in [
+        json!({"manyBody": {"strength": 1e308, "theta": 0, "distanceMin": -1}}),
+        json!({"link": {"distance": -1e308, "strength": "x", "iterations": 1e12}}),
+        json!({"collide": {"radius": 1e300, "iterations": 1e9}, "radial": true, "x": {"strength": 1e308}}),
+        json!({"center": false, "link": false, "manyBody": false}),
+    ] {
+        let sim = json!({"initialIterations": 300, "autoRestart": true, "forces": forces});
+        renders(&force_graph(nodes.clone(), edges.clone(), sim));
+    }
+    // A plain graph with huge and missing positions.
+    renders(&json!({"type": "graph", "data": {"datasets": [{"data": nodes, "edges": edges}]}}));
+}
+
+#[test]
+fn a_cancelled_render_of_a_big_force_graph_stops() {
+    let nodes: Vec<Value> = (0..5_000).map(|_| json!({})).collect();
+    let cfg = force_graph(nodes, Vec::new(), json!({"initialIterations": 300}));
+    let cancel = Cancel::with_deadline(Instant::now() + Duration::from_millis(200));
+    let start = Instant::now();
+    let out = on_small_stack(move || render_with(&cfg, &cancel).map(|r| r.bitmap.width));
+    assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(20),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -24,13 +24,52 @@ fn graph_dataset(mode: &str) -> Value {
     })
 }
 
-/// `DendrogramController.overrides`: hidden linear scales over -1..1 and a 10px padding.
+/// `GraphController.defaults` (the scatter controller's with `clip` 10 and edges), and
+/// `ForceDirectedGraphController.defaults`: the `simulation` with its default forces.
+fn plain_graph_dataset(force: bool) -> Value {
+    let mut v = json!({
+        "datasetElementType": false,
+        "dataElementType": "point",
+        "showLine": false,
+        "fill": false,
+        "clip": 10,
+        "edgeElementType": "edgeLine"
+    });
+    if force {
+        v["animation"] = json!(false);
+        v["simulation"] = json!({
+            "initialIterations": 0,
+            "autoRestart": true,
+            "forces": {
+                "center": true,
+                "collide": false,
+                "link": true,
+                "manyBody": true,
+                "x": false,
+                "y": false,
+                "radial": false
+            }
+        });
+    }
+    v
+}
+
+/// `DendrogramController.overrides` and `ForceDirectedGraphController.overrides`: hidden
+/// linear scales over -1..1 and a 10px padding.
 fn graph_overrides() -> Value {
+    let mut v = plain_graph_overrides();
+    for axis in ["x", "y"] {
+        v["scales"][axis]["min"] = json!(-1);
+        v["scales"][axis]["max"] = json!(1);
+    }
+    v
+}
+
+/// `GraphController.overrides`: the scatter chart's, with hidden scales and a 10px padding.
+fn plain_graph_overrides() -> Value {
     let axis = json!({
         "type": "linear",
         "display": false,
-        "min": -1,
-        "max": 1,
         "ticks": {"maxTicksLimit": 2, "precision": 100, "minRotation": 0, "maxRotation": 0}
     });
     json!({
@@ -60,6 +99,8 @@ pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
         "tree": graph_dataset("tree"),
         "dendrogram": graph_dataset("dendrogram"),
         "dendogram": graph_dataset("dendrogram"),
+        "graph": plain_graph_dataset(false),
+        "forceDirectedGraph": plain_graph_dataset(true),
         "venn": {"dataElementType": "arcSlice"},
         "euler": {"dataElementType": "arcSlice"}
     })
@@ -168,6 +209,8 @@ pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
         "tree": graph_overrides(),
         "dendrogram": graph_overrides(),
         "dendogram": graph_overrides(),
+        "graph": plain_graph_overrides(),
+        "forceDirectedGraph": graph_overrides(),
         "venn": {
             "scales": {
                 "x": {"type": "linear", "min": -1, "max": 1, "display": false},

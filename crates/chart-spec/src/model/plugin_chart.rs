@@ -49,6 +49,102 @@ pub struct GraphOptions {
     pub arrow_size: f64,
     /// `arrowHeadOffset`. Default: 5.
     pub arrow_offset: f64,
+    /// `simulation` of a `forceDirectedGraph` (d3-force); `None` for the other graph types.
+    pub simulation: Option<Box<ForceSimulation>>,
+}
+
+/// chartjs-chart-graph's `simulation` options: d3-force's forces as configured by the plugin
+/// (each force's option object calls the d3 setter of the same name). Functions are not
+/// expressible in JSON, so every accessor is a constant.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ForceSimulation {
+    /// `initialIterations`: ticks run at once before the first layout. Default: 0 (the
+    /// browser engine's page runs 300 unless the config says otherwise).
+    pub initial_iterations: f64,
+    /// `autoRestart`: the simulation keeps ticking after the initial ones. Default: true.
+    pub auto_restart: bool,
+    /// `forces.center`. Default: on.
+    pub center: Option<CenterForce>,
+    /// `forces.collide`. Default: off.
+    pub collide: Option<CollideForce>,
+    /// `forces.link`. Default: on.
+    pub link: Option<LinkForce>,
+    /// `forces.manyBody`. Default: on.
+    pub many_body: Option<ManyBodyForce>,
+    /// `forces.x`. Default: off.
+    pub x: Option<PositionForce>,
+    /// `forces.y`. Default: off.
+    pub y: Option<PositionForce>,
+    /// `forces.radial`. Default: off.
+    pub radial: Option<RadialForce>,
+}
+
+/// d3 `forceCenter`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CenterForce {
+    /// `x`. Default: 0.
+    pub x: f64,
+    /// `y`. Default: 0.
+    pub y: f64,
+    /// `strength`. Default: 1.
+    pub strength: f64,
+}
+
+/// d3 `forceCollide`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct CollideForce {
+    /// `radius`. Default: 1.
+    pub radius: f64,
+    /// `strength`. Default: 1.
+    pub strength: f64,
+    /// `iterations`. Default: 1.
+    pub iterations: f64,
+}
+
+/// d3 `forceLink`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LinkForce {
+    /// `distance`. Default: 30.
+    pub distance: f64,
+    /// `strength`; `None` is d3's default (`1 / min(count(source), count(target))`).
+    pub strength: Option<f64>,
+    /// `iterations`. Default: 1.
+    pub iterations: f64,
+}
+
+/// d3 `forceManyBody`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ManyBodyForce {
+    /// `strength`. Default: -30.
+    pub strength: f64,
+    /// `theta` (Barnes–Hut). Default: 0.9.
+    pub theta: f64,
+    /// `distanceMin`. Default: 1.
+    pub distance_min: f64,
+    /// `distanceMax`. Default: infinity.
+    pub distance_max: f64,
+}
+
+/// d3 `forceX` / `forceY`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PositionForce {
+    /// `x` (or `y`): the target position. Default: 0.
+    pub position: f64,
+    /// `strength`. Default: 0.1.
+    pub strength: f64,
+}
+
+/// d3 `forceRadial`.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RadialForce {
+    /// `radius`. Default: undefined (`NaN`: the plugin calls `forceRadial()` bare).
+    pub radius: f64,
+    /// `x`. Default: 0.
+    pub x: f64,
+    /// `y`. Default: 0.
+    pub y: f64,
+    /// `strength`. Default: 0.1.
+    pub strength: f64,
 }
 
 /// One region of a venn diagram (`ArcSlice` options at an index) and its value.

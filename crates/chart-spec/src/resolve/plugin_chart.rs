@@ -5,9 +5,10 @@
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{
-    Four, GraphOptions, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset, Raw,
-    SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions, TreemapText,
-    VennOptions, VennSlice,
+    CenterForce, CollideForce, ForceSimulation, Four, GraphOptions, LinkForce, ManyBodyForce,
+    MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset, PositionForce,
+    RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions,
+    TreemapText, VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
@@ -21,7 +22,7 @@ pub fn element_type(kind: &str) -> &'static str {
         "treemap" => "treemap",
         "sankey" => "flow",
         "venn" | "euler" => "arcSlice",
-        "tree" | "dendrogram" | "dendogram" => "edgeLine",
+        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => "edgeLine",
         _ => "point",
     }
 }
@@ -280,9 +281,9 @@ pub fn resolve_plugin_dataset(
                 .collect();
             Some(PluginDataset::Venn(VennOptions { slices }))
         }
-        "tree" | "dendrogram" | "dendogram" => {
-            Some(PluginDataset::Graph(Box::new(resolve_graph(ds, scopes))))
-        }
+        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => Some(
+            PluginDataset::Graph(Box::new(resolve_graph(ds, scopes, kind))),
+        ),
         _ => None,
     }
 }
@@ -298,7 +299,7 @@ fn node_index(v: &Value) -> Option<NodeRef> {
     }
 }
 
-fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>) -> GraphOptions {
+fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>, kind: &str) -> GraphOptions {
     let tree = scopes.child("tree");
     let data = match ds.get("data") {
         Some(Value::Array(a)) => a.as_slice(),
@@ -355,6 +356,62 @@ fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>) -> GraphOptions {
         directed: scopes.get("directed").is_some_and(truthy),
         arrow_size: num("arrowHeadSize", 15.0),
         arrow_offset: num("arrowHeadOffset", 5.0),
+        simulation: (kind == "forceDirectedGraph")
+            .then(|| Box::new(resolve_simulation(&scopes.child("simulation")))),
+    }
+}
+
+/// `simulation` of `ForceDirectedGraphController`: each force is on when its option is truthy,
+/// and an object's keys call d3's setters of the same name over d3's defaults.
+fn resolve_simulation(sim: &Scopes<'_>) -> ForceSimulation {
+    let forces = sim.child("forces");
+    // A force's options: `None` when off, else the object (empty for `true`).
+    let force = |key: &str| -> Option<Scopes<'_>> {
+        let v = forces.get(key)?;
+        truthy(v).then(|| match v {
+            Value::Object(_) => forces.child(key),
+            _ => Scopes::default(),
+        })
+    };
+    let num = |s: &Scopes<'_>, k: &str, d: f64| s.get(k).map(to_number).unwrap_or(d);
+    ForceSimulation {
+        initial_iterations: sim.get("initialIterations").map(to_number).unwrap_or(0.0),
+        auto_restart: sim.get("autoRestart").is_none_or(truthy),
+        center: force("center").map(|s| CenterForce {
+            x: num(&s, "x", 0.0),
+            y: num(&s, "y", 0.0),
+            strength: num(&s, "strength", 1.0),
+        }),
+        collide: force("collide").map(|s| CollideForce {
+            radius: num(&s, "radius", 1.0),
+            strength: num(&s, "strength", 1.0),
+            iterations: num(&s, "iterations", 1.0),
+        }),
+        link: force("link").map(|s| LinkForce {
+            distance: num(&s, "distance", 30.0),
+            strength: s.get("strength").map(to_number),
+            iterations: num(&s, "iterations", 1.0),
+        }),
+        many_body: force("manyBody").map(|s| ManyBodyForce {
+            strength: num(&s, "strength", -30.0),
+            theta: num(&s, "theta", 0.9),
+            distance_min: num(&s, "distanceMin", 1.0),
+            distance_max: num(&s, "distanceMax", f64::INFINITY),
+        }),
+        x: force("x").map(|s| PositionForce {
+            position: num(&s, "x", 0.0),
+            strength: num(&s, "strength", 0.1),
+        }),
+        y: force("y").map(|s| PositionForce {
+            position: num(&s, "y", 0.0),
+            strength: num(&s, "strength", 0.1),
+        }),
+        radial: force("radial").map(|s| RadialForce {
+            radius: num(&s, "radius", f64::NAN),
+            x: num(&s, "x", 0.0),
+            y: num(&s, "y", 0.0),
+            strength: num(&s, "strength", 0.1),
+        }),
     }
 }
 
