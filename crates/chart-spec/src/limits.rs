@@ -79,6 +79,12 @@ pub struct Limits {
     /// Force-simulation work of one dataset: ticks × (nodes + edges). `initialIterations`
     /// beyond it run fewer ticks, with a message. Default: 1,000,000; not configurable.
     pub max_force_work: usize,
+    /// Polygons over every GeoJSON object of one chartjs-chart-geo dataset. Default: 20,000;
+    /// not configurable.
+    pub max_geo_polygons: usize,
+    /// Longitude/latitude positions over every GeoJSON object of one dataset. Default:
+    /// 1,000,000; not configurable.
+    pub max_geo_vertices: usize,
 }
 
 impl Default for Limits {
@@ -101,6 +107,8 @@ impl Default for Limits {
             max_graph_nodes: 5_000,
             max_graph_edges: 20_000,
             max_force_work: 1_000_000,
+            max_geo_polygons: 20_000,
+            max_geo_vertices: 1_000_000,
         }
     }
 }

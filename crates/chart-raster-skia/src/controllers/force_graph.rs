@@ -627,9 +627,9 @@ fn many_body(
         return true;
     }
     let mut stack: Vec<(u32, f64, f64, f64, f64)> = Vec::new();
-    for ni in 0..nodes.len() {
-        let (nx, ny) = (nodes[ni].x, nodes[ni].y);
-        let (mut vx, mut vy) = (nodes[ni].vx, nodes[ni].vy);
+    for (ni, node) in nodes.iter_mut().enumerate() {
+        let (nx, ny) = (node.x, node.y);
+        let (mut vx, mut vy) = (node.vx, node.vy);
         stack.clear();
         stack.push((tree.root, tree.x0, tree.y0, tree.x1, tree.y1));
         while let Some((q, x0, y0, x1, y1)) = stack.pop() {
@@ -709,8 +709,8 @@ fn many_body(
                 cur = c.next;
             }
         }
-        nodes[ni].vx = vx;
-        nodes[ni].vy = vy;
+        node.vx = vx;
+        node.vy = vy;
     }
     true
 }

@@ -18,6 +18,7 @@ pub mod bar;
 pub mod bubble;
 pub mod doughnut;
 pub mod force_graph;
+pub mod geo;
 pub mod graph_tree;
 mod legend_style;
 pub mod line;
@@ -592,6 +593,7 @@ pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Control
         "treemap" => Some(Box::new(treemap::TreemapController::new(limits))),
         "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
         "venn" => Some(Box::new(venn::VennController::default())),
+        "choropleth" | "bubbleMap" => Some(Box::new(geo::GeoController::default())),
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => {
             Some(Box::new(graph_tree::GraphTreeController::new(limits)))
         }

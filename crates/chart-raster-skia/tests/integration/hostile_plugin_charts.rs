@@ -624,3 +624,67 @@ fn a_cancelled_render_of_a_big_force_graph_stops() {
         start.elapsed()
     );
 }
+
+fn geo(kind: &str, dataset: Value, projection: &str) -> Value {
+    json!({"type": kind, "data": {"datasets": [dataset]},
+           "options": {"scales": {"projection": {"axis": "x", "projection": projection}}}})
+}
+
+#[test]
+fn geo_charts_with_absurd_coordinates_and_projections_do_not_panic() {
+    let ring = |pts: Vec<Value>| json!({"type": "Polygon", "coordinates": [pts]});
+    let features = vec![
+        json!({"feature": ring(vec![json!([0, 90]), json!([1e308, -90]), json!([-1e308, 1e308]), json!([0, 90])]), "value": 1e308}),
+        json!({"feature": ring(vec![json!([179, 0]), json!([-179, 1]), json!([179, 2]), json!([179, 0])]), "value": "NaN"}),
+        json!({"feature": {"type": "Sphere"}, "value": -1e308}),
+        json!({"feature": {"type": "Point", "coordinates": [0, 0]}}),
+        json!({"feature": 5}),
+        json!({}),
+    ];
+    for projection in [
+        "mercator",
+        "equalEarth",
+        "albersUsa",
+        "naturalEarth1",
+        "equirectangular",
+        "orthographic",
+        "gnomonic",
+        "stereographic",
+        "transverseMercator",
+        "nope",
+    ] {
+        let ds = json!({"data": features.clone(), "outline": [ring(vec![json!([0, 0]), json!([0, 0])])]});
+        renders(&geo("choropleth", ds, projection));
+        let ds = json!({"data": [{"longitude": 1e308, "latitude": 90, "value": 1}, {"value": 2}, {"x": 0, "y": 0}],
+                        "showOutline": true});
+        renders(&geo("bubbleMap", ds, projection));
+    }
+}
+
+#[test]
+fn deeply_nested_and_huge_geojson_stays_within_the_budgets() {
+    // 120 nested collections around a polygon (serde_json's own limit is 128; read with a
+    // stack, not recursion), and 300,000 positions in one ring (within the vertex budget,
+    // resampled within its own budget).
+    let mut nested =
+        json!({"type": "Polygon", "coordinates": [[[0, 0], [0, 10], [10, 10], [0, 0]]]});
+    for _ in 0..120 {
+        nested = json!({"type": "GeometryCollection", "geometries": [nested]});
+    }
+    let big: Vec<Value> = (0..300_000)
+        .map(|i| json!([f64::from(i % 360) - 180.0, f64::from(i % 170) - 85.0]))
+        .collect();
+    let data = vec![
+        json!({"feature": nested, "value": 1}),
+        json!({"feature": {"type": "Polygon", "coordinates": [big]}, "value": 2}),
+    ];
+    let cfg = geo("choropleth", json!({"data": data}), "mercator");
+    let start = Instant::now();
+    let items = scene_items(&cfg);
+    assert!(items > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(60),
+        "{:?}",
+        start.elapsed()
+    );
+}

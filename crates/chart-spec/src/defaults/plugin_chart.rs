@@ -79,6 +79,17 @@ fn plain_graph_overrides() -> Value {
     })
 }
 
+/// `geoOverrides` with the value scale (`color` or `size`). The plugin's own scale types
+/// (`projection`, `color`, `size`) draw nothing in the chart's layout (they sit at
+/// `chartArea`); here they are hidden linear scales, and the controller projects by itself.
+fn geo_overrides(value_scale: &str) -> Value {
+    let hidden = json!({"axis": "x", "type": "linear", "display": false});
+    let mut scales = serde_json::Map::new();
+    scales.insert("projection".into(), hidden.clone());
+    scales.insert(value_scale.into(), hidden);
+    json!({"scales": scales})
+}
+
 /// `Chart.defaults.datasets[type]`: each plugin controller's `static defaults`.
 pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
     json!({
@@ -101,6 +112,20 @@ pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
         "dendogram": graph_dataset("dendrogram"),
         "graph": plain_graph_dataset(false),
         "forceDirectedGraph": plain_graph_dataset(true),
+        "choropleth": {
+            "dataElementType": "geoFeature",
+            "datasetElementType": "geoFeature",
+            "showOutline": false,
+            "showGraticule": false,
+            "clipMap": true
+        },
+        "bubbleMap": {
+            "dataElementType": "point",
+            "datasetElementType": "geoFeature",
+            "showOutline": true,
+            "showGraticule": false,
+            "clipMap": "outline+graticule"
+        },
         "venn": {"dataElementType": "arcSlice"},
         "euler": {"dataElementType": "arcSlice"}
     })
@@ -141,6 +166,16 @@ pub(super) static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "rtl": false,
             "spacing": 0.5,
             "unsorted": false
+        },
+        "geoFeature": {
+            "borderSkipped": "start",
+            "borderWidth": 0,
+            "borderRadius": 0,
+            "inflateAmount": "auto",
+            "outlineBackgroundColor": null,
+            "outlineBorderWidth": 0,
+            "graticuleBorderColor": "#CCCCCC",
+            "graticuleBorderWidth": 0
         },
         "arcSlice": {
             "backgroundColor": "#efefef",
@@ -211,6 +246,11 @@ pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
         "dendogram": graph_overrides(),
         "graph": plain_graph_overrides(),
         "forceDirectedGraph": graph_overrides(),
+        "choropleth": {
+            "plugins": {"colors": {"enabled": false}},
+            "scales": geo_overrides("color")["scales"].clone()
+        },
+        "bubbleMap": geo_overrides("size"),
         "venn": {
             "scales": {
                 "x": {"type": "linear", "min": -1, "max": 1, "display": false},

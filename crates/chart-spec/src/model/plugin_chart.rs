@@ -20,8 +20,10 @@ pub enum PluginDataset {
     Sankey(Box<SankeyOptions>),
     /// chartjs-chart-venn (`venn` and `euler`).
     Venn(VennOptions),
-    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`).
+    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`) and graphs.
     Graph(Box<GraphOptions>),
+    /// chartjs-chart-geo (`choropleth`, `bubbleMap`).
+    Geo(Box<super::geo::GeoOptions>),
 }
 
 /// chartjs-chart-graph tree and dendrogram options, with the edges and their style.

@@ -14,6 +14,7 @@ mod annotation;
 mod datalabels;
 mod dataset;
 mod element;
+mod geo;
 mod gradient;
 mod lookup;
 mod plugin;
@@ -198,7 +199,13 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
     // Colors plugin: runs before elements resolve their options (beforeLayout), writing
     // palette colours into the datasets themselves.
     let mut datasets_owned: Vec<Obj> = raw_datasets.iter().map(|d| (*d).clone()).collect();
-    if plugin_enabled("colors") {
+    // `plugins.colors.enabled` may come from the type's overrides too (chartjs-chart-geo's
+    // choropleth turns the plugin off there).
+    let colors_on = ctx
+        .plugin_scopes("colors")
+        .get("enabled")
+        .is_none_or(truthy);
+    if plugin_enabled("colors") && colors_on {
         apply_colors_plugin(&kinds, options, plugin_opts("colors"), &mut datasets_owned);
     }
     // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).

@@ -22,6 +22,7 @@ pub fn element_type(kind: &str) -> &'static str {
         "treemap" => "treemap",
         "sankey" => "flow",
         "venn" | "euler" => "arcSlice",
+        "choropleth" => "geoFeature",
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => "edgeLine",
         _ => "point",
     }
@@ -281,6 +282,9 @@ pub fn resolve_plugin_dataset(
                 .collect();
             Some(PluginDataset::Venn(VennOptions { slices }))
         }
+        "choropleth" | "bubbleMap" => Some(PluginDataset::Geo(Box::new(super::geo::resolve_geo(
+            kind, ds, scopes, count, limits,
+        )))),
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => Some(
             PluginDataset::Graph(Box::new(resolve_graph(ds, scopes, kind))),
         ),

@@ -184,12 +184,27 @@ pub(super) fn resolve_scales(
                 }
                 other => axis_from_str(other).unwrap_or(Axis::X),
             };
+            // `getAxisFromDefaultScaleID` keeps any other id as the "axis" (chartjs-chart-geo's
+            // `projection`, `color`, `size`): the scale is `dataset[id + 'AxisID'] || id`.
+            let named = axis_from_str(default_id).is_none()
+                && !matches!(default_id.as_str(), "_index_" | "_value_");
+            let key = if named {
+                default_id.as_str()
+            } else {
+                axis.as_str()
+            };
             let id = ds
-                .get(&format!("{}AxisID", axis.as_str()))
+                .get(&format!("{key}AxisID"))
                 .and_then(Value::as_str)
-                .unwrap_or(axis.as_str())
+                .unwrap_or(key)
                 .to_string();
             let Some(d) = dflt.as_object() else { continue };
+            let axis = if named {
+                let conf = config_scales.get(&id).and_then(Value::as_object);
+                determine_axis(&id, &[conf, Some(d)]).unwrap_or(axis)
+            } else {
+                axis
+            };
             match order.iter_mut().find(|(i, _, _)| *i == id) {
                 Some((_, _, list)) => list.push(d),
                 None => {

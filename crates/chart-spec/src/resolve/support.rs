@@ -21,8 +21,6 @@ use serde_json::{Map, Value};
 /// Chart types that come from bundled plugins: (type, npm package).
 const PLUGIN_TYPES: &[(&str, &str)] = &[
     ("wordCloud", "chartjs-chart-wordcloud"),
-    ("choropleth", "chartjs-chart-geo"),
-    ("bubbleMap", "chartjs-chart-geo"),
     ("euler", "chartjs-chart-venn"),
 ];
 

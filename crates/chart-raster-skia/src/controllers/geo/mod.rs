@@ -1,0 +1,324 @@
+//! chartjs-chart-geo 4.3.6's `choropleth` and `bubbleMap`: d3-geo's projections written
+//! again ([`projection`]), fitted as the plugin's `ProjectionScale` fits them
+//! (`computeBounds`: `fitWidth(1000, outline)`, then `updateBounds` into the chart area), the
+//! features filled with the colour scale's colour (d3-scale-chromatic's ramps, `quantize`) and
+//! the bubbles sized by the size scale (`mode: 'area'`), both normalised over the scale's
+//! nice tick bounds as a Chart.js linear scale computes them.
+//!
+//! Approximated: d3-geo's adaptive resampling and antimeridian clipping are not applied
+//! (edges are straight between projected positions; features crossing the antimeridian are
+//! not cut), `albersUsa` is its lower-48 Albers projection without the Alaska and Hawaii
+//! insets, a `Sphere` outline is drawn as the projected globe's longitude/latitude frame,
+//! and the scales' legends are not drawn. The GeoJSON was read within the polygon and vertex
+//! budgets by `chart_spec`; every projected number is checked before it becomes geometry.
+
+pub mod projection;
+
+use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::point::draw_point_element;
+use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::scales::Scale;
+use chart_spec::model::{Dataset, Elements, GeoOptions, GeoShape, PluginDataset, Raw};
+use chart_spec::{Cancel, Rgba};
+use projection::Projection;
+
+/// How often the loops over features poll the render's [`Cancel`].
+const CANCEL_EVERY: usize = 64;
+
+fn options(ds: &Dataset) -> Option<&GeoOptions> {
+    match &ds.plugin {
+        Some(PluginDataset::Geo(g)) => Some(g),
+        _ => None,
+    }
+}
+
+/// `ChoroplethController` / `BubbleMapController`.
+#[derive(Default)]
+pub struct GeoController {
+    /// The fitted projection, after `update`.
+    projection: Option<Projection>,
+    /// Colour (choropleth) or radius (bubble map) per data index.
+    colors: Vec<Rgba>,
+    radii: Vec<f64>,
+    cancel: Cancel,
+}
+
+/// The nice bounds of a legend scale over `values` (`LinearScale` with `bounds: 'ticks'`):
+/// `max_ticks` as `computeTickLimit` gives for the legend's 100px length.
+fn tick_bounds(values: &[f64], max_ticks: f64) -> Option<(f64, f64)> {
+    let finite = values.iter().copied().filter(|v| v.is_finite());
+    let min = finite.clone().fold(f64::INFINITY, f64::min);
+    let max = finite.fold(f64::NEG_INFINITY, f64::max);
+    if min > max {
+        return None;
+    }
+    let (min, max) = if min == max {
+        (min - 1.0, max + 1.0)
+    } else {
+        (min, max)
+    };
+    let g = crate::scales::linear::TickGen {
+        max_ticks,
+        bounds_ticks: true,
+        min: None,
+        max: None,
+        precision: None,
+        step: None,
+        count: None,
+        max_digits: 0.0,
+        horizontal: true,
+        min_rotation: 0.0,
+        include_bounds: true,
+    };
+    let ticks = crate::scales::linear::generate_ticks(&g, min, max);
+    let lo = ticks.first().copied().unwrap_or(min).min(min);
+    let hi = ticks.last().copied().unwrap_or(max).max(max);
+    (hi > lo).then_some((lo, hi))
+}
+
+/// `quantize(v, steps)` of the colour scale.
+fn quantize(v: f64, steps: f64) -> f64 {
+    let per = 1.0 / steps;
+    if v <= per {
+        return 0.0;
+    }
+    if v >= 1.0 - per {
+        return 1.0;
+    }
+    let mut acc = 0.0;
+    // At most `steps` rounds (steps ≥ 1 here, as 1/steps < v < 1 - 1/steps).
+    while acc < 1.0 {
+        if v < acc {
+            return acc - per / 2.0;
+        }
+        acc += per;
+    }
+    v
+}
+
+/// d3-scale-chromatic's `interpolateBlues` (the nine-colour scheme through d3's
+/// `interpolateRgbBasis`), rounded as d3-color formats it. Other ramps fall back to it.
+fn blues(t: f64) -> Rgba {
+    const SCHEME: [[f64; 3]; 9] = [
+        [247.0, 251.0, 255.0],
+        [222.0, 235.0, 247.0],
+        [198.0, 219.0, 239.0],
+        [158.0, 202.0, 225.0],
+        [107.0, 174.0, 214.0],
+        [66.0, 146.0, 198.0],
+        [33.0, 113.0, 181.0],
+        [8.0, 81.0, 156.0],
+        [8.0, 48.0, 107.0],
+    ];
+    let n = SCHEME.len() - 1;
+    let (t, i) = if t.is_nan() || t <= 0.0 {
+        (0.0, 0)
+    } else if t >= 1.0 {
+        (1.0, n - 1)
+    } else {
+        (t, (t * n as f64).floor() as usize)
+    };
+    let channel = |c: usize| {
+        let v1 = SCHEME[i][c];
+        let v2 = SCHEME[i + 1][c];
+        let v0 = if i > 0 {
+            SCHEME[i - 1][c]
+        } else {
+            2.0 * v1 - v2
+        };
+        let v3 = if i < n - 1 {
+            SCHEME[i + 2][c]
+        } else {
+            2.0 * v2 - v1
+        };
+        let t1 = (t - i as f64 / n as f64) * n as f64;
+        let (t2, t3) = (t1 * t1, t1 * t1 * t1);
+        let v = ((1.0 - 3.0 * t1 + 3.0 * t2 - t3) * v0
+            + (4.0 - 6.0 * t2 + 3.0 * t3) * v1
+            + (1.0 + 3.0 * t1 + 3.0 * t2 - 3.0 * t3) * v2
+            + t3 * v3)
+            / 6.0;
+        v.round().clamp(0.0, 255.0) as u8
+    };
+    Rgba::rgb(channel(0), channel(1), channel(2))
+}
+
+impl GeoController {
+    /// The canvas path of a shape, through d3's projection stream (resampled rings, closed);
+    /// `None` when nothing finite is left.
+    fn path(&self, shape: &GeoShape, budget: &mut usize) -> Option<P> {
+        let proj = self.projection.as_ref()?;
+        let mut p = P::new();
+        let mut any = false;
+        let frame;
+        let polygons: &[Vec<Vec<(f64, f64)>>] = if shape.sphere && shape.polygons.is_empty() {
+            frame = vec![projection::sphere_frame()];
+            &frame
+        } else {
+            &shape.polygons
+        };
+        for ring in polygons.iter().flatten() {
+            let mut first = true;
+            for (x, y) in proj.ring(ring, budget) {
+                if !(x.is_finite() && y.is_finite() && x.abs() < 1e7 && y.abs() < 1e7) {
+                    continue;
+                }
+                if first {
+                    p.move_to(x, y);
+                    first = false;
+                } else {
+                    p.line_to(x, y);
+                }
+                any = true;
+            }
+            if !first {
+                p.close();
+            }
+        }
+        any.then_some(p)
+    }
+}
+
+impl Controller for GeoController {
+    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
+        // The values go to the plugin's own colour and size scales, not the chart's axes.
+        meta.parsed.clear();
+    }
+
+    fn update(&mut self, ds: &Dataset, _meta: &Meta, cx: &UpdateCx<'_>) {
+        self.cancel = cx.cancel.clone();
+        let Some(o) = options(ds) else { return };
+        let frame = projection::sphere_frame();
+        let outline: Vec<&[(f64, f64)]> = if o.outline.polygons.is_empty() {
+            frame.iter().map(Vec::as_slice).collect()
+        } else {
+            o.outline
+                .polygons
+                .iter()
+                .flatten()
+                .map(Vec::as_slice)
+                .collect()
+        };
+        self.projection = Projection::fitted(o, &outline, cx.area);
+        let bounds = tick_bounds(&o.values, if ds.kind == "bubbleMap" { 3.0 } else { 5.0 });
+        let normalized = |v: f64| match bounds {
+            Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
+            _ => None,
+        };
+        self.colors = o
+            .values
+            .iter()
+            .map(|&v| match normalized(v) {
+                Some(t) => blues(if o.quantize > 0.0 {
+                    quantize(t, o.quantize)
+                } else {
+                    t
+                }),
+                None => o.missing_color,
+            })
+            .collect();
+        let (r0, r1) = o.size_range;
+        self.radii = o
+            .values
+            .iter()
+            .map(|&v| match normalized(v) {
+                Some(t) if o.size_area => {
+                    let (a0, a1) = (
+                        r0 * r0 * std::f64::consts::PI,
+                        r1 * r1 * std::f64::consts::PI,
+                    );
+                    ((t * (a1 - a0) + a0) / std::f64::consts::PI)
+                        .max(0.0)
+                        .sqrt()
+                }
+                Some(t) => t * (r1 - r0) + r0,
+                None => o.missing_size,
+            })
+            .map(|r| crate::plugins::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
+            .collect();
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
+        let Some(o) = options(ds) else { return };
+        if self.projection.is_none() {
+            return;
+        }
+        if o.clip_map {
+            ctx.clip_area(*area);
+        }
+        // A canvas ignores a line width of 0 and keeps 1.
+        let width = |w: f64| {
+            if w > 0.0 && w.is_finite() {
+                w.min(1_000.0)
+            } else {
+                1.0
+            }
+        };
+        let mut budget = Projection::resample_budget();
+        if o.show_outline {
+            if let Some(p) = self.path(&o.outline, &mut budget) {
+                if let Some(bg) = o.outline_background {
+                    ctx.fill(&p, bg);
+                }
+                ctx.stroke(
+                    &p,
+                    &StrokeStyle::new(width(o.outline_border_width), o.outline_border_color),
+                );
+            }
+        }
+        if ds.kind == "choropleth" {
+            for (i, f) in o.features.iter().enumerate() {
+                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
+                    break;
+                }
+                let Some(p) = f.as_ref().and_then(|f| self.path(f, &mut budget)) else {
+                    continue;
+                };
+                let fill = self.colors.get(i).copied().unwrap_or(o.missing_color);
+                ctx.fill(&p, fill);
+                ctx.stroke(&p, &StrokeStyle::new(width(o.border_width), o.border_color));
+            }
+        } else if let (Some(proj), Elements::Point(pts)) = (&self.projection, &ds.elements) {
+            for (i, pt) in o.points.iter().enumerate() {
+                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
+                    break;
+                }
+                let (Some((lon, lat)), Some(po)) =
+                    (pt, pts.get(i.min(pts.len().saturating_sub(1))))
+                else {
+                    continue;
+                };
+                let Some((x, y)) = proj.project(*lon, *lat) else {
+                    continue;
+                };
+                let mut po = po.clone();
+                po.radius = self.radii.get(i).copied().unwrap_or(o.missing_size);
+                draw_point_element(ctx, &po, x, y, area);
+            }
+        }
+        if o.clip_map {
+            ctx.unclip_area();
+        }
+    }
+
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        LegendStyle::of_line_dataset(ds, true, use_point_style)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn blues_ends_and_quantize_match_the_plugin() {
+        assert_eq!(blues(0.0), Rgba::rgb(247, 251, 255));
+        assert_eq!(blues(1.0), Rgba::rgb(8, 48, 107));
+        assert_eq!(quantize(0.1, 5.0), 0.0);
+        assert_eq!(quantize(0.9, 5.0), 1.0);
+        assert!((quantize(0.525, 5.0) - 0.5).abs() < 1e-9);
+        assert_eq!(tick_bounds(&[45.0, 340.0, 120.0], 5.0), Some((0.0, 400.0)));
+        assert_eq!(tick_bounds(&[20.0, 90.0], 3.0), Some((0.0, 100.0)));
+        assert_eq!(tick_bounds(&[f64::NAN], 3.0), None);
+    }
+}

@@ -1,0 +1,259 @@
+//! chartjs-chart-geo's datasets typed: GeoJSON read into [`GeoShape`]s with an explicit stack
+//! (GeoJSON nesting is input: no recursion on it), every position checked for finiteness and
+//! counted against the polygon and vertex budgets; the projection, colour and size scale
+//! options as the plugin's defaults fill them.
+
+use crate::color::{parse_color, Rgba};
+use crate::limits::Limits;
+use crate::model::{GeoOptions, GeoShape};
+use crate::scopes::{to_number, truthy, Scopes};
+use serde_json::{Map, Value};
+
+/// What is left of the polygon and vertex budgets while reading one dataset.
+struct Budget {
+    polygons: usize,
+    vertices: usize,
+}
+
+/// A GeoJSON object's polygons (`Feature`, `FeatureCollection`, `GeometryCollection`,
+/// `Polygon`, `MultiPolygon`; `Sphere`), within `budget`. Points and lines fill nothing and
+/// are left out.
+fn shape_of(v: &Value, budget: &mut Budget) -> GeoShape {
+    let mut shape = GeoShape::default();
+    let mut stack = vec![v];
+    while let Some(v) = stack.pop() {
+        let Some(o) = v.as_object() else { continue };
+        match o.get("type").and_then(Value::as_str) {
+            Some("Sphere") => shape.sphere = true,
+            Some("Feature") => stack.extend(o.get("geometry")),
+            Some("FeatureCollection") => {
+                if let Some(Value::Array(a)) = o.get("features") {
+                    stack.extend(a.iter().rev());
+                }
+            }
+            Some("GeometryCollection") => {
+                if let Some(Value::Array(a)) = o.get("geometries") {
+                    stack.extend(a.iter().rev());
+                }
+            }
+            Some("Polygon") => {
+                if let Some(p) = o.get("coordinates").and_then(|c| polygon(c, budget)) {
+                    shape.polygons.push(p);
+                }
+            }
+            Some("MultiPolygon") => {
+                if let Some(Value::Array(ps)) = o.get("coordinates") {
+                    for c in ps {
+                        if let Some(p) = polygon(c, budget) {
+                            shape.polygons.push(p);
+                        }
+                    }
+                }
+            }
+            _ => {}
+        }
+    }
+    shape
+}
+
+/// One polygon's rings (`[[lon, lat], …]` each), while the budget lasts.
+fn polygon(c: &Value, budget: &mut Budget) -> Option<Vec<Vec<(f64, f64)>>> {
+    let rings = c.as_array()?;
+    if budget.polygons == 0 {
+        return None;
+    }
+    budget.polygons -= 1;
+    let mut out = Vec::new();
+    for ring in rings {
+        let Some(points) = ring.as_array() else {
+            continue;
+        };
+        let mut r = Vec::new();
+        for p in points {
+            if budget.vertices == 0 {
+                break;
+            }
+            budget.vertices -= 1;
+            let (Some(x), Some(y)) = (
+                p.get(0).and_then(Value::as_f64),
+                p.get(1).and_then(Value::as_f64),
+            ) else {
+                continue;
+            };
+            if x.is_finite() && y.is_finite() {
+                r.push((x, y));
+            }
+        }
+        if !r.is_empty() {
+            out.push(r);
+        }
+    }
+    (!out.is_empty()).then_some(out)
+}
+
+fn color(v: Option<&Value>, index: Option<usize>) -> Option<Rgba> {
+    match (v?, index) {
+        (Value::String(s), _) => parse_color(s),
+        (Value::Array(a), Some(i)) if !a.is_empty() => color(a.get(i % a.len()), None),
+        _ => None,
+    }
+}
+
+/// The options of a `choropleth` or `bubbleMap` dataset; `scopes` are its element scopes
+/// (which end at the chart options, where `scales` are).
+pub fn resolve_geo(
+    kind: &str,
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    count: usize,
+    limits: &Limits,
+) -> GeoOptions {
+    let bubble = kind == "bubbleMap";
+    let mut budget = Budget {
+        polygons: limits.max_geo_polygons,
+        vertices: limits.max_geo_vertices,
+    };
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let data = &data[..data.len().min(count)];
+    let outline = match ds.get("outline") {
+        // An array of features is a FeatureCollection (`resolveOutline`).
+        Some(Value::Array(a)) => {
+            let mut s = GeoShape::default();
+            for f in a {
+                let part = shape_of(f, &mut budget);
+                s.sphere |= part.sphere;
+                s.polygons.extend(part.polygons);
+            }
+            s
+        }
+        Some(v) if truthy(v) => shape_of(v, &mut budget),
+        _ => GeoShape {
+            sphere: true,
+            polygons: Vec::new(),
+        },
+    };
+    let features = data
+        .iter()
+        .map(|d| (!bubble).then(|| d.get("feature").map(|f| shape_of(f, &mut budget)))?)
+        .collect();
+    let num = |v: Option<&Value>| v.filter(|v| !v.is_null()).map(to_number);
+    let points = data
+        .iter()
+        .map(|d| {
+            let x = num(d.get("longitude")).or_else(|| num(d.get("x")))?;
+            let y = num(d.get("latitude")).or_else(|| num(d.get("y")))?;
+            (bubble && x.is_finite() && y.is_finite()).then_some((x, y))
+        })
+        .collect();
+    let values = data
+        .iter()
+        .map(|d| num(d.get("value")).unwrap_or(f64::NAN))
+        .collect();
+    let scales = scopes.child("scales");
+    let projection = scales.child("projection");
+    let color_scale = scales.child("color");
+    let size_scale = scales.child("size");
+    let finite = |v: Option<&Value>, d: f64| num(v).filter(|n| n.is_finite()).unwrap_or(d);
+    let padding = match projection.get("padding") {
+        Some(Value::Object(p)) => {
+            let n = |k: &str| finite(p.get(k), 0.0);
+            [n("top"), n("right"), n("bottom"), n("left")]
+        }
+        v => [finite(v, 0.0); 4],
+    };
+    let pair = |v: Option<&Value>, d: (f64, f64)| match v {
+        Some(Value::Array(a)) => (finite(a.first(), d.0), finite(a.get(1), d.1)),
+        _ => d,
+    };
+    let default_border = Rgba {
+        r: 0,
+        g: 0,
+        b: 0,
+        a: 26,
+    };
+    let border_color = color(scopes.get("borderColor"), Some(0)).unwrap_or(default_border);
+    let show_outline = ds
+        .get("showOutline")
+        .or_else(|| scopes.get("showOutline"))
+        .map_or(bubble, truthy);
+    GeoOptions {
+        features,
+        points,
+        values,
+        outline,
+        show_outline,
+        clip_map: !matches!(
+            ds.get("clipMap").or_else(|| scopes.get("clipMap")),
+            Some(Value::Bool(false))
+        ),
+        projection: projection
+            .get("projection")
+            .and_then(Value::as_str)
+            .unwrap_or("albersUsa")
+            .to_string(),
+        projection_scale: finite(projection.get("projectionScale"), 1.0),
+        projection_offset: pair(projection.get("projectionOffset"), (0.0, 0.0)),
+        padding,
+        quantize: finite(color_scale.get("quantize"), 0.0),
+        interpolate: color_scale
+            .get("interpolate")
+            .and_then(Value::as_str)
+            .unwrap_or("blues")
+            .to_string(),
+        missing_color: color(color_scale.get("missing"), None).unwrap_or(Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 0,
+        }),
+        size_range: pair(size_scale.get("range"), (2.0, 20.0)),
+        size_area: size_scale.get("mode").and_then(Value::as_str) != Some("range"),
+        missing_size: finite(size_scale.get("missing"), 1.0),
+        background_color: (0..data.len())
+            .map(|i| color(scopes.get("backgroundColor"), Some(i)))
+            .collect(),
+        border_color,
+        border_width: finite(scopes.get("borderWidth"), 0.0),
+        outline_background: color(scopes.get("outlineBackgroundColor"), None),
+        outline_border_color: color(scopes.get("outlineBorderColor"), None).unwrap_or(border_color),
+        outline_border_width: finite(scopes.get("outlineBorderWidth"), 0.0),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::json;
+
+    #[test]
+    fn deep_geojson_is_read_without_recursion_and_within_budgets() {
+        // 120 nested GeometryCollections (serde_json's limit is 128) around one polygon: a stack, not recursion.
+        let mut v = json!({"type": "Polygon", "coordinates": [[[0, 0], [1, 0], [1, 1], [0, 0]]]});
+        for _ in 0..120 {
+            v = json!({"type": "GeometryCollection", "geometries": [v]});
+        }
+        let mut budget = Budget {
+            polygons: 10,
+            vertices: 3,
+        };
+        let s = shape_of(&v, &mut budget);
+        assert_eq!(
+            s.polygons,
+            vec![vec![vec![(0.0, 0.0), (1.0, 0.0), (1.0, 1.0)]]]
+        );
+        // Non-finite and malformed positions are left out.
+        let bad =
+            json!({"type": "MultiPolygon", "coordinates": [[[[0, "x"], [null, 0], [2, 2]]], 5]});
+        let mut budget = Budget {
+            polygons: 10,
+            vertices: 100,
+        };
+        assert_eq!(
+            shape_of(&bad, &mut budget).polygons,
+            vec![vec![vec![(2.0, 2.0)]]]
+        );
+    }
+}
