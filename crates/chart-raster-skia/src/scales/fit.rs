@@ -5,7 +5,7 @@
 use super::autoskip::{sample, ticks_limit};
 use super::{ticks, Scale, ScaleCore, Tick};
 use crate::text::TextEngine;
-use chart_spec::model::{Align, Axis, Position};
+use chart_spec::model::{Align, Axis, Position, TimeSource};
 use chart_spec::values::Font;
 
 /// Measured label sizes (`_computeLabelSizes`).
@@ -190,7 +190,11 @@ impl Scale {
             return;
         }
         let t = &self.core.opts.ticks;
-        if t.display && t.auto_skip {
+        // `tickOpts.autoSkip || tickOpts.source === 'auto'`: a time scale's ticks.source
+        // defaults to 'auto', so its labels are thinned even with autoSkip false.
+        let time_source_auto =
+            (self.core.opts.extra.time.as_ref()).is_some_and(|o| o.source == TimeSource::Auto);
+        if t.display && (t.auto_skip || time_source_auto) {
             let ticks = self.auto_skip(text);
             self.core.ticks = ticks;
             self.core.label_sizes = None;

@@ -148,3 +148,115 @@ fn odd_values_never_panic() {
         let _ = pixel(&cfg, 50.0, 50.0, 25, 25);
     }
 }
+
+/// `labels` daily labels from 2024-03-06.
+fn daily_labels(n: usize) -> Vec<String> {
+    (0..n)
+        .map(|i| {
+            let (m, d) = if i < 26 { (3, 6 + i) } else { (4, i - 25) };
+            format!("2024-{m:02}-{d:02}")
+        })
+        .collect()
+}
+
+/// Issue 17: a time scale's `ticks.source` defaults to `'auto'`, and Chart.js autoskips when
+/// `autoSkip || source === 'auto'`, so `autoSkip: false` alone still thins the labels: 40
+/// daily labels on 600 px show 20 in Chart.js 4.5.1 (read from the browser engine's layout
+/// oracle), not 40. With `source: 'data'` the labels are not thinned.
+#[test]
+fn time_scale_thins_labels_with_autoskip_false_while_source_is_auto() {
+    let cfg = |ticks: Value| {
+        json!({
+            "type": "line",
+            "data": {"labels": daily_labels(40), "datasets": [{"data": vec![1; 40]}]},
+            "options": {"plugins": {"legend": false},
+                        "scales": {"x": {"type": "time", "ticks": ticks}}}
+        })
+    };
+    let dates = |t: Vec<String>| {
+        t.into_iter()
+            .filter(|s| s.starts_with("Mar ") || s.starts_with("Apr "))
+            .count()
+    };
+    assert_eq!(
+        dates(texts(&cfg(json!({"autoSkip": false})), 600.0, 300.0)),
+        20
+    );
+    assert_eq!(
+        dates(texts(
+            &cfg(json!({"autoSkip": false, "source": "data"})),
+            600.0,
+            300.0
+        )),
+        40
+    );
+}
+
+/// Issue 17: without a format in the config the display formats are
+/// chartjs-adapter-date-fns's (the service's adapter): minutes read `h:mm aaaa`, "12:15 a.m.",
+/// not moment's "12:15 am".
+#[test]
+fn time_scale_default_formats_are_date_fns() {
+    let labels: Vec<String> = (0..12)
+        .map(|i| format!("2024-03-06T00:{:02}:00", i * 5))
+        .collect();
+    let cfg = json!({
+        "type": "line",
+        "data": {"labels": labels, "datasets": [{"data": vec![1; 12]}]},
+        "options": {"plugins": {"legend": false}, "scales": {"x": {"type": "time"}}}
+    });
+    let t = texts(&cfg, 600.0, 300.0);
+    assert!(t.contains(&"12:15 a.m.".to_string()), "{t:?}");
+    assert!(!t.iter().any(|s| s.ends_with(" am")), "{t:?}");
+}
+
+/// Issue 17: doughnut `spacing` trims each arc by Chart.js 4.5.1's proportional rule (the
+/// angular rule of later Chart.js made the gaps about twice as wide): the fill of an arc
+/// starts `(alpha - alpha * r / (r + s)) / 2` after its start angle, `s` half the spacing
+/// and `r` the mean radius without spacing.
+#[test]
+fn doughnut_spacing_gaps_are_chartjs_4_5_1s() {
+    let cfg = json!({
+        "type": "doughnut",
+        "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [1, 2, 3], "borderWidth": 0}]},
+        "options": {"spacing": 8, "plugins": {"legend": false}}
+    });
+    let engine = Engine::new();
+    let map = cfg.as_object().cloned().unwrap_or_default();
+    let layout = engine
+        .layout(&map, &settings(400.0, 400.0))
+        .0
+        .expect("layout");
+    let Some(Some(chart_raster_skia::ElementGeometry::Arc {
+        x,
+        y,
+        start_angle,
+        end_angle,
+        inner_radius,
+        outer_radius,
+    })) = layout.datasets[0].elements.first().cloned()
+    else {
+        panic!("an arc");
+    };
+    let (scene, _) = engine.scene(&map, &settings(400.0, 400.0));
+    let path = scene
+        .items
+        .iter()
+        .find_map(|it| match it {
+            Item::Fill { path, .. } => Some(path.clone()),
+            _ => None,
+        })
+        .expect("the first arc's fill");
+    let chart_raster_skia::scene::PathCmd::MoveTo(px, py) = path.cmds[0] else {
+        panic!("starts with a move");
+    };
+    let angle = (f64::from(py) - y).atan2(f64::from(px) - x);
+    let (s, alpha) = (4.0, end_angle - start_angle);
+    let r = (inner_radius - s + outer_radius) / 2.0;
+    let trim = (alpha - alpha * r / (r + s)) / 2.0;
+    assert!(
+        (angle - (start_angle + trim)).abs() < 1e-4,
+        "trimmed {} rad, Chart.js 4.5.1 {trim}",
+        angle - start_angle
+    );
+}
