@@ -134,6 +134,12 @@ fn draw(
         prepared,
     } = updated;
     let area = layout.chart_area;
+    // The gradient plugin's `afterUpdate`: legend items of data values take their colour.
+    let mut legend = legend;
+    if let Some(l) = legend.as_mut().filter(|_| !chart.gradients.is_empty()) {
+        let (specs, ds) = (&chart.gradients, &chart.datasets);
+        crate::plugins::gradient::recolor_legend(&mut l.items, specs, &scales, &data, ds);
+    }
     // Dataset clip areas (`getDatasetClipArea`), by dataset index.
     let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
     let (width, height) = (layout.width, layout.height);

@@ -471,6 +471,7 @@ fn legend_items(
                         },
                         hidden: false,
                         style,
+                        data_index: Some(i),
                     }
                 })
                 .collect(),
@@ -485,6 +486,7 @@ fn legend_items(
                     text: ds.label.clone(),
                     hidden: ds.hidden,
                     style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
+                    data_index: None,
                 }
             })
             .collect()

@@ -19,6 +19,9 @@ pub struct LegendItem {
     pub hidden: bool,
     /// Box style.
     pub style: LegendStyle,
+    /// `index`: the data index of an item of a doughnut, pie or polarArea legend (one item
+    /// per label); `None` for a dataset's item.
+    pub data_index: Option<usize>,
 }
 
 /// The `Legend` element.
