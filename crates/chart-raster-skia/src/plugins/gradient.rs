@@ -370,6 +370,6 @@ mod tests {
         assert_eq!(color_for_value(&stops, 0.625), Some(yellow));
         assert_eq!(color_for_value(&stops, 1.5), Some(green));
         assert_eq!(color_for_value(&stops[1..], 0.1), None);
-        assert_eq!(color_for_value(&stops, f64::NAN), Some(green));
+        assert_eq!(color_for_value(&stops, f64::NAN), None);
     }
 }
