@@ -250,7 +250,7 @@ fn doughnut_spacing_gaps_are_chartjs_4_5_1s() {
     let chart_raster_skia::scene::PathCmd::MoveTo(px, py) = path.cmds[0] else {
         panic!("starts with a move");
     };
-    let angle = (f64::from(py) - y).atan2(f64::from(px) - x);
+    let angle = libm::atan2(f64::from(py) - y, f64::from(px) - x);
     let (s, alpha) = (4.0, end_angle - start_angle);
     let r = (inner_radius - s + outer_radius) / 2.0;
     let trim = (alpha - alpha * r / (r + s)) / 2.0;
