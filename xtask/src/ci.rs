@@ -3,8 +3,8 @@
 //! cargo-deny), fetches the crates and then calls this; a developer with the same tools can
 //! run it as is.
 //!
-//! Steps: format, build, clippy, docs, licences and sources (cargo-deny), then the README's test
-//! command (`cargo xtask browser-assets && cargo test --workspace`) with
+//! Steps: format, build, clippy, docs, package, licences and sources (cargo-deny), then the
+//! README's test command (`cargo xtask browser-assets && cargo test --workspace`) with
 //! `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
 //! `CHART_RASTER_REQUIRE_VECTOR_TOOLS=1`, so that a skipped browser, Redis or SVG/PDF tool test
 //! fails; then every example of the chart-raster library is run.
@@ -48,6 +48,23 @@ pub fn run(_: Cli) -> Result<()> {
     let mut doc = cargo_command(&["doc", "--no-deps", "--workspace", "--quiet"]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
     status(doc, "cargo doc --no-deps --workspace")?;
+    step("package");
+    // Every published crate packs (manifests, readme, licence files, path dependencies with
+    // versions); the publish = false ones (xtask, chart-fixtures) are left out. Offline, as
+    // cargo-deny: CI has the crates fetched but no network. Dirty: a developer's edits should
+    // not stop the check.
+    cargo(&[
+        "package",
+        "--workspace",
+        "--exclude",
+        "xtask",
+        "--exclude",
+        "chart-fixtures",
+        "--no-verify",
+        "--allow-dirty",
+        "--offline",
+        "--quiet",
+    ])?;
     step("licences and sources");
     // Advisories need the advisory database from the network, which CI does not have.
     cargo(&["deny", "--offline", "check", "bans", "licenses", "sources"])?;
