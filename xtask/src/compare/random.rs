@@ -147,7 +147,15 @@ pub fn case(seed: u64, index: u64) -> RandomCase {
         rng,
         notes: vec![kind.to_string()],
     };
-    let chart = g.chart(kind);
+    let mut chart = g.chart(kind);
+    // Slips that make Chart.js print a warning, from a stream of their own so that adding
+    // them left every other option of every case as it was.
+    let mut slips = Gen {
+        rng: Rng::for_case(seed ^ 0x5eed_5117, index),
+        notes: Vec::new(),
+    };
+    slips.slips(&mut chart);
+    g.notes.append(&mut slips.notes);
     let (width, height) = g.rng.pick(&[
         (400, 300),
         (500, 300),
@@ -254,6 +262,46 @@ impl Gen {
             k => k,
         };
         json!({ "type": chart_type, "data": data, "options": options })
+    }
+
+    /// Mistakes users make that Chart.js warns about: a weight written as a font style, a
+    /// `stepSize` far too small for the range (Chart.js limits the ticks to 1000), `fill`
+    /// with the Filler plugin turned off.
+    fn slips(&mut self, chart: &mut Value) {
+        let Some(options) = chart.get_mut("options").and_then(Value::as_object_mut) else {
+            return;
+        };
+        if self.rng.chance(0.02) {
+            if let Some(Value::Object(title)) =
+                options.get_mut("plugins").and_then(|p| p.get_mut("title"))
+            {
+                title.insert("font".into(), json!({"style": "bold", "size": 16}));
+                self.note("title style bold");
+            }
+        }
+        if self.rng.chance(0.02) {
+            if let Some(Value::Object(y)) = options.get_mut("scales").and_then(|s| s.get_mut("y")) {
+                if y.get("type").is_none() {
+                    y.insert("ticks".into(), json!({"stepSize": 0.0001}));
+                    self.note("stepSize 0.0001");
+                }
+            }
+        }
+        let line = chart.get("type").and_then(Value::as_str) == Some("line");
+        if line && self.rng.chance(0.02) {
+            if let Some(d) = chart
+                .get_mut("data")
+                .and_then(|d| d.get_mut("datasets"))
+                .and_then(|d| d.get_mut(0))
+            {
+                d["fill"] = json!(true);
+            }
+            if let Some(o) = chart.get_mut("options").and_then(Value::as_object_mut) {
+                let plugins = o.entry("plugins").or_insert_with(|| json!({}));
+                plugins["filler"] = json!(false);
+                self.note("fill without Filler");
+            }
+        }
     }
 
     fn border_width(&mut self) -> Value {
@@ -803,6 +851,20 @@ mod tests {
             "\"spacing\"",
             "\"autoSkip\":false",
             "\"source\":\"data\"",
+        ] {
+            assert!(all.contains(needle), "no case has {needle}");
+        }
+    }
+
+    #[test]
+    fn some_cases_make_chartjs_warn() {
+        let all: String = (0..2000)
+            .map(|i| serde_json::to_string(&case(3, i).body).unwrap())
+            .collect();
+        for needle in [
+            "\"style\":\"bold\"",
+            "\"stepSize\":0.0001",
+            "\"filler\":false",
         ] {
             assert!(all.contains(needle), "no case has {needle}");
         }

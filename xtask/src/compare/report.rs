@@ -49,7 +49,9 @@ pub fn rates_line(rows: &[Row]) -> String {
     s
 }
 
-/// Whether both engines printed the same messages (text and level, in any order).
+/// Whether both engines printed the same messages (text and level, in any order, each
+/// distinct message once: Chart.js repeats a warning each time its code runs, e.g. once per
+/// layout pass).
 pub fn messages_agree(row: &Row) -> bool {
     let key = |side: &Side| {
         let mut v: Vec<String> = side
@@ -58,6 +60,7 @@ pub fn messages_agree(row: &Row) -> bool {
             .map(|m| format!("{:?}:{}", m.level, m.message))
             .collect();
         v.sort();
+        v.dedup();
         v
     };
     key(&row.skia) == key(&row.browser)

@@ -70,6 +70,7 @@ pub fn resolve_for_render(config: &Obj, device_pixel_ratio: f32, limits: &Limits
                 }
             }
             resolve_bundled(config, &mut chart, &mut messages);
+            messages.extend(crate::message::console_warnings(config));
             (Some(chart), messages)
         }
         Err(messages) => (None, messages),
