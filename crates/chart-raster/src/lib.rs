@@ -1,5 +1,34 @@
 #![doc = include_str!("../README.md")]
 //!
+//! # In a server
+//!
+//! [`Service`] renders asynchronously on tokio's blocking pool, within a number of render
+//! slots, and keeps the encoded images in its cache: a second identical request is a cache
+//! hit, and identical requests in flight share one render.
+//!
+//! ```
+//! use chart_raster::{Service, ServiceConfig};
+//!
+//! # #[tokio::main(flavor = "current_thread")]
+//! # async fn main() -> Result<(), chart_raster::Error> {
+//! let service = Service::new(ServiceConfig::default());
+//! let request = serde_json::json!({
+//!     "chart": {"type": "pie", "data": {"datasets": [{"data": [3, 2, 1]}]}},
+//!     "width": 300, "height": 300
+//! });
+//! let first = service.render_json(&request).await?;
+//! let again = service.render_json(&request).await?;
+//! assert!(!first.cached && again.cached);
+//! assert_eq!(first.bytes, again.bytes);
+//! // The key of the cached image: `GET /cache/<hash>` in the HTTP service.
+//! assert_eq!(first.hash, again.hash);
+//! # Ok(())
+//! # }
+//! ```
+//!
+//! `ServiceConfig::from_vars(|name| std::env::var(name).ok())` reads the settings from the
+//! environment variables the HTTP service documents.
+//!
 //! # The layers
 //!
 //! The facade re-exports the crates it wires together, for what the one call does not cover:

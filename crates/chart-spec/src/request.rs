@@ -125,6 +125,29 @@ impl EngineKind {
 pub type ChartConfig = Map<String, Value>;
 
 /// A validated render request. Every field has its default filled in.
+///
+/// From the JSON of a request, or in code from [`RenderOptions::new`] (every default) with
+/// the fields that differ; options written in code pass [`RenderOptions::check`] before an
+/// engine sees them.
+///
+/// ```
+/// use chart_spec::{ImageFormat, Limits, RenderOptions};
+///
+/// let parsed = RenderOptions::from_json_bytes(br#"{"chart": {"type": "bar"}, "width": 400}"#)?;
+/// assert_eq!((parsed.width, parsed.height), (400.0, 600.0));
+///
+/// let in_code = RenderOptions {
+///     width: 400.0,
+///     format: ImageFormat::Jpeg,
+///     ..RenderOptions::new(parsed.chart.clone())
+/// };
+/// in_code.check(&Limits::default())?;
+/// assert_eq!(in_code.bitmap_width(), 800); // devicePixelRatio 2 by default
+///
+/// let too_big = RenderOptions { height: 1e7, ..in_code };
+/// assert!(too_big.check(&Limits::default()).is_err());
+/// # Ok::<(), chart_spec::RequestError>(())
+/// ```
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderOptions {
     /// The Chart.js config object (`type`, `data`, `options`).
