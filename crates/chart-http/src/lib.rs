@@ -12,6 +12,9 @@
 mod gallery;
 mod head_guard;
 mod headers;
+// The hostile-request catalogue of this crate's tests and `cargo xtask loadtest --soak`:
+// public for them, not an API.
+#[doc(hidden)]
 pub mod hostile;
 mod js_literal;
 mod metrics;
