@@ -466,6 +466,12 @@ pub struct TreemapOptions {
     pub divider_color: Rgba,
     /// `dividers.lineWidth`. Default: 1.
     pub divider_width: f64,
+    /// `dividers.lineDash`. Default: `[]`.
+    pub divider_dash: Vec<f64>,
+    /// `dividers.lineDashOffset`. Default: 0.
+    pub divider_dash_offset: f64,
+    /// `dividers.lineCapStyle`. Default: butt.
+    pub divider_cap: super::element::CapStyle,
 }
 
 /// A node reference of an edge or a `parent`: an index, or a chart label (`resolveNodeIndex`).

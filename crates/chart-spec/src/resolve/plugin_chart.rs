@@ -248,6 +248,17 @@ pub fn resolve_plugin_dataset(
                 divider_color: color_at(dividers.get("lineColor"), None)
                     .unwrap_or(Rgba::rgb(0, 0, 0)),
                 divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
+                divider_dash: super::lookup::num_array(dividers.get("lineDash")),
+                divider_dash_offset: dividers
+                    .get("lineDashOffset")
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(0.0),
+                divider_cap: match dividers.get("lineCapStyle").and_then(Value::as_str) {
+                    Some("round") => crate::model::CapStyle::Round,
+                    Some("square") => crate::model::CapStyle::Square,
+                    _ => crate::model::CapStyle::Butt,
+                },
             })))
         }
         "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
@@ -773,6 +784,31 @@ mod tests {
         };
         assert_eq!((*value, label.as_deref()), (3.0, Some("c")));
         assert_eq!(treemap_tree(Some(&list), "v", "_leaf", 1).0.len(), 1);
+    }
+
+    /// `drawDivider` sets `lineDash`, `lineDashOffset` and `lineCapStyle` from `dividers`.
+    #[test]
+    fn treemap_dividers_keep_their_dash() {
+        let ds = json!({"tree": [1, 2], "dividers": {"display": true, "lineDash": [3, 5],
+            "lineDashOffset": -2, "lineCapStyle": "round"}});
+        let Value::Object(ds) = ds else {
+            unreachable!()
+        };
+        let got = resolve_plugin_dataset(
+            "treemap",
+            &ds,
+            &Scopes::new(vec![&ds]),
+            &Scopes::default(),
+            2,
+            &Limits::default(),
+        );
+        let Some(PluginDataset::Treemap(t)) = got else {
+            panic!("{got:?}")
+        };
+        assert!(t.dividers);
+        assert_eq!(t.divider_dash, vec![3.0, 5.0]);
+        assert_eq!(t.divider_dash_offset, -2.0);
+        assert_eq!(t.divider_cap, crate::model::CapStyle::Round);
     }
 
     #[test]

@@ -307,10 +307,21 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
                     p.move_to(ix, iy + ih / 2.0);
                     p.line_to(ix + iw, iy + ih / 2.0);
                 }
-                ctx.stroke(
-                    &p,
-                    &crate::elements::StrokeStyle::new(px_len(o.divider_width), o.divider_color),
+                let mut st =
+                    crate::elements::StrokeStyle::new(px_len(o.divider_width), o.divider_color);
+                st.dash = crate::plugins::bounds::bounded_dash(&o.divider_dash);
+                st.dash_offset = crate::plugins::bounds::finite_in(
+                    o.divider_dash_offset,
+                    -crate::plugins::bounds::MAX_PX,
+                    crate::plugins::bounds::MAX_PX,
+                    0.0,
                 );
+                st.cap = match o.divider_cap {
+                    chart_spec::model::CapStyle::Butt => crate::scene::LineCap::Butt,
+                    chart_spec::model::CapStyle::Round => crate::scene::LineCap::Round,
+                    chart_spec::model::CapStyle::Square => crate::scene::LineCap::Square,
+                };
+                ctx.stroke(&p, &st);
             }
         }
     }
