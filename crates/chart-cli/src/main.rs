@@ -55,8 +55,8 @@ struct Render {
     /// config file, or - for stdin (default)
     #[argh(option, short = 'i', default = "String::from(\"-\")")]
     input: String,
-    /// image file, or - for stdout (default); its extension (.png, .jpg, .jpeg, .webp) picks
-    /// the format unless -f is given
+    /// image file, or - for stdout (default); its extension (.png, .jpg, .jpeg, .webp, .svg,
+    /// .pdf) picks the format unless -f is given
     #[argh(option, short = 'o', default = "String::from(\"-\")")]
     output: String,
     /// width in CSS pixels (default 800)
@@ -71,7 +71,7 @@ struct Render {
     /// any CSS colour (default white)
     #[argh(option)]
     background_color: Option<String>,
-    /// png, jpeg or webp (default png)
+    /// png, jpeg, webp, svg or pdf (default png; svg and pdf: skia engine, CSS size)
     #[argh(option, short = 'f')]
     format: Option<String>,
     /// quality 0-100 for jpeg and webp (default 90)
@@ -92,7 +92,7 @@ struct Examples {
     /// directory to write the images to (created if needed)
     #[argh(option)]
     outdir: PathBuf,
-    /// png, jpeg or webp (default png)
+    /// png, jpeg, webp, svg or pdf (default png; svg and pdf: skia engine, CSS size)
     #[argh(option, short = 'f')]
     format: Option<String>,
     /// quality 0-100 for jpeg and webp (default 90)
@@ -278,9 +278,8 @@ fn format_of(output: &str) -> anyhow::Result<Option<&'static str>> {
         Some("png") => Some("png"),
         Some("jpg" | "jpeg") => Some("jpeg"),
         Some("webp") => Some("webp"),
-        Some(e @ ("svg" | "pdf")) => {
-            bail!("{e} output is not supported yet: write .png, .jpg or .webp (or give -f)")
-        }
+        Some("svg") => Some("svg"),
+        Some("pdf") => Some("pdf"),
         _ => None,
     })
 }

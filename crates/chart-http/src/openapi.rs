@@ -36,10 +36,12 @@ fn render_responses() -> Value {
             "content": {
                 "image/png": {"schema": {"type": "string", "contentMediaType": "image/png"}},
                 "image/jpeg": {"schema": {"type": "string", "contentMediaType": "image/jpeg"}},
-                "image/webp": {"schema": {"type": "string", "contentMediaType": "image/webp"}}
+                "image/webp": {"schema": {"type": "string", "contentMediaType": "image/webp"}},
+                "image/svg+xml": {"schema": {"type": "string", "contentMediaType": "image/svg+xml"}},
+                "application/pdf": {"schema": {"type": "string", "contentMediaType": "application/pdf"}}
             }
         },
-        "400": error_response("Invalid request: malformed JSON, a bad option, a size or input budget exceeded (the message names the limit and its variable)."),
+        "400": error_response("Invalid request: malformed JSON, a bad option, a size or input budget exceeded (the message names the limit and its variable), or format svg or pdf with engine browser."),
         "401": {"$ref": "#/components/responses/Unauthorized"},
         "405": {"$ref": "#/components/responses/MethodNotAllowed"},
         "413": error_response("The body is over 10 MiB."),
@@ -131,8 +133,8 @@ pub fn document() -> Value {
         query_param("backgroundColor", "Same as `bkg`.", json!({"type": "string"})),
         query_param(
             "f",
-            "png, jpg (jpeg), webp, or base64 (the PNG as a `data:image/png;base64,` URL, text/plain). svg and pdf are refused with 400 (also `format`).",
-            json!({"type": "string", "enum": ["png", "jpg", "jpeg", "webp", "base64"], "default": "png"}),
+            "png, jpg (jpeg), webp, svg, pdf, or base64 (the PNG as a `data:image/png;base64,` URL, text/plain) (also `format`). svg and pdf are vector files at the CSS size, skia engine only.",
+            json!({"type": "string", "enum": ["png", "jpg", "jpeg", "webp", "svg", "pdf", "base64"], "default": "png"}),
         ),
         query_param("format", "Same as `f`.", json!({"type": "string"})),
         query_param(
@@ -213,7 +215,7 @@ pub fn document() -> Value {
                     "responses": {
                         "200": {
                             "description": "The image, with Cache-Control: public, max-age=3600.",
-                            "content": {"image/png": {}, "image/jpeg": {}, "image/webp": {}}
+                            "content": {"image/png": {}, "image/jpeg": {}, "image/webp": {}, "image/svg+xml": {}, "application/pdf": {}}
                         },
                         "401": {"$ref": "#/components/responses/Unauthorized"},
                         "404": error_response("Cache miss - image not found or expired")
@@ -286,7 +288,7 @@ pub fn document() -> Value {
                     "properties": {"error": {"type": "string"}},
                     "additionalProperties": false
                 },
-                "Format": {"type": "string", "enum": ["png", "jpeg", "jpg", "webp"], "default": "png"},
+                "Format": {"type": "string", "enum": ["png", "jpeg", "jpg", "webp", "svg", "pdf"], "default": "png", "description": "svg and pdf are written from the skia engine's display list (engine browser: 400), at the CSS size (1 px = 1 SVG user unit = 0.75 pt); devicePixelRatio and quality do not apply to them."},
                 "Engine": {"type": "string", "enum": ["skia", "browser"], "default": "skia"},
                 "RenderRequest": {
                     "type": "object",
@@ -311,7 +313,7 @@ pub fn document() -> Value {
                         "height": {"type": ["number", "string"], "default": QUICKCHART_HEIGHT},
                         "devicePixelRatio": {"type": ["number", "string"], "default": QUICKCHART_DEVICE_PIXEL_RATIO},
                         "backgroundColor": {"type": "string", "default": QUICKCHART_BACKGROUND},
-                        "format": {"type": "string", "enum": ["png", "jpg", "jpeg", "webp", "base64"]},
+                        "format": {"type": "string", "enum": ["png", "jpg", "jpeg", "webp", "svg", "pdf", "base64"]},
                         "version": {"type": "string"},
                         "encoding": {"type": "string", "enum": ["url", "base64"]},
                         "key": {"type": "string"},

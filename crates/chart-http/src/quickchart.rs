@@ -9,7 +9,7 @@
 //! | `w` / `width`, `h` / `height` | CSS pixels (default 500, 300) |
 //! | `devicePixelRatio` | default 2 |
 //! | `bkg` / `backgroundColor` | default `transparent` |
-//! | `f` / `format`: png, webp, jpg, svg, pdf, base64 | png, webp, jpg (jpeg); base64 = the PNG as a `data:image/png;base64,` URL in a text/plain body; svg and pdf are a 400 |
+//! | `f` / `format`: png, webp, jpg, svg, pdf, base64 | png, webp, jpg (jpeg), svg, pdf (skia engine; see `/render`); base64 = the PNG as a `data:image/png;base64,` URL in a text/plain body |
 //! | `v` / `version` | Chart.js 4 is what renders; any other version is reported in `X-Chart-Messages` |
 //! | `encoding`: url or base64 | base64 decodes `c` first (standard or URL-safe alphabet) |
 //! | `key` | the API key, when one is set |
@@ -153,12 +153,6 @@ fn build(f: Fields, limits: &Limits) -> Result<ChartRequest, String> {
             base64 = true;
             Some("png".to_string())
         }
-        Some(s) if s == "svg" || s == "pdf" => {
-            return Err(format!(
-                "Invalid format: {s} is not supported by this service; use png, jpg, webp or \
-                 base64 (a PNG as a data URL)"
-            ))
-        }
         Some(s) => Some(s),
     };
     if let Some(v) = f.version.as_deref().map(str::trim) {
@@ -299,10 +293,13 @@ mod tests {
     }
 
     #[test]
-    fn vector_formats_are_refused() {
-        for f in ["svg", "pdf"] {
-            let e = query(&[("c", "{}"), ("f", f)]).unwrap_err();
-            assert!(e.contains("not supported"), "{e}");
+    fn vector_formats_are_passed_on() {
+        for (f, want) in [
+            ("svg", chart_raster::ImageFormat::Svg),
+            ("PDF", chart_raster::ImageFormat::Pdf),
+        ] {
+            let r = query(&[("c", "{}"), ("f", f)]).unwrap();
+            assert_eq!(r.opts.format, want);
         }
     }
 

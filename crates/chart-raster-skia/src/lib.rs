@@ -67,6 +67,9 @@ pub enum Error {
     /// The render was stopped through its [`Cancel`]: nobody waits for it any more.
     #[error("render cancelled")]
     Cancelled,
+    /// A vector writer failed (the PDF library refused the document).
+    #[error("{0}")]
+    Vector(String),
 }
 
 /// Canvas settings of one render.
@@ -144,9 +147,11 @@ impl Engine {
         let stop = || cancel.is_cancelled();
         let bytes = match format {
             vector::VectorFormat::Svg => vector::svg::write(&scene, &self.text, &stop),
+            vector::VectorFormat::Pdf => vector::pdf::write(&scene, &self.text, &stop),
         }
         .map_err(|e| match e {
             vector::VectorError::Cancelled => Error::Cancelled,
+            other => Error::Vector(other.to_string()),
         })?;
         Ok(vector::Written { bytes, messages })
     }

@@ -63,6 +63,11 @@ pub fn encode(bitmap: &Bitmap, format: ImageFormat, quality: u8) -> Result<Vec<u
         ImageFormat::Png => png(bitmap, PngCompression::Default),
         ImageFormat::Jpeg => jpeg(bitmap, quality),
         ImageFormat::Webp => webp(bitmap, quality),
+        // Vector files are written from the scene (`Engine::render_vector_with`).
+        ImageFormat::Svg | ImageFormat::Pdf => Err(EncodeError::Encoder {
+            format: format.as_str(),
+            reason: "a vector format is written from the scene, not from a bitmap".into(),
+        }),
     }
 }
 

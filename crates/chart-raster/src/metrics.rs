@@ -16,7 +16,13 @@ pub const RENDER_SECONDS_BUCKETS: [f64; 12] = [
 /// Every engine, in label order.
 pub const ENGINES: [EngineKind; 2] = [EngineKind::Skia, EngineKind::Browser];
 /// Every format, in label order.
-pub const FORMATS: [ImageFormat; 3] = [ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp];
+pub const FORMATS: [ImageFormat; 5] = [
+    ImageFormat::Png,
+    ImageFormat::Jpeg,
+    ImageFormat::Webp,
+    ImageFormat::Svg,
+    ImageFormat::Pdf,
+];
 
 /// How one `Service::render` call ended.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -79,6 +85,8 @@ fn format_index(f: ImageFormat) -> usize {
         ImageFormat::Png => 0,
         ImageFormat::Jpeg => 1,
         ImageFormat::Webp => 2,
+        ImageFormat::Svg => 3,
+        ImageFormat::Pdf => 4,
     }
 }
 
@@ -97,7 +105,7 @@ struct Histogram {
 /// The service's render counters.
 #[derive(Default)]
 pub struct RenderMetrics {
-    renders: [[[AtomicU64; OUTCOMES]; 3]; 2],
+    renders: [[[AtomicU64; OUTCOMES]; FORMATS.len()]; 2],
     seconds: [Histogram; 2],
 }
 
@@ -253,7 +261,7 @@ mod tests {
             RenderOutcome::Timeout,
         );
         let s = m.snapshot();
-        assert_eq!(s.renders.len(), 2 * 3 * OUTCOMES);
+        assert_eq!(s.renders.len(), 2 * FORMATS.len() * OUTCOMES);
         let hit: Vec<_> = s.renders.iter().filter(|r| r.count > 0).collect();
         assert_eq!(hit.len(), 1);
         assert_eq!(hit[0].engine, EngineKind::Browser);

@@ -219,6 +219,20 @@ pub trait BlockingRenderer: Send + Sync + 'static {
     fn recycle(&self, bitmap: Bitmap) {
         drop(bitmap);
     }
+
+    /// Writes one validated request whose format is a vector one (SVG, PDF): the file and
+    /// the render's messages. A renderer that only makes bitmaps keeps this default.
+    fn render_vector(
+        &self,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+    ) -> Result<(Vec<u8>, Vec<Message>), RenderFailure> {
+        let _ = cancel;
+        Err(RenderFailure::Failed(format!(
+            "this renderer does not write {}",
+            opts.format.as_str()
+        )))
+    }
 }
 
 impl BlockingRenderer for chart_raster_skia::Engine {
@@ -228,6 +242,28 @@ impl BlockingRenderer for chart_raster_skia::Engine {
 
     fn recycle(&self, bitmap: Bitmap) {
         chart_raster_skia::Engine::recycle(self, bitmap);
+    }
+
+    fn render_vector(
+        &self,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+    ) -> Result<(Vec<u8>, Vec<Message>), RenderFailure> {
+        use chart_raster_skia::vector::VectorFormat;
+        let format = match opts.format {
+            chart_spec::ImageFormat::Svg => VectorFormat::Svg,
+            chart_spec::ImageFormat::Pdf => VectorFormat::Pdf,
+            other => {
+                return Err(RenderFailure::Failed(format!(
+                    "{} is not a vector format",
+                    other.as_str()
+                )))
+            }
+        };
+        let written = self
+            .render_vector_with(opts, format, cancel)
+            .map_err(RenderFailure::from)?;
+        Ok((written.bytes, written.messages))
     }
 }
 
@@ -911,6 +947,13 @@ impl Service {
                     .await
                 }
                 EngineKind::Browser => {
+                    // Options are validated before (RequestError::VectorNeedsSkia); a
+                    // RenderOptions built in code may still ask.
+                    if opts.format.is_vector() {
+                        return Err(ServiceError::Request(RequestError::VectorNeedsSkia(
+                            opts.format.as_str(),
+                        )));
+                    }
                     let rendered = self.inner.browser.render(opts).await?;
                     let opts = opts.clone();
                     run_blocking(move || {
@@ -965,11 +1008,21 @@ pub(crate) fn draw_encoded(
     cancel: &Cancel,
     cancelled: ServiceError,
 ) -> Result<CachedImage, ServiceError> {
-    let rendered = renderer.render(opts, cancel).map_err(|e| match e {
+    let failure = |e| match e {
         RenderFailure::Cancelled => cancelled,
         RenderFailure::Rejected(m) => ServiceError::Rejected(m),
         RenderFailure::Failed(m) => ServiceError::Render(m),
-    })?;
+    };
+    if opts.format.is_vector() {
+        // SVG and PDF are written from the scene: no bitmap, no encoder.
+        let (bytes, messages) = renderer.render_vector(opts, cancel).map_err(failure)?;
+        return Ok(CachedImage {
+            bytes: Bytes::from(bytes),
+            format: opts.format,
+            messages: messages.into(),
+        });
+    }
+    let rendered = renderer.render(opts, cancel).map_err(failure)?;
     encoded(rendered, opts, |bitmap| renderer.recycle(bitmap))
 }
 

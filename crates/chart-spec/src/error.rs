@@ -91,9 +91,16 @@ pub enum RequestError {
     /// `quality` is outside 0–100.
     #[error("Invalid quality: must be between 0 and 100, got {0}")]
     QualityRange(f64),
-    /// `format` is not one of png, jpeg, webp.
-    #[error("Invalid format: {0} (expected png, jpeg or webp)")]
+    /// `format` is not one of png, jpeg, webp, svg, pdf.
+    #[error("Invalid format: {0} (expected png, jpeg, webp, svg or pdf)")]
     InvalidFormat(String),
+    /// `format` svg or pdf with `engine: "browser"`: vector files are written from the skia
+    /// engine's display list only.
+    #[error(
+        "Invalid format: {0} is drawn by the skia engine only (the browser engine renders \
+         png, jpeg or webp); use engine \"skia\" for {0}"
+    )]
+    VectorNeedsSkia(&'static str),
     /// `engine` is not one of skia, browser.
     #[error("Invalid engine: {0}")]
     InvalidEngine(String),

@@ -44,14 +44,29 @@ pub enum ImageFormat {
     Jpeg,
     /// WebP, lossy with `quality`.
     Webp,
+    /// SVG, written from the skia engine's display list (vector; `devicePixelRatio` and
+    /// `quality` do not apply).
+    Svg,
+    /// PDF, one page, written from the skia engine's display list (vector, fonts embedded).
+    Pdf,
 }
 
 impl ImageFormat {
     /// Every format, in declaration order: what a caller offers or iterates over (the
     /// `render_all_formats` example of chart-raster). A new variant goes here too; the test
     /// `all_lists_every_format` does not compile until its match names it.
-    pub const ALL: &'static [ImageFormat] =
-        &[ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp];
+    pub const ALL: &'static [ImageFormat] = &[
+        ImageFormat::Png,
+        ImageFormat::Jpeg,
+        ImageFormat::Webp,
+        ImageFormat::Svg,
+        ImageFormat::Pdf,
+    ];
+
+    /// Whether this is a vector format (SVG, PDF): drawn by the skia engine only.
+    pub fn is_vector(self) -> bool {
+        matches!(self, ImageFormat::Svg | ImageFormat::Pdf)
+    }
 
     /// The name used in requests and in the canonical JSON.
     pub fn as_str(self) -> &'static str {
@@ -59,6 +74,8 @@ impl ImageFormat {
             ImageFormat::Png => "png",
             ImageFormat::Jpeg => "jpeg",
             ImageFormat::Webp => "webp",
+            ImageFormat::Svg => "svg",
+            ImageFormat::Pdf => "pdf",
         }
     }
 
@@ -68,6 +85,8 @@ impl ImageFormat {
             ImageFormat::Png => "image/png",
             ImageFormat::Jpeg => "image/jpeg",
             ImageFormat::Webp => "image/webp",
+            ImageFormat::Svg => "image/svg+xml",
+            ImageFormat::Pdf => "application/pdf",
         }
     }
 
@@ -77,6 +96,8 @@ impl ImageFormat {
             ImageFormat::Png => "png",
             ImageFormat::Jpeg => "jpg",
             ImageFormat::Webp => "webp",
+            ImageFormat::Svg => "svg",
+            ImageFormat::Pdf => "pdf",
         }
     }
 
@@ -86,6 +107,8 @@ impl ImageFormat {
             "png" => Some(ImageFormat::Png),
             "jpeg" | "jpg" => Some(ImageFormat::Jpeg),
             "webp" => Some(ImageFormat::Webp),
+            "svg" => Some(ImageFormat::Svg),
+            "pdf" => Some(ImageFormat::Pdf),
             _ => None,
         }
     }
@@ -346,6 +369,7 @@ impl RenderOptions {
                 EngineKind::parse(s).ok_or_else(|| RequestError::InvalidEngine(shorten(s)))?
             }
         };
+        check_engine_format(engine, format)?;
         let background_color = string(obj, "backgroundColor")?.unwrap_or(DEFAULT_BACKGROUND_COLOR);
         // A colour is short; a huge one would be copied, hashed and echoed in messages.
         crate::budget::check_text(background_color, "backgroundColor", limits)?;
@@ -439,6 +463,7 @@ impl RenderOptions {
         if self.quality > 100 {
             return Err(RequestError::QualityRange(f64::from(self.quality)));
         }
+        check_engine_format(self.engine, self.format)?;
         crate::budget::check_text(&self.background_color, "backgroundColor", limits)?;
         self.check_bitmap()?;
         crate::budget::check_chart(&self.chart, limits)?;
@@ -487,7 +512,7 @@ impl RenderOptions {
             });
         }
         let side = match self.format {
-            ImageFormat::Png => None,
+            ImageFormat::Png | ImageFormat::Svg | ImageFormat::Pdf => None,
             ImageFormat::Jpeg => Some(MAX_JPEG_SIDE),
             ImageFormat::Webp => Some(MAX_WEBP_SIDE),
         };
@@ -547,6 +572,16 @@ impl RenderOptions {
         }
         out
     }
+}
+
+/// SVG and PDF are written from the skia engine's display list; the browser engine hands
+/// back a bitmap, and a bitmap wrapped in an SVG or PDF would not be the vector file asked
+/// for, so that combination is refused (HTTP 400).
+fn check_engine_format(engine: EngineKind, format: ImageFormat) -> Result<(), RequestError> {
+    if engine == EngineKind::Browser && format.is_vector() {
+        return Err(RequestError::VectorNeedsSkia(format.as_str()));
+    }
+    Ok(())
 }
 
 /// An `io::Write` that feeds SHA-256.
@@ -705,9 +740,11 @@ mod tests {
             ImageFormat::Png => 0,
             ImageFormat::Jpeg => 1,
             ImageFormat::Webp => 2,
+            ImageFormat::Svg => 3,
+            ImageFormat::Pdf => 4,
         };
         let listed: Vec<usize> = ImageFormat::ALL.iter().map(|&f| position(f)).collect();
-        assert_eq!(listed, [0, 1, 2]);
+        assert_eq!(listed, [0, 1, 2, 3, 4]);
     }
 
     /// Options built in code get the parser's checks: the fields are public.

@@ -574,11 +574,22 @@ fn the_output_extension_picks_the_format() {
     let (o, out) = render_to("c.img", &[]);
     assert!(o.status.success(), "{}", stderr(&o));
     assert_eq!(png_size(&std::fs::read(&out).unwrap()), (80, 60));
-    for ext in ["svg", "pdf"] {
-        let (o, out) = render_to(&format!("c.{ext}"), &[]);
-        assert_failed(&o, &format!("{ext} output is not supported yet"));
-        assert!(!out.exists());
-    }
+    // Vector files at the CSS size (devicePixelRatio sizes bitmaps only).
+    let (o, out) = render_to("c.svg", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let svg = std::fs::read_to_string(&out).unwrap();
+    assert!(svg.contains("viewBox=\"0 0 40 30\""), "{svg}");
+    let (o, out) = render_to("c.PDF", &[]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    let pdf = std::fs::read(&out).unwrap();
+    assert!(pdf.starts_with(b"%PDF-"));
+    assert!(String::from_utf8_lossy(&pdf).contains("/MediaBox[0 0 30 22.5]"));
+    // -f wins here too; the browser engine says why it cannot.
+    let (o, out) = render_to("forced.png", &["-f", "svg"]);
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::read(&out).unwrap().starts_with(b"<?xml"));
+    let (o, _) = render_to("b.svg", &["-e", "browser"]);
+    assert_failed(&o, "svg is drawn by the skia engine only");
     let _ = std::fs::remove_dir_all(&d);
 }
 

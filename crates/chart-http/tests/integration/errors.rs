@@ -29,7 +29,7 @@ async fn invalid_options() {
     let cases = [
         (json!({"chart": [1]}), "Invalid chart parameter: expected a JSON object (a Chart.js config), got an array"),
         (json!({"chart": {}, "engine": "cairo"}), "Invalid engine: cairo"),
-        (json!({"chart": {}, "format": "gif"}), "Invalid format: gif (expected png, jpeg or webp)"),
+        (json!({"chart": {}, "format": "gif"}), "Invalid format: gif (expected png, jpeg, webp, svg or pdf)"),
         (json!({"chart": {}, "width": -1}), "Invalid width: must be a positive finite number, got -1"),
         (json!({"chart": {}, "width": 10001}), "Invalid width: 10001 is over the limit of 10000 (MAX_WIDTH)"),
         (json!({"chart": {}, "height": 10001}), "Invalid height: 10001 is over the limit of 10000 (MAX_HEIGHT)"),

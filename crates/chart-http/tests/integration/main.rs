@@ -12,3 +12,4 @@ mod quickchart;
 mod render;
 mod replicas;
 mod service;
+mod vector;

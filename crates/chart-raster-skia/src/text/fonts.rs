@@ -553,6 +553,14 @@ impl FontDb {
         runs
     }
 
+    /// The whole font file of a face of the catalogue (all of a collection) and the face's
+    /// index in it: what the PDF writer embeds, subset, for the glyphs of [`GlyphId::face`].
+    pub fn face_data(&self, face: usize) -> Option<(&'static [u8], u32)> {
+        let loaded = self.catalog.face(face)?;
+        let index = self.catalog.entries.get(face)?.index;
+        Some((loaded.face.raw_face().data, index))
+    }
+
     /// `measureText(text).width`: unhinted advances at the font size plus kerning, as
     /// HarfBuzz computes them in Chromium.
     pub fn measure(&self, font: &FontSpec, text: &str) -> f32 {

@@ -122,6 +122,16 @@ impl TextEngine {
         }
     }
 
+    /// The font file holding the face [`GlyphId::face`] names, and the face's index in it
+    /// (system fonts only): the PDF writer embeds it.
+    pub fn face_data(&self, face: usize) -> Option<(&'static [u8], u32)> {
+        match self {
+            TextEngine::System(db) => db.face_data(face),
+            #[cfg(feature = "sprite-text")]
+            TextEngine::Sprite(_) => None,
+        }
+    }
+
     /// The outlines of one line of text (system fonts only; `None` for the sprite backend).
     ///
     /// With `device_scale` (device pixels per CSS px of unrotated text), outlines are

@@ -13,6 +13,7 @@
 //! moved onto a box around the canvas, as for the PNG. Each writer's output is linear in the
 //! scene's size (whose items `MAX_SCENE_ITEMS` bounds): one element per item, glyph outlines
 //! written once per glyph and size, glyphs far off the page left out.
+pub mod pdf;
 pub mod svg;
 
 use crate::scene::{Stroke, TextAlign, TextBaseline, TextItem, Transform};
@@ -23,6 +24,8 @@ use crate::text::{ShapedGlyph, ShapedLine, TextEngine};
 pub enum VectorFormat {
     /// SVG 1.1 (`image/svg+xml`).
     Svg,
+    /// PDF (`application/pdf`).
+    Pdf,
 }
 
 /// A vector file and the messages of its render.
@@ -40,6 +43,9 @@ pub enum VectorError {
     /// The render was cancelled while the file was written.
     #[error("render cancelled")]
     Cancelled,
+    /// The PDF could not be written (a page without size, or krilla refused the document).
+    #[error("cannot write the PDF: {0}")]
+    Pdf(String),
 }
 
 /// Items written between polls of the render's stop signal.

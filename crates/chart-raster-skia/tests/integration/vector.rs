@@ -12,7 +12,7 @@ use chart_raster_skia::vector::VectorFormat;
 use chart_raster_skia::Engine;
 use chart_spec::{Bitmap, Cancel, RenderOptions};
 use std::io::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 
 /// Largest share of mismatched pixels between a vector file, rasterised, and the PNG.
@@ -74,6 +74,38 @@ pub fn rsvg(svg: &[u8]) -> Bitmap {
     let mut cmd = Command::new("rsvg-convert");
     cmd.args(["-f", "png"]);
     png(&run(cmd, svg))
+}
+
+/// A scratch folder of this test process.
+fn scratch() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("chart-raster-vector-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).expect("scratch dir");
+    dir
+}
+
+/// PDF → PNG at 96 dpi (0.75 pt = 1 px).
+pub fn pdftoppm(pdf: &[u8], name: &str) -> Bitmap {
+    let dir = scratch();
+    let input = dir.join(format!("{name}.pdf"));
+    std::fs::write(&input, pdf).expect("write pdf");
+    let prefix = dir.join(name);
+    let mut cmd = Command::new("pdftoppm");
+    cmd.args(["-r", "96", "-png", "-singlefile"])
+        .arg(&input)
+        .arg(&prefix);
+    run(cmd, &[]);
+    let out = prefix.with_extension("png");
+    let bitmap = png(&std::fs::read(&out).expect("pdftoppm output"));
+    let _ = std::fs::remove_file(&input);
+    let _ = std::fs::remove_file(&out);
+    bitmap
+}
+
+/// The text pdftotext finds in a PDF.
+pub fn pdftotext(pdf: &[u8]) -> String {
+    let mut cmd = Command::new("pdftotext");
+    cmd.args(["-", "-"]);
+    String::from_utf8_lossy(&run(cmd, pdf)).into_owned()
 }
 
 /// The share of pixels that differ (pixelmatch at threshold 0.1, both over white).
@@ -144,4 +176,48 @@ fn svg_of_every_example_matches_its_png() {
         return;
     }
     every_example(VectorFormat::Svg, |svg, _| rsvg(svg));
+}
+
+#[test]
+fn pdf_of_every_example_matches_its_png() {
+    if !have("pdftoppm") {
+        return;
+    }
+    every_example(VectorFormat::Pdf, pdftoppm);
+}
+
+/// The chart titles of the examples, as text a PDF reader finds.
+#[test]
+fn pdf_text_is_selectable() {
+    if !have("pdftotext") {
+        return;
+    }
+    let engine = Engine::new();
+    let mut checked = 0;
+    for (name, opts) in examples() {
+        let title = &opts.chart["options"]["plugins"]["title"]["text"];
+        let Some(title) = title.as_str() else {
+            continue;
+        };
+        let render = |format| {
+            engine
+                .render_vector_with(&opts, format, &Cancel::new())
+                .expect("vector render")
+                .bytes
+        };
+        // Charts the engine does not draw yet have no title to find.
+        let svg = String::from_utf8(render(VectorFormat::Svg)).expect("utf-8");
+        if !svg.contains(&format!(">{title}</text>")) {
+            continue;
+        }
+        let pdf = render(VectorFormat::Pdf);
+        let found = pdftotext(&pdf);
+        let words = |s: &str| s.split_whitespace().collect::<Vec<_>>().join(" ");
+        assert!(
+            words(&found).contains(&words(title)),
+            "{name}: {title:?} not in {found:?}"
+        );
+        checked += 1;
+    }
+    assert!(checked >= 10, "only {checked} examples have a title");
 }

@@ -96,8 +96,9 @@ impl Shareable for CachedImage {
     }
 
     fn from_shared(entry: SharedEntry) -> Option<Self> {
-        let format = [ImageFormat::Png, ImageFormat::Jpeg, ImageFormat::Webp]
-            .into_iter()
+        let format = ImageFormat::ALL
+            .iter()
+            .copied()
             .find(|f| f.content_type() == entry.content_type)?;
         // Bounded: the shared level reads nothing over CACHE_MAX_ENTRY_BYTES.
         let messages: Vec<Message> = serde_json::from_str(&entry.messages).ok()?;

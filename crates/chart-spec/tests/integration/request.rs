@@ -75,7 +75,7 @@ fn engine_and_format_values_are_checked() {
     );
     assert_eq!(
         err(json!({"chart": {}, "format": "gif"})),
-        "Invalid format: gif (expected png, jpeg or webp)"
+        "Invalid format: gif (expected png, jpeg, webp, svg or pdf)"
     );
     assert_eq!(
         err(json!({"chart": {}, "format": 3})),

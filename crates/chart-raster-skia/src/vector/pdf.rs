@@ -1,0 +1,522 @@
+//! The scene as a one-page PDF, written with krilla (which writes the PDF objects with
+//! pdf-writer and subsets the fonts with subsetter, as typst does).
+//!
+//! The page is the canvas at 0.75 pt per CSS px. Fills and strokes are PDF paths with the
+//! item's transform; canvas gradients become shadings in the item's user space (krilla adds
+//! the soft mask a translucent stop needs); clips are clipping paths mapped to page space.
+//!
+//! Text is real PDF text: each run of glyphs from one face is shown with that face embedded
+//! as a subset (only the glyphs used), placed at the positions the rasteriser draws them, so
+//! pdftotext and a viewer's search and selection find it. A synthesized bold face is filled
+//! and stroked (text render mode 2), a synthesized italic skewed by the same -1/4 Skia uses.
+//! The text of an item is attached to its glyphs as one cluster (`/ActualText` where the
+//! glyphs alone would not give it back), so spaces and ligatures come out as written.
+
+use super::{dash_pattern, finite, place_text, strokes, PlacedText, VectorError, POLL_EVERY};
+use crate::raster::guard;
+use crate::scene::{
+    Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextItem, Transform,
+};
+use crate::text::TextEngine;
+use chart_spec::Rgba;
+use krilla::color::rgb;
+use krilla::geom::{PathBuilder, Point};
+use krilla::num::NormalizedF32;
+use krilla::page::PageSettings;
+use krilla::paint::{self, Fill, FillRule, SpreadMethod, StrokeDash};
+use krilla::surface::Surface;
+use krilla::text::{Font, GlyphId, KrillaGlyph};
+use krilla::Document;
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+/// PDF points per CSS px (72 pt per inch, 96 px per inch).
+const PT_PER_PX: f32 = 0.75;
+
+/// Skia's fake italic: glyphs skewed by -1/4 (x moves right by a quarter of the height).
+const FAKE_ITALIC_SKEW: f32 = 0.25;
+
+/// Writes `scene` as a PDF document; `stop` is polled between items.
+pub fn write(
+    scene: &Scene,
+    text: &TextEngine,
+    stop: &dyn Fn() -> bool,
+) -> Result<Vec<u8>, VectorError> {
+    let ok = |v: f32| v.is_finite() && v > 0.0;
+    if !(ok(scene.width) && ok(scene.height)) {
+        return Err(VectorError::Pdf(format!(
+            "the page would be {}x{} px",
+            scene.width, scene.height
+        )));
+    }
+    let canvas = guard::Canvas {
+        width: scene.width,
+        height: scene.height,
+    };
+    let settings = PageSettings::from_wh(scene.width * PT_PER_PX, scene.height * PT_PER_PX)
+        .ok_or_else(|| VectorError::Pdf("the page has no size".into()))?;
+    let mut doc = Document::new();
+    let mut cancelled = false;
+    {
+        let mut page = doc.start_page_with(settings);
+        let mut surface = page.surface();
+        // krilla's page space is points, y down from the top left: one scale maps CSS px.
+        surface.push_transform(&krilla::geom::Transform::from_scale(PT_PER_PX, PT_PER_PX));
+        let mut w = Writer {
+            surface: &mut surface,
+            canvas,
+            depth: 0,
+            text,
+        };
+        if !scene.background.is_transparent() {
+            let mut bg = Path::new();
+            bg.rect(0.0, 0.0, scene.width, scene.height);
+            w.fill(&bg, &Paint::Solid(scene.background), Transform::IDENTITY);
+        }
+        for (i, item) in scene.items.iter().enumerate() {
+            if i % POLL_EVERY == 0 && stop() {
+                cancelled = true;
+                break;
+            }
+            w.item(item);
+        }
+        // Every push has its pop (krilla requires it), also when cut short.
+        for _ in 0..w.depth {
+            w.surface.pop();
+        }
+        surface.pop();
+        surface.finish();
+        page.finish();
+    }
+    if cancelled || stop() {
+        return Err(VectorError::Cancelled);
+    }
+    doc.finish().map_err(|e| VectorError::Pdf(format!("{e:?}")))
+}
+
+struct Writer<'a, 'b> {
+    surface: &'a mut Surface<'b>,
+    canvas: guard::Canvas,
+    /// Clips pushed and not yet popped.
+    depth: usize,
+    text: &'a TextEngine,
+}
+
+impl Writer<'_, '_> {
+    fn item(&mut self, item: &Item) {
+        match item {
+            Item::Fill {
+                path,
+                paint,
+                transform,
+            } => self.fill(path, paint, *transform),
+            Item::Stroke {
+                path,
+                paint,
+                stroke,
+                transform,
+            } => {
+                if paint.is_invisible() || !strokes(stroke) || !finite(transform) {
+                    return;
+                }
+                let stroke = guard::stroke(stroke, path, *transform);
+                let reach = guard::stroke_reach(&stroke, *transform);
+                let path = guard::path(path, *transform, self.canvas, reach, false);
+                let (Some(p), Some(s)) = (krilla_path(&path, None), pdf_stroke(&stroke, paint))
+                else {
+                    return;
+                };
+                self.surface.set_fill(None);
+                self.surface.set_stroke(Some(s));
+                self.surface.push_transform(&pdf_transform(*transform));
+                self.surface.draw_path(&p);
+                self.surface.pop();
+            }
+            Item::Text(t) => self.text(t),
+            Item::PushClip { path, transform } => {
+                // The clip is mapped to page space here: a pushed transform would stay in
+                // force for the items drawn inside the clip.
+                let p = if finite(transform) {
+                    let path = guard::path(path, *transform, self.canvas, 0.0, true);
+                    krilla_path(&path, Some(*transform))
+                } else {
+                    None
+                };
+                // An empty clip hides everything: a speck off the page stands for it.
+                let p = p.or_else(|| {
+                    let mut speck = Path::new();
+                    speck.rect(-10.0, -10.0, 1.0, 1.0);
+                    krilla_path(&speck, None)
+                });
+                if let Some(p) = p {
+                    self.surface.push_clip_path(&p, &FillRule::NonZero);
+                    self.depth += 1;
+                }
+            }
+            Item::PopClip => {
+                if self.depth > 0 {
+                    self.depth -= 1;
+                    self.surface.pop();
+                }
+            }
+        }
+    }
+
+    fn fill(&mut self, path: &Path, paint: &Paint, transform: Transform) {
+        if paint.is_invisible() || !finite(&transform) {
+            return;
+        }
+        let path = guard::path(path, transform, self.canvas, 0.0, true);
+        let (Some(p), Some(f)) = (krilla_path(&path, None), pdf_fill(paint)) else {
+            return;
+        };
+        self.surface.set_stroke(None);
+        self.surface.set_fill(Some(f));
+        self.surface.push_transform(&pdf_transform(transform));
+        self.surface.draw_path(&p);
+        self.surface.pop();
+    }
+
+    fn text(&mut self, item: &TextItem) {
+        if item.paint.is_invisible() && item.stroke.is_none() {
+            return;
+        }
+        if !(item.font.size.is_finite() && item.font.size > 0.0) {
+            return;
+        }
+        let page = (self.canvas.width, self.canvas.height);
+        let Some(placed) = place_text(item, self.text, page) else {
+            return;
+        };
+        if let Some((stroke, paint)) = &item.stroke {
+            if let Some(s) = strokes(stroke).then(|| pdf_stroke(stroke, paint)).flatten() {
+                self.glyph_runs(item, &placed, None, Some(s));
+            }
+        }
+        if let Some(f) = pdf_fill(&item.paint) {
+            // A synthesized bold face: the outlines stroked too, as Skia's fake bold.
+            let bold = (placed.line.embolden > 0.0)
+                .then(|| {
+                    let s = Stroke {
+                        width: placed.line.embolden,
+                        ..Stroke::default()
+                    };
+                    pdf_stroke(&s, &item.paint)
+                })
+                .flatten();
+            self.glyph_runs(item, &placed, Some(f), bold);
+        }
+    }
+
+    /// Shows the glyphs of a placed line, one `draw_glyphs` per run of glyphs from one face.
+    fn glyph_runs(
+        &mut self,
+        item: &TextItem,
+        placed: &PlacedText,
+        fill: Option<Fill>,
+        stroke: Option<paint::Stroke>,
+    ) {
+        let size = item.font.size;
+        let glyphs: Vec<_> = placed.glyphs().collect();
+        let mut start = 0;
+        // The item's text goes with the first run shown; the others carry none, so a line
+        // set in two faces is not extracted twice.
+        let mut text_shown = false;
+        while start < glyphs.len() {
+            let id = glyphs[start].id;
+            let key = id.map(|g| (g.face, g.italic));
+            let mut end = start + 1;
+            while end < glyphs.len() && glyphs[end].id.map(|g| (g.face, g.italic)) == key {
+                end += 1;
+            }
+            let run = &glyphs[start..end];
+            let font = id.and_then(|g| font(self.text, g.face));
+            if let (Some(font), Some(first)) = (font, run.first()) {
+                let range = if text_shown { 0..0 } else { 0..item.text.len() };
+                text_shown = true;
+                let shown: Vec<KrillaGlyph> = run
+                    .iter()
+                    .enumerate()
+                    .map(|(i, g)| {
+                        // Advances from the positions the shaper gave (spaces have no
+                        // glyph of their own here: their advance is in the gap).
+                        let next = run.get(i + 1).map_or(g.x, |n| n.x);
+                        KrillaGlyph {
+                            glyph_id: GlyphId::new(u32::from(g.id.map_or(0, |k| k.glyph))),
+                            text_range: range.clone(),
+                            x_advance: (next - g.x) / size,
+                            x_offset: 0.0,
+                            y_offset: 0.0,
+                            y_advance: 0.0,
+                            location: None,
+                        }
+                    })
+                    .collect();
+                let mut t = item.transform;
+                if key.is_some_and(|(_, italic)| italic) {
+                    // Skewed about the baseline: x moves by a quarter of the height above it.
+                    t = t.then(Transform {
+                        a: 1.0,
+                        b: 0.0,
+                        c: -FAKE_ITALIC_SKEW,
+                        d: 1.0,
+                        e: FAKE_ITALIC_SKEW * placed.y,
+                        f: 0.0,
+                    });
+                }
+                self.surface.set_fill(fill.clone());
+                self.surface.set_stroke(stroke.clone());
+                self.surface.push_transform(&pdf_transform(t));
+                self.surface.draw_glyphs(
+                    Point::from_xy(placed.x + first.x, placed.y),
+                    &shown,
+                    font,
+                    &item.text,
+                    size,
+                    false,
+                );
+                self.surface.pop();
+            }
+            start = end;
+        }
+    }
+}
+
+/// The krilla font of a catalogue face, parsed once per process (faces are numbered by the
+/// process-wide catalogue, and parsing hashes the whole file, megabytes for a CJK face).
+fn font(text: &TextEngine, face: usize) -> Option<Font> {
+    static FONTS: OnceLock<Mutex<HashMap<usize, Option<Font>>>> = OnceLock::new();
+    let fonts = FONTS.get_or_init(Default::default);
+    let lock = || fonts.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(f) = lock().get(&face) {
+        return f.clone();
+    }
+    let font = text.face_data(face).and_then(|(data, index)| {
+        let data: Arc<dyn AsRef<[u8]> + Send + Sync> = Arc::new(data);
+        Font::new(data.into(), index)
+    });
+    lock().insert(face, font.clone());
+    font
+}
+
+fn pdf_transform(t: Transform) -> krilla::geom::Transform {
+    krilla::geom::Transform::from_row(t.a, t.b, t.c, t.d, t.e, t.f)
+}
+
+/// The path for krilla, its points mapped by `t` when given; `None` when empty.
+fn krilla_path(path: &Path, t: Option<Transform>) -> Option<krilla::geom::Path> {
+    let map = |x: f32, y: f32| t.map_or((x, y), |t| t.apply(x, y));
+    let mut b = PathBuilder::new();
+    for cmd in &path.cmds {
+        match cmd.map(map) {
+            PathCmd::MoveTo(x, y) => b.move_to(x, y),
+            PathCmd::LineTo(x, y) => b.line_to(x, y),
+            PathCmd::QuadTo(a, c, x, y) => b.quad_to(a, c, x, y),
+            PathCmd::CubicTo(a, c, d, e, x, y) => b.cubic_to(a, c, d, e, x, y),
+            PathCmd::Close => b.close(),
+        }
+    }
+    b.finish()
+}
+
+fn opacity(c: Rgba) -> NormalizedF32 {
+    NormalizedF32::new(f32::from(c.a) / 255.0).unwrap_or(NormalizedF32::ONE)
+}
+
+/// A scene paint as krilla's paint and opacity; `None` when it paints nothing (a canvas
+/// gradient whose points coincide, or a broken one).
+fn pdf_paint(p: &Paint) -> Option<(paint::Paint, NormalizedF32)> {
+    let stops = |stops: &[(f32, Rgba)]| -> Vec<paint::Stop> {
+        let mut last = 0.0f32;
+        stops
+            .iter()
+            .filter(|(o, _)| o.is_finite())
+            .map(|(o, c)| {
+                // Canvas keeps stops sorted by offset within 0..=1.
+                last = o.clamp(last, 1.0);
+                paint::Stop {
+                    offset: NormalizedF32::new(last).unwrap_or(NormalizedF32::ZERO),
+                    color: rgb::Color::new(c.r, c.g, c.b).into(),
+                    opacity: opacity(*c),
+                }
+            })
+            .collect()
+    };
+    match *p {
+        Paint::Solid(c) => Some((rgb::Color::new(c.r, c.g, c.b).into(), opacity(c))),
+        Paint::LinearGradient {
+            x0,
+            y0,
+            x1,
+            y1,
+            stops: ref s,
+        } => {
+            if ![x0, y0, x1, y1].iter().all(|v| v.is_finite()) || (x0 == x1 && y0 == y1) {
+                return None;
+            }
+            let g = paint::LinearGradient {
+                x1: x0,
+                y1: y0,
+                x2: x1,
+                y2: y1,
+                transform: krilla::geom::Transform::identity(),
+                spread_method: SpreadMethod::Pad,
+                stops: stops(s),
+                anti_alias: false,
+            };
+            Some((g.into(), NormalizedF32::ONE))
+        }
+        Paint::RadialGradient {
+            x0,
+            y0,
+            r0,
+            x1,
+            y1,
+            r1,
+            stops: ref s,
+        } => {
+            let all_finite = [x0, y0, r0, x1, y1, r1].iter().all(|v| v.is_finite());
+            if !all_finite || r0 < 0.0 || r1 <= 0.0 || (x0 == x1 && y0 == y1 && r0 == r1) {
+                return None;
+            }
+            let g = paint::RadialGradient {
+                fx: x0,
+                fy: y0,
+                fr: r0,
+                cx: x1,
+                cy: y1,
+                cr: r1,
+                transform: krilla::geom::Transform::identity(),
+                spread_method: SpreadMethod::Pad,
+                stops: stops(s),
+                anti_alias: false,
+            };
+            Some((g.into(), NormalizedF32::ONE))
+        }
+    }
+}
+
+fn pdf_fill(p: &Paint) -> Option<Fill> {
+    if p.is_invisible() {
+        return None;
+    }
+    let (paint, opacity) = pdf_paint(p)?;
+    Some(Fill {
+        paint,
+        opacity,
+        rule: FillRule::NonZero,
+    })
+}
+
+fn pdf_stroke(s: &Stroke, p: &Paint) -> Option<paint::Stroke> {
+    if p.is_invisible() {
+        return None;
+    }
+    let (paint, opacity) = pdf_paint(p)?;
+    Some(paint::Stroke {
+        paint,
+        width: s.width,
+        miter_limit: s.miter_limit.max(1.0),
+        line_cap: match s.cap {
+            LineCap::Butt => paint::LineCap::Butt,
+            LineCap::Round => paint::LineCap::Round,
+            LineCap::Square => paint::LineCap::Square,
+        },
+        line_join: match s.join {
+            LineJoin::Miter => paint::LineJoin::Miter,
+            LineJoin::Round => paint::LineJoin::Round,
+            LineJoin::Bevel => paint::LineJoin::Bevel,
+        },
+        opacity,
+        dash: dash_pattern(s).map(|array| StrokeDash {
+            array,
+            offset: if s.dash_offset.is_finite() {
+                s.dash_offset
+            } else {
+                0.0
+            },
+        }),
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::scene::{TextAlign, TextBaseline};
+
+    fn pdf(items: Vec<Item>) -> Vec<u8> {
+        let scene = Scene {
+            width: 200.0,
+            height: 100.0,
+            device_pixel_ratio: 2.0,
+            background: Rgba::WHITE,
+            items,
+        };
+        write(&scene, &TextEngine::system(), &|| false).unwrap()
+    }
+
+    #[test]
+    fn a_page_of_the_canvas_size_in_points() {
+        let out = pdf(vec![Item::PopClip]);
+        assert!(out.starts_with(b"%PDF-"));
+        let text = String::from_utf8_lossy(&out);
+        assert!(text.contains("/MediaBox[0 0 150 75]"), "{text}");
+    }
+
+    #[test]
+    fn unbalanced_clips_and_broken_items_still_make_a_document() {
+        let mut p = Path::new();
+        p.rect(0.0, 0.0, 10.0, 10.0);
+        let out = pdf(vec![
+            Item::PushClip {
+                path: p.clone(),
+                transform: Transform::IDENTITY,
+            },
+            Item::PushClip {
+                path: Path::new(),
+                transform: Transform {
+                    a: f32::NAN,
+                    ..Transform::IDENTITY
+                },
+            },
+            Item::Fill {
+                path: p,
+                paint: Paint::LinearGradient {
+                    x0: 1.0,
+                    y0: 1.0,
+                    x1: 1.0,
+                    y1: 1.0,
+                    stops: vec![(0.0, Rgba::BLACK)],
+                },
+                transform: Transform::IDENTITY,
+            },
+            Item::Text(Box::new(TextItem {
+                text: "x".repeat(10_000),
+                x: 0.0,
+                y: 50.0,
+                font: chart_spec::font::FontSpec::default(),
+                paint: Paint::Solid(Rgba::BLACK),
+                align: TextAlign::Left,
+                baseline: TextBaseline::Alphabetic,
+                transform: Transform::IDENTITY,
+                stroke: None,
+            })),
+        ]);
+        assert!(out.starts_with(b"%PDF-"));
+        // 10,000 letters, of which the page shows a few dozen: the file stays small.
+        assert!(out.len() < 60_000, "{} bytes", out.len());
+    }
+
+    #[test]
+    fn a_cancelled_write_stops() {
+        let scene = Scene {
+            width: 10.0,
+            height: 10.0,
+            device_pixel_ratio: 1.0,
+            background: Rgba::WHITE,
+            items: vec![Item::PopClip],
+        };
+        let r = write(&scene, &TextEngine::system(), &|| true);
+        assert!(matches!(r, Err(VectorError::Cancelled)));
+    }
+}
