@@ -133,7 +133,7 @@ pub(crate) fn place_text(
 }
 
 /// The largest factor by which `t` stretches a length (0 when not finite).
-fn max_scale(t: Transform) -> f32 {
+pub(crate) fn max_scale(t: Transform) -> f32 {
     let s = libm::sqrtf(t.a * t.a + t.b * t.b).max(libm::sqrtf(t.c * t.c + t.d * t.d));
     if s.is_finite() {
         s
