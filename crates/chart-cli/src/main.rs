@@ -3,6 +3,7 @@
 
 use anyhow::{bail, Context};
 use argh::FromArgs;
+use chart_http::log::{Level as LogLevel, LogFormat};
 use chart_raster::{Level, RenderOptions, Service, ServiceConfig, ServiceError, VERSION};
 use serde_json::{Map, Value};
 use std::io::{Read, Write};
@@ -174,6 +175,7 @@ fn serve(args: Serve) -> anyhow::Result<()> {
     if args.api_key.is_some() {
         server_config.api_key = args.api_key;
     }
+    let log = server_config.log_format;
     let config = ServiceConfig::from_vars(env)?;
     let rt = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
@@ -181,19 +183,27 @@ fn serve(args: Serve) -> anyhow::Result<()> {
         .context("starting the async runtime")?;
     let served =
         rt.block_on(async move {
-            let shutdown = shutdown_signal()?;
+            let shutdown = shutdown_signal(log)?;
             let listener = tokio::net::TcpListener::bind((host.as_str(), port))
                 .await
                 .with_context(|| format!("cannot listen on {host}:{port}"))?;
             let addr = listener.local_addr()?;
-            eprintln!(
-            "chart-raster {VERSION} listening on http://{addr} (concurrency {}, max pending {}, \
-             auth {}, trust proxy {})",
-            config.concurrency,
-            config.max_pending(),
-            if server_config.api_key.is_some() { "on" } else { "off" },
-            if server_config.trust_proxy { "on" } else { "off" },
-        );
+            let msg =
+                format!(
+                "chart-raster {VERSION} listening on http://{addr} (concurrency {}, max pending \
+                 {}, auth {}, trust proxy {})",
+                config.concurrency,
+                config.max_pending(),
+                if server_config.api_key.is_some() { "on" } else { "off" },
+                if server_config.trust_proxy { "on" } else { "off" },
+            );
+            log.emit(
+                LogLevel::Info,
+                || msg.clone(),
+                &msg,
+                None,
+                &[("addr", addr.to_string().into())],
+            );
             let service = Service::new(config);
             let server = chart_http::serve(listener, service.clone(), server_config, shutdown);
             server.await?;
@@ -204,14 +214,20 @@ fn serve(args: Serve) -> anyhow::Result<()> {
     // must not keep the process alive after SIGTERM.
     rt.shutdown_timeout(std::time::Duration::from_secs(1));
     served?;
-    eprintln!("chart-raster: stopped");
+    log.emit(
+        LogLevel::Info,
+        || "chart-raster: stopped".into(),
+        "stopped",
+        None,
+        &[],
+    );
     Ok(())
 }
 
 /// A future that completes on SIGINT (Ctrl-C) or SIGTERM. The handlers are installed here,
 /// before the server starts, so a signal arriving early is never the default "terminate".
 #[cfg(unix)]
-fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+fn shutdown_signal(log: LogFormat) -> anyhow::Result<impl std::future::Future<Output = ()>> {
     use tokio::signal::unix::{signal, SignalKind};
     let mut int = signal(SignalKind::interrupt()).context("installing the SIGINT handler")?;
     let mut term = signal(SignalKind::terminate()).context("installing the SIGTERM handler")?;
@@ -220,16 +236,30 @@ fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
             _ = int.recv() => {},
             _ = term.recv() => {},
         }
-        eprintln!("chart-raster: shutting down, finishing in-flight requests");
+        let msg = "shutting down, finishing in-flight requests";
+        log.emit(
+            LogLevel::Info,
+            || format!("chart-raster: {msg}"),
+            msg,
+            None,
+            &[],
+        );
     })
 }
 
 /// A future that completes on Ctrl-C.
 #[cfg(not(unix))]
-fn shutdown_signal() -> anyhow::Result<impl std::future::Future<Output = ()>> {
+fn shutdown_signal(log: LogFormat) -> anyhow::Result<impl std::future::Future<Output = ()>> {
     Ok(async {
         let _ = tokio::signal::ctrl_c().await;
-        eprintln!("chart-raster: shutting down, finishing in-flight requests");
+        let msg = "shutting down, finishing in-flight requests";
+        log.emit(
+            LogLevel::Info,
+            || format!("chart-raster: {msg}"),
+            msg,
+            None,
+            &[],
+        );
     })
 }
 

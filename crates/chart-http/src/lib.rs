@@ -17,6 +17,7 @@ mod headers;
 #[doc(hidden)]
 pub mod hostile;
 mod js_literal;
+pub mod log;
 mod metrics;
 mod openapi;
 pub mod quickchart;
@@ -88,6 +89,8 @@ pub struct ServerConfig {
     /// as it is, whatever the request says. Default: none, and then (without `trust_proxy`)
     /// `http://<the address the client connected to>`.
     pub public_url: Option<String>,
+    /// `LOG_FORMAT`: `text` (default) or `json`, one JSON object per line ([`log`]).
+    pub log_format: log::LogFormat,
 }
 
 impl ServerConfig {
@@ -117,10 +120,19 @@ impl ServerConfig {
                 reason: "expected http:// or https:// and a host, with no path or query",
             })?),
         };
+        let log_format = match get("LOG_FORMAT") {
+            None => log::LogFormat::Text,
+            Some(v) => log::LogFormat::parse(&v).ok_or(Error::Config {
+                name: "LOG_FORMAT",
+                value: v.clone(),
+                reason: "expected text or json",
+            })?,
+        };
         Ok(Self {
             api_key: get("API_KEY"),
             trust_proxy,
             public_url,
+            log_format,
         })
     }
 }
@@ -174,6 +186,7 @@ struct App {
     public_url: Option<String>,
     ids: RequestIds,
     http_metrics: metrics::HttpMetrics,
+    log: log::LogFormat,
 }
 
 /// Serves until `shutdown` completes, then stops accepting, lets in-flight requests finish
@@ -185,8 +198,16 @@ pub async fn serve(
     shutdown: impl Future<Output = ()>,
 ) -> Result<(), Error> {
     let local = listener.local_addr().map_err(Error::Listener)?;
+    let log = config.log_format;
     let examples = chart_raster::examples::all().unwrap_or_else(|e| {
-        eprintln!("chart-raster: skipping the examples gallery: {e}");
+        let msg = format!("skipping the examples gallery: {e}");
+        log.emit(
+            log::Level::Warn,
+            || format!("chart-raster: {msg}"),
+            &msg,
+            None,
+            &[],
+        );
         Vec::new()
     });
     let app = Arc::new(App {
@@ -200,6 +221,7 @@ pub async fn serve(
         public_url: config.public_url,
         ids: RequestIds::new(),
         http_metrics: metrics::HttpMetrics::default(),
+        log,
     });
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
@@ -210,7 +232,8 @@ pub async fn serve(
                     Ok((stream, _peer)) => stream,
                     Err(e) => {
                         // Out of file descriptors and the like: keep serving the others.
-                        eprintln!("chart-raster: accept failed: {e}");
+                        let msg = format!("accept failed: {e}");
+                        log.emit(log::Level::Error, || format!("chart-raster: {msg}"), &msg, None, &[]);
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
@@ -253,9 +276,16 @@ pub async fn serve(
         .await
         .is_err()
     {
-        eprintln!(
-            "chart-raster: connections still open {} s after shutdown began; closing them",
+        let msg = format!(
+            "connections still open {} s after shutdown began; closing them",
             limit.as_secs()
+        );
+        log.emit(
+            log::Level::Warn,
+            || format!("chart-raster: {msg}"),
+            &msg,
+            None,
+            &[],
         );
     }
     Ok(())
@@ -268,9 +298,17 @@ impl App {
     fn rejected_head(&self, rejection: &head_guard::Rejection) -> Vec<u8> {
         let id = self.ids.next();
         self.http_metrics.count("other", rejection.status);
-        eprintln!(
-            "- - {} 0.0ms cache=- id={id} ({})",
-            rejection.status, rejection.message
+        self.log.emit(
+            log::Level::Info,
+            || {
+                format!(
+                    "- - {} 0.0ms cache=- id={id} ({})",
+                    rejection.status, rejection.message
+                )
+            },
+            &rejection.message,
+            Some(&id),
+            &[("status", rejection.status.into())],
         );
         let body = serde_json::json!({ "error": rejection.message }).to_string();
         let reason = StatusCode::from_u16(rejection.status)
@@ -340,7 +378,16 @@ async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Res
             } else {
                 "request handler cancelled".into()
             };
-            eprintln!("chart-raster: request {id}: {method} {path}: {detail}");
+            app.log.emit(
+                log::Level::Error,
+                || format!("chart-raster: request {id}: {method} {path}: {detail}"),
+                &detail,
+                Some(&id),
+                &[
+                    ("method", method.as_str().into()),
+                    ("path", path.as_str().into()),
+                ],
+            );
             (internal_error(&id), None)
         }
     };
@@ -358,10 +405,22 @@ async fn handle(app: Arc<App>, req: Request<Incoming>, local: SocketAddr) -> Res
         Some(false) => "miss",
         None => "-",
     };
-    eprintln!(
-        "{method} {path} {} {:.1}ms cache={cache} id={id}",
+    let (status, ms) = (
         resp.status().as_u16(),
-        start.elapsed().as_secs_f64() * 1000.0
+        start.elapsed().as_secs_f64() * 1000.0,
+    );
+    app.log.emit(
+        log::Level::Info,
+        || format!("{method} {path} {status} {ms:.1}ms cache={cache} id={id}"),
+        "request",
+        Some(&id),
+        &[
+            ("method", method.as_str().into()),
+            ("path", path.as_str().into()),
+            ("status", status.into()),
+            ("duration_ms", ((ms * 10.0).round() / 10.0).into()),
+            ("cache", cache.into()),
+        ],
     );
     resp
 }
@@ -489,7 +548,7 @@ async fn render(
             let cached = r.cached;
             (image_response(r, &base), Some(cached))
         }
-        Err(e) => (service_error(&e, id), None),
+        Err(e) => (service_error(&e, id, app.log), None),
     }
 }
 
@@ -547,7 +606,7 @@ async fn chart(
                 (image_response(r, &base), Some(cached))
             }
         }
-        Err(e) => (service_error(&e, id), None),
+        Err(e) => (service_error(&e, id, app.log), None),
     }
 }
 
@@ -687,7 +746,17 @@ fn percent_decode(s: &str) -> String {
     String::from_utf8_lossy(&out).into_owned()
 }
 
-fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
+fn service_error(e: &ServiceError, id: &str, log: log::LogFormat) -> Response<Body> {
+    let log_error = |e: &ServiceError| {
+        let msg = e.to_string();
+        log.emit(
+            log::Level::Error,
+            || format!("chart-raster: request {id}: {msg}"),
+            &msg,
+            Some(id),
+            &[],
+        );
+    };
     let status = match e {
         ServiceError::Request(_) | ServiceError::Rejected(_) => StatusCode::BAD_REQUEST,
         ServiceError::BrowserUnavailable(_)
@@ -697,7 +766,7 @@ fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
         | ServiceError::QueueTimeout(_) => StatusCode::SERVICE_UNAVAILABLE,
         ServiceError::Timeout(_) => StatusCode::GATEWAY_TIMEOUT,
         ServiceError::Render(_) | ServiceError::Encode(_) => {
-            eprintln!("chart-raster: request {id}: {e}");
+            log_error(e);
             return error(
                 StatusCode::INTERNAL_SERVER_ERROR,
                 &format!("{e} (request id {id})"),
@@ -705,7 +774,7 @@ fn service_error(e: &ServiceError, id: &str) -> Response<Body> {
         }
         ServiceError::Internal(_) | ServiceError::Config { .. } => {
             // A bug (a panic, most likely): the detail goes to the log only.
-            eprintln!("chart-raster: request {id}: {e}");
+            log_error(e);
             return internal_error(id);
         }
     };

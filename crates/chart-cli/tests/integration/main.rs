@@ -643,3 +643,57 @@ fn help_lists_version_and_argument_errors_have_the_error_form() {
     assert_failed(&run(&[], b""), "a command is needed");
     assert_failed(&run(&["draw"], b""), "draw");
 }
+
+/// `LOG_FORMAT=json`: every line the server writes is one JSON object, and each line about a
+/// request carries its request id (the client's `X-Request-Id`, or the one generated and
+/// echoed).
+#[test]
+fn json_logs_are_one_object_per_line_with_the_request_id() {
+    let (mut child, mut err, addr, first) = start_serve(&[("LOG_FORMAT", "json")]);
+    let get = |extra: &str| {
+        let mut s = std::net::TcpStream::connect(&addr).unwrap();
+        write!(
+            s,
+            "GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n{extra}\r\n"
+        )
+        .unwrap();
+        let mut out = String::new();
+        std::io::Read::read_to_string(&mut s, &mut out).unwrap();
+        out
+    };
+    let given = get("X-Request-Id: trace-42\r\n");
+    assert!(given.starts_with("HTTP/1.1 200"), "{given}");
+    let generated = get("");
+    let echoed = generated
+        .lines()
+        .find_map(|l| l.strip_prefix("x-request-id: "))
+        .expect("an X-Request-Id")
+        .trim()
+        .to_string();
+    let mut lines = vec![first];
+    // Two request lines follow the listening line.
+    while lines.len() < 3 {
+        let mut line = String::new();
+        if std::io::BufRead::read_line(&mut err, &mut line).unwrap() == 0 {
+            break;
+        }
+        lines.push(line);
+    }
+    let _ = child.kill();
+    let _ = child.wait();
+    let objects: Vec<serde_json::Value> = lines
+        .iter()
+        .map(|l| serde_json::from_str(l.trim_end()).unwrap_or_else(|e| panic!("{l:?}: {e}")))
+        .collect();
+    assert_eq!(objects[0]["level"], "info");
+    assert!(objects[0]["msg"].as_str().unwrap().contains("listening"));
+    let requests: Vec<_> = objects.iter().filter(|o| o["msg"] == "request").collect();
+    assert_eq!(requests.len(), 2, "{lines:?}");
+    assert_eq!(requests[0]["request_id"], "trace-42");
+    assert_eq!(requests[1]["request_id"], echoed.as_str());
+    for r in requests {
+        assert_eq!(r["path"], "/health");
+        assert_eq!(r["status"], 200);
+        assert!(r["duration_ms"].is_number() && r["ts"].is_number());
+    }
+}

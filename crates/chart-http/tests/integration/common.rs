@@ -182,6 +182,7 @@ impl Server {
             api_key: opts.api_key,
             trust_proxy: opts.trust_proxy,
             public_url: opts.public_url,
+            ..ServerConfig::default()
         };
         let svc = service.clone();
         let handle = tokio::spawn(async move {
