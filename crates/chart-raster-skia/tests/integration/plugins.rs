@@ -301,3 +301,32 @@ fn datalabels_on_unknown_elements_are_named() {
         "{bar_msgs:?}"
     );
 }
+
+/// An annotation value is parsed only by the scale it is bound to (`retrieveScaleID`): the
+/// `xValue: 'June'` of a label must not become a tick of a second, category y scale (its
+/// `parse` adds unknown labels).
+#[test]
+fn annotation_values_are_parsed_by_their_own_scale_only() {
+    let (s, _) = scene(json!({"type": "bar",
+        "data": {"datasets": [{"data": [0, 0, 0, 0, 0, 0]}]},
+        "options": {"scales": {
+            "x": {"labels": ["January", "February", "March", "April", "May", "June"]},
+            "y": {"min": 0, "max": 10},
+            "y2": {"type": "category", "labels": ["ON", "OFF"], "position": "left"}},
+        "plugins": {"legend": false, "annotation": {"annotations": {
+            "l": {"type": "label", "xValue": "June", "content": "x"}}}}}}));
+    let texts: Vec<&str> = s
+        .items
+        .iter()
+        .filter_map(|i| match i {
+            Item::Text(t) => Some(t.text.as_str()),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        texts.iter().filter(|t| **t == "June").count(),
+        1,
+        "{texts:?}"
+    );
+    assert!(texts.contains(&"ON") && texts.contains(&"x"), "{texts:?}");
+}

@@ -480,28 +480,40 @@ pub struct Prepared {
     pub parsed: Parsed,
 }
 
-fn raw_values(a: &Annotation) -> [&Raw; 8] {
-    [
-        &a.value,
-        &a.end_value,
-        &a.x_min,
-        &a.x_max,
-        &a.y_min,
-        &a.y_max,
-        &a.x_value,
-        &a.y_value,
-    ]
-}
-
 /// Parses the annotation values with the scales (`scale.parse`) and computes
 /// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
 /// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
 pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
     let mut out = Prepared::default();
+    // Each value is parsed only by the scale it is bound to (`retrieveScaleID`): a category
+    // scale's `parse` adds an unknown label, so a value of another axis would show up there
+    // as a tick.
+    let first_ids: Vec<Option<String>> = [Axis::X, Axis::Y]
+        .iter()
+        .map(|&ax| {
+            scales
+                .iter()
+                .find(|s| s.core.axis() == ax)
+                .map(|s| s.core.id().to_string())
+        })
+        .collect();
     for s in scales.iter_mut() {
         let id = s.core.id().to_string();
         for a in &anns.list {
-            for v in raw_values(a) {
+            let bound = |own: &Option<String>, first: &Option<String>| {
+                own.as_ref().or(first.as_ref()).is_some_and(|b| *b == id)
+            };
+            let mut values: Vec<&Raw> = Vec::new();
+            if a.scale_id.as_deref() == Some(id.as_str()) {
+                values.extend([&a.value, &a.end_value]);
+            }
+            if bound(&a.x_scale_id, &first_ids[0]) {
+                values.extend([&a.x_min, &a.x_max, &a.x_value]);
+            }
+            if bound(&a.y_scale_id, &first_ids[1]) {
+                values.extend([&a.y_min, &a.y_max, &a.y_value]);
+            }
+            for v in values {
                 if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
                     if let Some(p) = parse(s, v) {
                         out.parsed.insert((id.clone(), v.to_js_string()), p);
