@@ -3,9 +3,9 @@
 //! cargo-deny), fetches the crates and then calls this; a developer with the same tools can
 //! run it as is.
 //!
-//! Steps: format, build, clippy, docs, package, licences and sources (cargo-deny), then the
-//! README's test command (`cargo xtask browser-assets && cargo test --workspace`) with
-//! `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
+//! Steps: format, build, clippy, docs, rust-version, package, licences and sources
+//! (cargo-deny), then the README's test command (`cargo xtask browser-assets && cargo test
+//! --workspace`) with `CHART_RASTER_REQUIRE_BROWSER=1`, `CHART_RASTER_REQUIRE_REDIS=1` and
 //! `CHART_RASTER_REQUIRE_VECTOR_TOOLS=1`, so that a skipped browser, Redis or SVG/PDF tool test
 //! fails; then every example of the chart-raster library is run.
 //!
@@ -48,6 +48,8 @@ pub fn run(_: Cli) -> Result<()> {
     let mut doc = cargo_command(&["doc", "--no-deps", "--workspace", "--quiet"]);
     doc.env("RUSTDOCFLAGS", "-D warnings");
     status(doc, "cargo doc --no-deps --workspace")?;
+    step("rust-version");
+    rust_version_covers_dependencies()?;
     step("package");
     // Every published crate packs (manifests, readme, licence files, path dependencies with
     // versions); the publish = false ones (xtask, chart-fixtures) are left out. Offline, as
@@ -95,6 +97,51 @@ pub fn run(_: Cli) -> Result<()> {
     Ok(())
 }
 
+/// Fails when a package of the locked graph declares a `rust-version` newer than the
+/// workspace's: the crates' `rust-version` would then promise a toolchain they cannot be built
+/// with (only the installed rustc is tested; this keeps the declared minimum honest).
+fn rust_version_covers_dependencies() -> Result<()> {
+    let out = cargo_command(&["metadata", "--format-version", "1", "--offline", "--locked"])
+        .output()
+        .context("running cargo metadata")?;
+    if !out.status.success() {
+        bail!(
+            "cargo metadata failed: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+    }
+    let meta: serde_json::Value = serde_json::from_slice(&out.stdout)?;
+    // "1.88" and "1.88.0" are the same version: compare (major, minor, patch).
+    let parse = |v: &str| {
+        let mut parts = v.split('.').map(|p| p.parse::<u64>().unwrap_or(0));
+        let mut next = || parts.next().unwrap_or(0);
+        (next(), next(), next())
+    };
+    let packages = meta["packages"]
+        .as_array()
+        .context("cargo metadata: no packages")?;
+    let ours = packages
+        .iter()
+        .find(|p| p["name"] == "chart-raster")
+        .and_then(|p| p["rust_version"].as_str())
+        .context("chart-raster has no rust-version")?;
+    let newer: Vec<String> = packages
+        .iter()
+        .filter_map(|p| Some((p["name"].as_str()?, p["rust_version"].as_str()?)))
+        .filter(|(_, v)| parse(v) > parse(ours))
+        .map(|(name, v)| format!("{name} ({v})"))
+        .collect();
+    if !newer.is_empty() {
+        bail!(
+            "the workspace's rust-version is {ours}, but these dependencies need more: {}; raise \
+             [workspace.package] rust-version or pick older versions",
+            newer.join(", ")
+        );
+    }
+    println!("rust-version {ours} covers every locked dependency");
+    Ok(())
+}
+
 /// The names of `crates/chart-raster/examples/*.rs`, sorted.
 fn library_examples() -> Result<Vec<String>> {
     let dir =
@@ -130,4 +177,16 @@ fn status(mut cmd: Command, what: &str) -> Result<()> {
         bail!("{what} failed ({status})");
     }
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    /// Runs in `cargo test --workspace` (CI's test step): a dependency update that needs a
+    /// newer rustc than the declared `rust-version` fails here.
+    #[test]
+    fn rust_version_covers_every_locked_dependency() {
+        if let Err(e) = super::rust_version_covers_dependencies() {
+            panic!("{e:#}");
+        }
+    }
 }
