@@ -236,6 +236,15 @@ impl Engine {
         cancel: &Cancel,
     ) -> Result<Rendered, Error> {
         let (scene, messages) = self.checked_scene(config, settings, cancel)?;
+        // A scene that paints its bitmap hundreds of times over (thousands of overlapping
+        // bands and nodes) would keep a slot busy until the render limit: refused at once.
+        if raster::painted_bitmaps(&scene) > self.limits.max_overdraw as f64 {
+            return Err(Error::Limit {
+                what: "painted area (in bitmaps)",
+                max: self.limits.max_overdraw,
+                variable: "MAX_OVERDRAW",
+            });
+        }
         let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
         Ok(Rendered { bitmap, messages })
     }

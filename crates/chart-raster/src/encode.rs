@@ -45,6 +45,17 @@ pub enum PngCompression {
 }
 
 impl PngCompression {
+    /// The mode named by a `PNG_COMPRESSION` setting: `fast`, `default` or `small`
+    /// (case-insensitive).
+    pub fn from_name(name: &str) -> Option<Self> {
+        match name.trim().to_ascii_lowercase().as_str() {
+            "fast" => Some(Self::Fast),
+            "default" => Some(Self::Default),
+            "small" => Some(Self::Small),
+            _ => None,
+        }
+    }
+
     /// zlib level of the mode; the reasons are on the variants.
     fn level(self) -> u32 {
         match self {
@@ -58,9 +69,19 @@ impl PngCompression {
 /// Encodes a straight-alpha bitmap. `quality` (0–100) applies to JPEG and WebP; PNG data is
 /// deflated as [`PngCompression::Default`].
 pub fn encode(bitmap: &Bitmap, format: ImageFormat, quality: u8) -> Result<Vec<u8>, EncodeError> {
+    encode_with(bitmap, format, quality, PngCompression::Default)
+}
+
+/// [`encode`] with PNG data deflated as `png` (the service's `PNG_COMPRESSION`).
+pub fn encode_with(
+    bitmap: &Bitmap,
+    format: ImageFormat,
+    quality: u8,
+    png: PngCompression,
+) -> Result<Vec<u8>, EncodeError> {
     check(bitmap)?;
     match format {
-        ImageFormat::Png => png(bitmap, PngCompression::Default),
+        ImageFormat::Png => self::png(bitmap, png),
         ImageFormat::Jpeg => jpeg(bitmap, quality),
         ImageFormat::Webp => webp(bitmap, quality),
         // Vector files are written from the scene (`Engine::render_vector_with`).
@@ -255,6 +276,38 @@ fn webp(bitmap: &Bitmap, quality: u8) -> Result<Vec<u8>, EncodeError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// `PNG_COMPRESSION` is read with the service's other settings; a value that names no
+    /// mode stops the service at start-up rather than being ignored.
+    #[test]
+    fn png_compression_is_an_operator_setting() {
+        let config = |v: &'static str| {
+            crate::service::ServiceConfig::from_vars(move |k| {
+                (k == "PNG_COMPRESSION").then(|| v.to_string())
+            })
+        };
+        assert_eq!(config("").unwrap().png_compression, PngCompression::Default);
+        assert_eq!(
+            config("fast").unwrap().png_compression,
+            PngCompression::Fast
+        );
+        assert_eq!(
+            config("Small").unwrap().png_compression,
+            PngCompression::Small
+        );
+        assert!(config("max").is_err());
+        // The setting reaches the encoder: `fast` writes different (larger) data than the
+        // default on a rendered chart.
+        let b = rendered_bar_chart(chart_spec::Rgba::rgb(255, 255, 255));
+        let fast = encode_with(
+            &b,
+            ImageFormat::Png,
+            90,
+            config("fast").unwrap().png_compression,
+        );
+        let default = encode(&b, ImageFormat::Png, 90).unwrap();
+        assert!(fast.unwrap().len() > default.len());
+    }
 
     fn solid(w: u32, h: u32, px: [u8; 4]) -> Bitmap {
         Bitmap {

@@ -123,7 +123,13 @@ pub fn render(options: &RenderOptions) -> Result<RenderResult, Error> {
     // as the service does, rather than taking the caller's thread down.
     let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
         let never = ServiceError::Internal("render cancelled without a Cancel".into());
-        service::draw_encoded(engine, options, &spec::Cancel::new(), never)
+        service::draw_encoded(
+            engine,
+            options,
+            &spec::Cancel::new(),
+            never,
+            encode::PngCompression::Default,
+        )
     }))
     .map_err(|panic| {
         let msg = panic

@@ -23,7 +23,7 @@ pub use cache::CachedImage;
 pub use queue::parsed_size;
 use queue::{Gauge, QueuedBytes};
 
-use crate::encode::{encode, EncodeError};
+use crate::encode::{encode_with, EncodeError, PngCompression};
 use crate::metrics::{OutcomeGuard, RenderMetrics, RenderMetricsSnapshot, RenderOutcome};
 use bytes::Bytes;
 use chart_cache::{CacheConfig, Claim, Clock, SharedConfig, SharedStats, SystemClock, TieredCache};
@@ -295,6 +295,9 @@ pub struct ServiceConfig {
     /// The shared cache level (`CACHE_URL`, `CACHE_MAX_ENTRY_BYTES`,
     /// `CACHE_REDIS_TIMEOUT_MS`, `CACHE_REDIS_CA_FILE`). Default: none, the cache is this process' memory only.
     pub shared_cache: Option<SharedConfig>,
+    /// How hard PNG data is deflated (`PNG_COMPRESSION`: `fast`, `default` or `small`).
+    /// Default: [`PngCompression::Default`].
+    pub png_compression: PngCompression,
     /// Where the browser engine finds Chromium. Default: `BrowserConfig::from_env()`.
     #[cfg(feature = "browser")]
     pub browser: chart_raster_browser::BrowserConfig,
@@ -332,6 +335,7 @@ impl Default for ServiceConfig {
             cache: CacheConfig::default(),
             clock: Arc::new(SystemClock::new()),
             shared_cache: None,
+            png_compression: PngCompression::Default,
             #[cfg(feature = "browser")]
             browser: chart_raster_browser::BrowserConfig::from_env(),
         }
@@ -340,7 +344,7 @@ impl Default for ServiceConfig {
 
 impl ServiceConfig {
     /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_PENDING_BYTES`,
-    /// `MAX_RENDER_TIME_SECONDS`,
+    /// `MAX_RENDER_TIME_SECONDS`, `PNG_COMPRESSION`,
     /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`, `CACHE_URL`,
     /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS`, `CACHE_REDIS_CA_FILE` and the
     /// budgets of
@@ -399,6 +403,14 @@ impl ServiceConfig {
         }
         if let Some(n) = num::<u64>(&var, "CACHE_TTL_SECONDS", false)? {
             c.cache.ttl = Duration::from_secs(n);
+        }
+        if let Some(v) = var("PNG_COMPRESSION").filter(|v| !v.trim().is_empty()) {
+            c.png_compression =
+                PngCompression::from_name(&v).ok_or_else(|| ServiceError::Config {
+                    name: "PNG_COMPRESSION",
+                    value: v.clone(),
+                    reason: "expected fast, default or small",
+                })?;
         }
         c.shared_cache = shared_cache(
             var("CACHE_URL"),
@@ -937,12 +949,13 @@ impl Service {
                     let renderer = self.inner.renderer.clone();
                     let opts = opts.clone();
                     let cancel = cancel.clone();
+                    let png = self.inner.config.png_compression;
                     run_blocking(move || {
                         let _slot = slot;
                         // Deadline or shutdown; a render whose waiters all left has no reader
                         // for its error.
                         let cancelled = ServiceError::Timeout(limit);
-                        draw_encoded(renderer.as_ref(), &opts, &cancel, cancelled)
+                        draw_encoded(renderer.as_ref(), &opts, &cancel, cancelled, png)
                     })
                     .await
                 }
@@ -956,9 +969,10 @@ impl Service {
                     }
                     let rendered = self.inner.browser.render(opts).await?;
                     let opts = opts.clone();
+                    let png = self.inner.config.png_compression;
                     run_blocking(move || {
                         let _slot = slot;
-                        encoded(rendered, &opts, drop)
+                        encoded(rendered, &opts, png, drop)
                     })
                     .await
                 }
@@ -1007,6 +1021,7 @@ pub(crate) fn draw_encoded(
     opts: &RenderOptions,
     cancel: &Cancel,
     cancelled: ServiceError,
+    png: PngCompression,
 ) -> Result<CachedImage, ServiceError> {
     let failure = |e| match e {
         RenderFailure::Cancelled => cancelled,
@@ -1023,7 +1038,7 @@ pub(crate) fn draw_encoded(
         });
     }
     let rendered = renderer.render(opts, cancel).map_err(failure)?;
-    encoded(rendered, opts, |bitmap| renderer.recycle(bitmap))
+    encoded(rendered, opts, png, |bitmap| renderer.recycle(bitmap))
 }
 
 /// The encoded image; the bitmap goes to `done` once encoded (see
@@ -1031,9 +1046,10 @@ pub(crate) fn draw_encoded(
 fn encoded(
     rendered: Rendered,
     opts: &RenderOptions,
+    png: PngCompression,
     done: impl FnOnce(Bitmap),
 ) -> Result<CachedImage, ServiceError> {
-    let bytes = encode(&rendered.bitmap, opts.format, opts.quality);
+    let bytes = encode_with(&rendered.bitmap, opts.format, opts.quality, png);
     done(rendered.bitmap);
     Ok(CachedImage {
         bytes: Bytes::from(bytes?),

@@ -327,18 +327,7 @@ async fn futures_join<F: std::future::Future>(futs: Vec<F>) -> Vec<F::Output> {
 /// Cases that still fail because an engine fix is being landed by other work, each with the
 /// reason. Their failure is printed as PENDING instead of failing the suite; a listed case that
 /// passes fails the suite until it is taken off this list, so the list cannot go stale.
-const PENDING: &[(&str, &str)] = &[(
-    "sankey chain of 5,000 nodes",
-    "the scene is linear (0.2-0.4 s in a debug build; 75-140 ms release) and no item does \
-     work outside its own bounds, but at 800x600 device pixels each of the 4,999 backward \
-     flows is a ~24x588 px gradient band with a 0.5 px gradient hairline, and each node a \
-     2 px border ring, all drawn by tiny-skia's pipeline a few pixels per run: 9 s in release \
-     on a loaded 2-core machine, 30-120 s in a debug build, over the 15 s render limit \
-     (the render stops at the limit: 504). Callgrind on a 1,000-node chain: gradient fills \
-     37%, border rings 32%, gradient hairlines 26%, scene 0.5%. A gradient span blender \
-     byte-identical to tiny-skia's lowp pipeline was built and did not speed release up \
-     (branch raster-gradient-wip); passing needs the rings and hairlines off the pipeline too",
-)];
+const PENDING: &[(&str, &str)] = &[];
 
 /// The case a child process runs (see [`hostile_inputs_get_their_designed_answers`]).
 const CASE_VAR: &str = "CHART_HTTP_HOSTILE_CASE";

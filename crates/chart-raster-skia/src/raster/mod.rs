@@ -42,6 +42,7 @@ mod convert;
 mod coverage;
 pub mod glyphs;
 pub(crate) mod guard;
+mod overdraw;
 mod painter;
 pub mod pool;
 mod rect;
@@ -51,6 +52,7 @@ mod text_items;
 
 use clip::ClipStack;
 use glyphs::GlyphCache;
+pub(crate) use overdraw::painted_bitmaps;
 use painter::Painter;
 use pool::Pool;
 

@@ -538,6 +538,7 @@ fn the_readme_documents_every_budget() {
         d.max_treemap_leaves,
         d.max_annotations,
         d.max_scene_items,
+        d.max_overdraw,
     ];
     for (name, default) in Limits::VARIABLES.iter().zip(defaults) {
         let row = readme
