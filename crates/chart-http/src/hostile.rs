@@ -148,9 +148,9 @@ fn all() -> Vec<Case> {
             limit(400, "MAX_SANKEY_NODES"),
         ),
         // Within MAX_SANKEY_NODES, but its 5,000 columns are 0.16 px apart: every node and
-        // flow (a band as tall as the chart) lies on the ones before, and the scene would
-        // paint its bitmap about 600 times over (70 million pixels of gradient; 9 s in a
-        // release build, a minute in a debug one). Refused before it is drawn.
+        // flow (a gradient band as tall as the chart) lies on the ones before, and the scene
+        // would paint its bitmap about 330 times over (70 million pixels of gradient; 9 s in
+        // a release build, a minute in a debug one). Refused before it is drawn.
         post(
             "sankey chain of 5,000 nodes",
             sankey_chain(5_000),

@@ -86,10 +86,11 @@ pub struct Limits {
     /// 1,000,000; not configurable.
     pub max_geo_vertices: usize,
     /// How many times over one skia render may paint its bitmap (`MAX_OVERDRAW`): the
-    /// device area of every fill's and stroke's bounds, clipped to the bitmap, in bitmaps.
-    /// The rasteriser's work grows with it. Default: 250 (the heaviest fixture, a sankey,
-    /// paints 82; 250,000 scatter points at the default radius 59; a sankey whose flows form
-    /// one chain of 5,000 nodes 610).
+    /// device area of every fill's and stroke's bounds, clipped to the bitmap, in bitmaps
+    /// (solid rectangles left out: they cost a store per row). The rasteriser's work grows
+    /// with it. Default: 250 (the heaviest fixture, a sankey, paints 82; 250,000 scatter
+    /// points at the default radius 59; a sankey whose flows form one chain of 5,000 nodes
+    /// 327).
     pub max_overdraw: usize,
 }
 

@@ -1,15 +1,17 @@
 //! How much a scene paints: the sum of its fills' and strokes' device bounds, clipped to the
-//! bitmap, in bitmaps. The rasteriser's work grows with this area (every pixel under a shape
+//! bitmap, in bitmaps (solid rectangles, which cost a store per row, left out). The rasteriser's work grows with this area (every pixel under a shape
 //! is covered and blended), not with the number of items alone: `MAX_SCENE_ITEMS` admits
 //! millions of items, and a few thousand bitmap-sized ones take minutes to draw.
 //!
 //! A sankey whose flows form one chain of 5,000 nodes at 400×300 is such a scene: the columns
-//! are 0.16 px apart, so each node and each flow (a band as tall as the chart) lies on the
-//! ones before it, and the scene paints its bitmap about 500 times over (about 70 million
-//! pixels of gradient alone). Real charts stay far below: a scatter of 250,000 points at the
-//! default radius, the most `MAX_POINTS` admits, paints about 50 bitmaps at 800×600.
+//! are 0.16 px apart, so each node and each flow (a gradient band as tall as the chart) lies
+//! on the ones before it, and the scene paints its bitmap about 330 times over (about 70
+//! million pixels of gradient). Real charts stay far below: a scatter of 250,000 points at
+//! the default radius, the most `MAX_POINTS` admits, paints 59 bitmaps at 800×600, and the
+//! heaviest fixture (a sankey) 82.
 
-use crate::scene::{Item, Path, PathCmd, Scene, Transform};
+use super::convert::device_rect;
+use crate::scene::{Item, LineJoin, Paint, Path, PathCmd, Scene, Transform};
 
 /// The painted area of `scene` in bitmaps (device area of every fill's and stroke's bounds,
 /// clipped to the bitmap, over the bitmap's area). Text, clips and shadows are not counted:
@@ -51,6 +53,9 @@ pub fn painted_bitmaps(scene: &Scene) -> f64 {
             _ => continue,
         };
         let t = base.then(*transform);
+        if is_cheap(item, t) {
+            continue;
+        }
         if let Some([x0, y0, x1, y1]) = bounds(path, t) {
             // The stroke's half width, at the transform's larger scale, and a pixel of
             // anti-aliasing.
@@ -64,6 +69,33 @@ pub fn painted_bitmaps(scene: &Scene) -> f64 {
         }
     }
     area / (w * h)
+}
+
+/// Whether the rasteriser draws `item` (under the device transform `t`) by its exact
+/// rectangle paths, a store or a short blend per row (`rect.rs`, `rectilinear.rs`): a solid
+/// rectangle, and a solid rectangle's undashed stroke with miter joins. Such items cost
+/// little however much they overlap (a matrix of cells as large as the chart), so they are
+/// not counted.
+fn is_cheap(item: &Item, t: Transform) -> bool {
+    match item {
+        Item::Fill {
+            path,
+            paint: Paint::Solid(_),
+            ..
+        } => device_rect(path, t).is_some(),
+        Item::Stroke {
+            path,
+            paint: Paint::Solid(_),
+            stroke,
+            ..
+        } => {
+            stroke.dash.is_empty()
+                && stroke.join == LineJoin::Miter
+                && stroke.miter_limit >= std::f32::consts::SQRT_2
+                && device_rect(path, t).is_some()
+        }
+        _ => false,
+    }
 }
 
 /// The device bounds of a path's points (control points included) under `t`.
@@ -114,9 +146,16 @@ mod tests {
 
     #[test]
     fn counts_fills_and_strokes_clipped_to_the_bitmap() {
+        // A gradient: rectangles in it go through tiny-skia's pipeline and count.
         let fill = |p: Path| Item::Fill {
             path: p,
-            paint: Paint::Solid(Rgba::rgb(1, 2, 3)),
+            paint: Paint::LinearGradient {
+                x0: 0.0,
+                y0: 0.0,
+                x1: 10.0,
+                y1: 0.0,
+                stops: vec![(0.0, Rgba::rgb(1, 2, 3)), (1.0, Rgba::rgb(4, 5, 6))],
+            },
             transform: Transform::IDENTITY,
         };
         let scene = Scene {
@@ -130,11 +169,20 @@ mod tests {
                 fill(rect(-1e6, -1e6, 2e6, 2e6)),
                 // Off the bitmap: nothing.
                 fill(rect(200.0, 0.0, 10.0, 10.0)),
+                // A solid rectangle as large as the bitmap: drawn by a store per row, not
+                // counted.
+                Item::Fill {
+                    path: rect(0.0, 0.0, 100.0, 50.0),
+                    paint: Paint::Solid(Rgba::rgb(1, 2, 3)),
+                    transform: Transform::IDENTITY,
+                },
                 Item::Stroke {
                     path: rect(10.0, 10.0, 20.0, 10.0),
                     paint: Paint::Solid(Rgba::rgb(1, 2, 3)),
+                    // Round joins: not the exact rectangle path, so it counts.
                     stroke: Stroke {
                         width: 2.0,
+                        join: LineJoin::Round,
                         ..Stroke::default()
                     },
                     transform: Transform::IDENTITY,
