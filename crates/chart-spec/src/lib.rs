@@ -26,6 +26,7 @@ pub mod color;
 pub mod defaults;
 pub mod error;
 pub mod font;
+pub mod intl;
 pub mod limits;
 pub mod message;
 pub mod model;

@@ -37,7 +37,7 @@ impl Painter<'_> {
         let t = self.base.then(item.transform);
         let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
         let hint = axis_aligned.then_some(t.d);
-        let Some(line) = self.text.shape(&item.font, &item.text, hint) else {
+        let Some(line) = self.text.shape(&item.font, &item.text, hint, false) else {
             return;
         };
         let dx = match item.align {
@@ -60,8 +60,8 @@ impl Painter<'_> {
         // origin on a quarter pixel; under a rotation both coordinates take quarter pixels
         // (`SkGlyphPositionRoundingSpec` for no axis alignment).
         let quarter = |v: f32| ((v + 0.125) * 4.0).floor() / 4.0;
-        let snap = |glyph_x: f32| {
-            let (x, y) = t.apply(ox + glyph_x, oy);
+        let snap = |glyph_x: f32, glyph_y: f32| {
+            let (x, y) = t.apply(ox + glyph_x, oy + glyph_y);
             if axis_aligned {
                 (quarter(x), (y + 0.5).floor())
             } else {
@@ -94,14 +94,19 @@ impl Painter<'_> {
             height: ph,
         } = self.canvas();
         let mut path = Path::new();
+        // The glyphs of a synthesized bold face, stroked by `embolden` after the fill.
+        let mut bold = Path::new();
         for glyph in &line.glyphs {
-            let (x, y) = snap(glyph.x);
+            let (x, y) = snap(glyph.x, glyph.y);
             if reach.is_finite()
                 && !(x >= -reach && x <= pw + reach && y >= -reach && y <= ph + reach)
             {
                 continue;
             }
             glyph_outline(&mut path, glyph, Transform { e: x, f: y, ..t });
+            if glyph.synthetic_bold {
+                glyph_outline(&mut bold, glyph, Transform { e: x, f: y, ..t });
+            }
         }
         // The path is in device space now.
         let device = Transform::IDENTITY;
@@ -127,7 +132,7 @@ impl Painter<'_> {
                 width: line.embolden * dev_scale,
                 ..Stroke::default()
             };
-            self.stroke(&path, &fill, &s, device);
+            self.stroke(&bold, &fill, &s, device);
         }
     }
 
@@ -136,7 +141,7 @@ impl Painter<'_> {
     fn glyph_masks(
         &mut self,
         line: &crate::text::ShapedLine,
-        snap: impl Fn(f32) -> (f32, f32),
+        snap: impl Fn(f32, f32) -> (f32, f32),
         t: Transform,
         c: Rgba,
     ) {
@@ -147,7 +152,7 @@ impl Painter<'_> {
             let Some(id) = glyph.id else {
                 continue;
             };
-            let (x, y) = snap(glyph.x);
+            let (x, y) = snap(glyph.x, glyph.y);
             let (ix, iy) = (x.floor(), y.floor());
             if !(ix.abs() < 1.0e7 && iy.abs() < 1.0e7) {
                 continue;

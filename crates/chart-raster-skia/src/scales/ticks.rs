@@ -1,4 +1,5 @@
-//! Tick label formatting: `Ticks.formatters.numeric` and `Intl.NumberFormat('en-US')`.
+//! Tick label formatting: `Ticks.formatters.numeric` and `Intl.NumberFormat(locale)` (the
+//! digits are rounded here; [`chart_spec::intl`] writes them the locale's way).
 
 use super::Tick;
 use chart_spec::model::NumberFormat;
@@ -203,16 +204,24 @@ pub fn apply_format(
         }
     }
     let grouping = fmt.grouping.unwrap_or(true);
+    let locale = if fmt.locale.is_empty() {
+        "en-US"
+    } else {
+        fmt.locale.as_str()
+    };
     if fmt.percent {
         // style: 'percent' defaults to 0 fraction digits unless given.
         let min = fmt.min_fraction.unwrap_or(0);
         let max = fmt.max_fraction.unwrap_or(min);
-        return format!(
-            "{}%",
-            format_number(value * 100.0, min, max, false, grouping)
-        );
+        let ascii = format_number(value * 100.0, min, max, false, false);
+        return chart_spec::intl::localize_percent(&ascii, locale, grouping);
     }
-    format_number(value, min, max, scientific, grouping)
+    // en-US (Chart.js's default) is what `format_number` writes itself, with no lookup.
+    if scientific || locale == "en-US" {
+        return format_number(value, min, max, scientific, grouping);
+    }
+    let ascii = format_number(value, min, max, false, false);
+    chart_spec::intl::localize_decimal(&ascii, locale, grouping)
 }
 
 /// `formatNumber(value, locale, format)` with the Intl defaults (max 3 fraction digits):
@@ -227,6 +236,29 @@ mod tests {
 
     fn ticks(v: &[f64]) -> Vec<Tick> {
         v.iter().map(|x| Tick::new(*x)).collect()
+    }
+
+    /// Issue 12: ticks are formatted with `Intl.NumberFormat(options.locale, …)`.
+    #[test]
+    fn numeric_follows_the_chart_locale() {
+        let fmt = |locale: &str| NumberFormat {
+            locale: locale.into(),
+            ..NumberFormat::default()
+        };
+        let t = ticks(&[0.0, 5e6, 1e7]);
+        assert_eq!(numeric(1e7, &t, &fmt("en-IN")), "1,00,00,000");
+        assert_eq!(numeric(1e7, &t, &fmt("de-DE")), "10.000.000");
+        assert_eq!(
+            numeric(5e6, &t, &fmt("ar-EG")),
+            "\u{665}\u{66c}\u{660}\u{660}\u{660}\u{66c}\u{660}\u{660}\u{660}"
+        );
+        let t = ticks(&[0.0, 0.5, 1.0, 1.5]);
+        assert_eq!(numeric(1.5, &t, &fmt("fr-FR")), "1,5");
+        let pct = NumberFormat {
+            percent: true,
+            ..fmt("tr-TR")
+        };
+        assert_eq!(numeric(0.5, &t, &pct), "%50");
     }
 
     #[test]

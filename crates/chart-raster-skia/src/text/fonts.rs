@@ -11,6 +11,7 @@
 
 use super::discovery::{discover, FaceEntry, Source, BUNDLED};
 use super::fontconfig::Config;
+use super::shaping::{prepare, shape_line, FaceSource, Placed, ShapingFace};
 use super::{Baselines, GlyphId, ShapedGlyph, ShapedLine};
 use crate::scene::{Path, PathCmd};
 use chart_spec::font::{FontSpec, FontStyle};
@@ -20,6 +21,10 @@ use std::sync::{Arc, OnceLock, RwLock};
 /// A face in use: the parsed font with its caches.
 struct LoadedFace {
     face: ttf_parser::Face<'static>,
+    /// The same face for the shaper.
+    shaper: rustybuzz::Face<'static>,
+    /// Its shaping plans by direction and script.
+    plans: RwLock<HashMap<(rustybuzz::Direction, rustybuzz::Script), Arc<rustybuzz::ShapePlan>>>,
     upem: f32,
     /// hhea ascender/descender in font units (descender positive), as Skia's FreeType port
     /// reports them.
@@ -29,9 +34,6 @@ struct LoadedFace {
     typo: Option<(f32, f32)>,
     /// Blue zones for vertical grid fitting (Latin faces only).
     hint: Option<BlueZones>,
-    /// GPOS lookups of the `kern` feature (HarfBuzz applies kerning by default).
-    kern_lookups: Vec<u16>,
-    glyphs: RwLock<HashMap<char, Option<(u16, u16)>>>,
     outlines: RwLock<HashMap<u16, Arc<Vec<PathCmd>>>>,
 }
 
@@ -53,7 +55,13 @@ pub struct FontDb {
 #[derive(Debug)]
 struct Chain {
     faces: Vec<ChainFace>,
+    /// `measureText` widths by font size (its bits) and text: layout measures the same
+    /// labels many times while it fits scales, and shaping is the costly part.
+    widths: RwLock<HashMap<u32, HashMap<String, f32>>>,
 }
+
+/// Widths kept per chain; past this many the cache starts again.
+const MAX_WIDTHS: usize = 4096;
 
 #[derive(Debug, Clone, Copy)]
 struct ChainFace {
@@ -98,118 +106,21 @@ fn load_face(entry: &FaceEntry) -> Option<Arc<LoadedFace>> {
         (Some(a), Some(d)) => Some((a as f32, -(d as f32))),
         _ => None,
     };
-    let kern_lookups = kern_lookups(&face);
     let hint = BlueZones::of(&face);
     Some(Arc::new(LoadedFace {
+        shaper: rustybuzz::Face::from_face(face.clone()),
+        plans: RwLock::new(HashMap::new()),
         hint,
         upem: face.units_per_em() as f32,
         ascender: face.ascender() as f32,
         descender: -(face.descender() as f32),
         typo,
-        kern_lookups,
         face,
-        glyphs: RwLock::new(HashMap::new()),
         outlines: RwLock::new(HashMap::new()),
     }))
 }
 
-/// The lookups of the `kern` feature for Latin (or the default script).
-fn kern_lookups(face: &ttf_parser::Face) -> Vec<u16> {
-    let Some(gpos) = face.tables().gpos else {
-        return Vec::new();
-    };
-    let kern = ttf_parser::Tag::from_bytes(b"kern");
-    let script = gpos
-        .scripts
-        .find(ttf_parser::Tag::from_bytes(b"latn"))
-        .or_else(|| gpos.scripts.find(ttf_parser::Tag::from_bytes(b"DFLT")))
-        .or_else(|| gpos.scripts.get(0));
-    let mut lookups = Vec::new();
-    let Some(lang) = script.and_then(|s| s.default_language) else {
-        return lookups;
-    };
-    for fi in lang.feature_indices {
-        if let Some(feature) = gpos.features.get(fi) {
-            if feature.tag == kern {
-                lookups.extend(feature.lookup_indices);
-            }
-        }
-    }
-    lookups.sort_unstable();
-    lookups.dedup();
-    lookups
-}
-
 impl LoadedFace {
-    /// Glyph id and advance of a character, cached.
-    fn glyph(&self, c: char) -> Option<(u16, u16)> {
-        if let Ok(map) = self.glyphs.read() {
-            if let Some(g) = map.get(&c) {
-                return *g;
-            }
-        }
-        let g = self.face.glyph_index(c).filter(|g| g.0 != 0).map(|g| {
-            let adv = self.face.glyph_hor_advance(g).unwrap_or(0);
-            (g.0, adv)
-        });
-        if let Ok(mut map) = self.glyphs.write() {
-            map.insert(c, g);
-        }
-        g
-    }
-
-    /// Pair kerning in font units (GPOS `kern` lookups, else the legacy `kern` table).
-    fn kerning(&self, left: u16, right: u16) -> f32 {
-        let (l, r) = (ttf_parser::GlyphId(left), ttf_parser::GlyphId(right));
-        if let Some(gpos) = self.face.tables().gpos {
-            use ttf_parser::gpos::{PairAdjustment, PositioningSubtable};
-            let mut total = 0.0;
-            for &li in &self.kern_lookups {
-                let Some(lookup) = gpos.lookups.get(li) else {
-                    continue;
-                };
-                for sub in lookup.subtables.into_iter::<PositioningSubtable>() {
-                    let PositioningSubtable::Pair(pair) = sub else {
-                        continue;
-                    };
-                    let found = match pair {
-                        PairAdjustment::Format1 { coverage, sets } => coverage
-                            .get(l)
-                            .and_then(|i| sets.get(i))
-                            .and_then(|set| set.get(r)),
-                        PairAdjustment::Format2 {
-                            coverage,
-                            classes,
-                            matrix,
-                        } => {
-                            if coverage.contains(l) {
-                                matrix.get((classes.0.get(l), classes.1.get(r)))
-                            } else {
-                                None
-                            }
-                        }
-                    };
-                    if let Some((v1, _)) = found {
-                        total += v1.x_advance as f32;
-                        // The first subtable that matches the pair applies (OpenType rules).
-                        break;
-                    }
-                }
-            }
-            return total;
-        }
-        if let Some(kern) = self.face.tables().kern {
-            for sub in kern.subtables {
-                if sub.horizontal && !sub.variable {
-                    if let Some(k) = sub.glyphs_kerning(l, r) {
-                        return k as f32;
-                    }
-                }
-            }
-        }
-        0.0
-    }
-
     fn outline(&self, glyph: u16) -> Arc<Vec<PathCmd>> {
         if let Ok(map) = self.outlines.read() {
             if let Some(o) = map.get(&glyph) {
@@ -258,16 +169,6 @@ pub fn parse_family_list(list: &str) -> Vec<String> {
         })
         .filter(|f| !f.is_empty())
         .collect()
-}
-
-/// One run of [`FontDb::runs`]: the face, its glyphs (id, advance) and whether the run is in
-/// a Latin-like script.
-type Run = (ChainFace, Arc<LoadedFace>, Vec<(u16, u16)>, bool);
-
-/// Scripts FreeType's auto-hinter handles with Latin-style blue zones (Latin, Greek,
-/// Cyrillic, digits and punctuation).
-fn latin_script(c: char) -> bool {
-    matches!(c as u32, 0..=0x052F | 0x1D00..=0x1FFF | 0x2000..=0x206F | 0x20A0..=0x20CF)
 }
 
 /// Skia's metric-compatible classes: fontconfig may answer one for another and Chromium
@@ -388,7 +289,15 @@ impl FontDb {
         if faces.is_empty() {
             push(self.css_family("serif", font), &mut faces);
         }
-        // Per-character fallback, in fontconfig's preference for an English locale.
+        // Per-character fallback, in fontconfig's preference for an English locale. Blink asks
+        // fontconfig for a face with the character and no weight or slant
+        // (`gfx::GetFallbackFontForChar`), then synthesizes bold and italic for it
+        // (`PlatformFallbackFontForCharacter`): bold Arabic is DejaVu Sans Book, emboldened.
+        let plain = FontSpec {
+            weight: 400,
+            style: FontStyle::Normal,
+            ..font.clone()
+        };
         for fam in [
             "dejavu sans",
             "liberation sans",
@@ -397,9 +306,21 @@ impl FontDb {
             "noto sans mono",
             "droid sans fallback",
         ] {
-            push(self.best_in_family(fam, font), &mut faces);
+            let found = self.best_in_family(fam, &plain).map(|cf| {
+                let entry = self.catalog.entries.get(cf.id);
+                ChainFace {
+                    synthetic_bold: font.weight >= 600 && entry.is_some_and(|e| e.weight < 600),
+                    synthetic_italic: font.style != FontStyle::Normal
+                        && entry.is_some_and(|e| !e.italic),
+                    ..cf
+                }
+            });
+            push(found, &mut faces);
         }
-        Chain { faces }
+        Chain {
+            faces,
+            widths: RwLock::new(HashMap::new()),
+        }
     }
 
     /// The face Chromium draws one family of a CSS list with, or `None` when it moves on
@@ -502,55 +423,11 @@ impl FontDb {
         })
     }
 
-    /// Splits text into runs of one face and one hinting script, with the glyphs of each
-    /// run and whether the Latin blue zones apply to it.
-    fn runs(&self, font: &FontSpec, text: &str) -> Vec<Run> {
+    /// The glyphs of a line, shaped as Blink shapes it (see [`super::shaping`]).
+    fn placed(&self, font: &FontSpec, text: &str, rtl: bool) -> (Arc<Chain>, Vec<Placed>) {
         let chain = self.chain(font);
-        let mut runs: Vec<Run> = Vec::new();
-        let mut prev_space = false;
-        for c in text.chars() {
-            let mut found = None;
-            for cf in &chain.faces {
-                let Some(face) = self.catalog.face(cf.id) else {
-                    continue;
-                };
-                if let Some(g) = face.glyph(c) {
-                    found = Some((*cf, face, g));
-                    break;
-                }
-            }
-            let (cf, face, g) = match found {
-                Some(f) => f,
-                None => {
-                    // Nothing covers it: the primary face's .notdef box.
-                    let Some(cf) = chain.faces.first().copied() else {
-                        continue;
-                    };
-                    let Some(face) = self.catalog.face(cf.id) else {
-                        continue;
-                    };
-                    let adv = face
-                        .face
-                        .glyph_hor_advance(ttf_parser::GlyphId(0))
-                        .unwrap_or(0);
-                    (cf, face, (0, adv))
-                }
-            };
-            // Blink shapes word by word, each space on its own (`CachingWordShaper`), so no
-            // kerning happens across a space: a space always starts a new run.
-            let space = c == ' ';
-            let latin = latin_script(c);
-            match runs.last_mut() {
-                Some((last, _, glyphs, l))
-                    if last.id == cf.id && !space && !prev_space && *l == latin =>
-                {
-                    glyphs.push(g)
-                }
-                _ => runs.push((cf, face, vec![g], latin)),
-            }
-            prev_space = space;
-        }
-        runs
+        let placed = self.placed_with(&chain, font, text, rtl);
+        (chain, placed)
     }
 
     /// The whole font file of a face of the catalogue (all of a collection) and the face's
@@ -561,97 +438,104 @@ impl FontDb {
         Some((loaded.face.raw_face().data, index))
     }
 
-    /// `measureText(text).width`: unhinted advances at the font size plus kerning, as
-    /// HarfBuzz computes them in Chromium.
-    pub fn measure(&self, font: &FontSpec, text: &str) -> f32 {
-        let mut width = 0.0;
-        for (_, face, glyphs, _) in self.runs(font, text) {
-            let scale = font.size / face.upem;
-            let mut units = 0.0;
-            for (i, &(g, adv)) in glyphs.iter().enumerate() {
-                units += adv as f32;
-                if let Some(&(next, _)) = glyphs.get(i + 1) {
-                    units += face.kerning(g, next);
-                }
-            }
-            width += units * scale;
-        }
-        width
+    fn placed_with(&self, chain: &Chain, font: &FontSpec, text: &str, rtl: bool) -> Vec<Placed> {
+        let text = prepare(text);
+        let source = ChainSource {
+            catalog: &self.catalog,
+            chain,
+        };
+        shape_line(&source, font.size, &text, rtl)
     }
 
-    /// The outlines of a line of text and its baselines.
-    pub fn shape(&self, font: &FontSpec, text: &str, device_scale: Option<f32>) -> ShapedLine {
-        let mut placed = Vec::new();
+    /// `measureText(text).width`: the shaped advances at the font size (unhinted, as
+    /// HarfBuzz computes them in Chromium).
+    pub fn measure(&self, font: &FontSpec, text: &str) -> f32 {
+        let chain = self.chain(font);
+        let bits = font.size.to_bits();
+        if let Ok(widths) = chain.widths.read() {
+            if let Some(w) = widths.get(&bits).and_then(|m| m.get(text)) {
+                return *w;
+            }
+        }
+        let w = self
+            .placed_with(&chain, font, text, false)
+            .iter()
+            .map(|g| g.advance)
+            .sum();
+        // Labels are short; long texts are measured afresh rather than kept.
+        const MAX_CACHED_TEXT: usize = 256;
+        if text.len() > MAX_CACHED_TEXT {
+            return w;
+        }
+        if let Ok(mut widths) = chain.widths.write() {
+            if widths.values().map(HashMap::len).sum::<usize>() >= MAX_WIDTHS {
+                widths.clear();
+            }
+            widths.entry(bits).or_default().insert(text.to_string(), w);
+        }
+        w
+    }
+
+    /// The outlines of a line of text and its baselines; `rtl` is the canvas `direction`.
+    pub fn shape(
+        &self,
+        font: &FontSpec,
+        text: &str,
+        device_scale: Option<f32>,
+        rtl: bool,
+    ) -> ShapedLine {
+        let (chain, placed) = self.placed(font, text, rtl);
+        let mut glyphs = Vec::with_capacity(placed.len());
         let mut pen = 0.0f32;
         let mut embolden = 0.0;
         // Each outline mapped once per line (the mapping depends on the face, the script's
         // grid fitting and synthetic italics): a long string repeats a few glyphs.
         let mut mapped: HashMap<(usize, u16, bool, bool), Arc<Path>> = HashMap::new();
-        for (cf, face, glyphs, latin) in self.runs(font, text) {
-            let scale = font.size / face.upem;
-            // Vertical grid fitting at the device pixel size, mapped back to CSS px. The
-            // auto-hinter's Latin blue zones only govern Latin-like scripts; CJK and other
-            // glyphs keep their outlines.
-            let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
-                let px_per_unit = font.size * d / face.upem;
-                if latin {
-                    face.hint.as_ref().map(|h| (h.keys(px_per_unit), d))
-                } else {
-                    // Other scripts (CJK): the auto-hinter aligns the em box's top and
-                    // bottom (typo ascender and descender) to whole pixels.
-                    face.typo.map(|(a, dsc)| {
-                        let keys = vec![
-                            (f32::NEG_INFINITY, px_per_unit),
-                            (-dsc, (-dsc * px_per_unit).round()),
-                            (a, (a * px_per_unit).round()),
-                        ];
-                        (keys, d)
-                    })
-                }
-            });
-            let map_y = |y: f32| match &vmap {
-                Some((keys, d)) => -interpolate(keys, y) / d,
-                None => -y * scale,
+        let mut faces: HashMap<usize, Arc<LoadedFace>> = HashMap::new();
+        for g in &placed {
+            let advance = g.advance;
+            let x = pen + g.dx;
+            pen += advance;
+            let Some(cf) = chain.faces.get(g.chain_index).copied() else {
+                continue;
             };
-            // Skia's fake italic skews by -1/4 (glyphs lean right).
-            let skew = if cf.synthetic_italic { 0.25 } else { 0.0 };
+            let face = match faces.get(&cf.id) {
+                Some(f) => f.clone(),
+                None => {
+                    let Some(f) = self.catalog.face(cf.id) else {
+                        continue;
+                    };
+                    faces.insert(cf.id, f.clone());
+                    f
+                }
+            };
             if cf.synthetic_bold {
                 embolden = fake_bold_width(font.size);
             }
-            for (i, &(g, adv)) in glyphs.iter().enumerate() {
-                let path = mapped
-                    .entry((cf.id, g, latin, cf.synthetic_italic))
-                    .or_insert_with(|| {
-                        let outline = face.outline(g);
-                        let mut path = Path::new();
-                        let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
-                        path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
-                        Arc::new(path)
-                    })
-                    .clone();
-                if !path.is_empty() {
-                    placed.push(ShapedGlyph {
-                        x: pen,
-                        path,
-                        id: Some(GlyphId {
-                            face: cf.id,
-                            glyph: g,
-                            size: font.size.to_bits(),
-                            device_scale: device_scale.filter(|d| *d > 0.0).map(f32::to_bits),
-                            italic: cf.synthetic_italic,
-                            latin,
-                        }),
-                    });
-                }
-                let mut units = adv as f32;
-                if let Some(&(next, _)) = glyphs.get(i + 1) {
-                    units += face.kerning(g, next);
-                }
-                pen += units * scale;
+            let path = mapped
+                .entry((cf.id, g.glyph, g.latin, cf.synthetic_italic))
+                .or_insert_with(|| Arc::new(glyph_path(&face, font.size, g, cf, device_scale)))
+                .clone();
+            if path.is_empty() {
+                continue;
             }
+            glyphs.push(ShapedGlyph {
+                x,
+                y: g.dy,
+                synthetic_bold: cf.synthetic_bold,
+                path,
+                id: Some(GlyphId {
+                    face: cf.id,
+                    glyph: g.glyph,
+                    size: font.size.to_bits(),
+                    device_scale: device_scale.filter(|d| *d > 0.0).map(f32::to_bits),
+                    italic: cf.synthetic_italic,
+                    latin: g.latin,
+                }),
+            });
         }
         ShapedLine {
-            glyphs: placed,
+            glyphs,
             width: pen,
             baselines: self.baselines(font),
             embolden,
@@ -684,6 +568,98 @@ impl FontDb {
             ideographic: descent,
             bottom: em_descent,
         }
+    }
+}
+
+/// A glyph's outline in CSS px around its origin (y down): vertically grid-fitted at the
+/// device pixel size the way FreeType's light auto-hinter does in Chrome on Linux (Latin blue
+/// zones for Latin-like scripts, the em box for others), skewed for a synthetic italic.
+fn glyph_path(
+    face: &LoadedFace,
+    size: f32,
+    g: &Placed,
+    cf: ChainFace,
+    device_scale: Option<f32>,
+) -> Path {
+    let scale = size / face.upem;
+    let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
+        let px_per_unit = size * d / face.upem;
+        if g.latin {
+            face.hint.as_ref().map(|h| (h.keys(px_per_unit), d))
+        } else {
+            // Other scripts (CJK): the auto-hinter aligns the em box's top and bottom (typo
+            // ascender and descender) to whole pixels.
+            face.typo.map(|(a, dsc)| {
+                let keys = vec![
+                    (f32::NEG_INFINITY, px_per_unit),
+                    (-dsc, (-dsc * px_per_unit).round()),
+                    (a, (a * px_per_unit).round()),
+                ];
+                (keys, d)
+            })
+        }
+    });
+    let map_y = |y: f32| match &vmap {
+        Some((keys, d)) => -interpolate(keys, y) / d,
+        None => -y * scale,
+    };
+    // Skia's fake italic skews by -1/4 (glyphs lean right).
+    let skew = if cf.synthetic_italic { 0.25 } else { 0.0 };
+    let outline = face.outline(g.glyph);
+    let mut path = Path::new();
+    let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
+    path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
+    path
+}
+
+/// The chain's faces for the shaper, loaded on first use.
+struct ChainSource<'a> {
+    catalog: &'a Catalog,
+    chain: &'a Chain,
+}
+
+impl FaceSource for ChainSource<'_> {
+    fn len(&self) -> usize {
+        self.chain.faces.len()
+    }
+    fn face(&self, i: usize) -> Option<Arc<dyn ShapingFace>> {
+        let face: Arc<dyn ShapingFace> = self.catalog.face(self.chain.faces.get(i)?.id)?;
+        Some(face)
+    }
+}
+
+impl ShapingFace for LoadedFace {
+    fn shaper(&self) -> &rustybuzz::Face<'static> {
+        &self.shaper
+    }
+    fn upem(&self) -> f32 {
+        self.upem
+    }
+    fn plan(
+        &self,
+        direction: rustybuzz::Direction,
+        script: rustybuzz::Script,
+    ) -> Arc<rustybuzz::ShapePlan> {
+        if let Some(p) = self
+            .plans
+            .read()
+            .ok()
+            .and_then(|m| m.get(&(direction, script)).cloned())
+        {
+            return p;
+        }
+        let plan = Arc::new(rustybuzz::ShapePlan::new(
+            &self.shaper,
+            direction,
+            Some(script),
+            None,
+            &[],
+        ));
+        if let Ok(mut m) = self.plans.write() {
+            // At most two directions per script: bounded by Unicode's scripts.
+            m.insert((direction, script), plan.clone());
+        }
+        plan
     }
 }
 
@@ -841,9 +817,11 @@ mod tests {
             eprintln!("skipped: Noto Sans CJK is not installed");
             return;
         }
-        let runs = db.runs(&f, "a\u{4e00}\u{4e8c}");
-        assert_eq!(runs.len(), 2, "Latin then CJK face");
-        assert_ne!(runs[0].0.id, runs[1].0.id);
+        let (_, placed) = db.placed(&f, "a\u{4e00}\u{4e8c}", false);
+        assert_eq!(placed.len(), 3);
+        assert_eq!(placed[0].chain_index, 0, "Latin from the primary face");
+        assert!(placed[1].chain_index > 0, "CJK from a fallback face");
+        assert_eq!(placed[1].chain_index, placed[2].chain_index);
         // Chromium measures 24px for two ideographs at 12px.
         let w = db.measure(&f, "\u{4e00}\u{4e8c}");
         assert!((w - 24.0).abs() < 1e-3, "{w}");
@@ -901,6 +879,150 @@ mod tests {
                 "{first:?}"
             );
         }
+    }
+
+    /// Issue 12: widths Chromium 156's `measureText` returns on this machine for shaped
+    /// text (Arabic joined from DejaVu Sans, Hebrew from Liberation Sans, combining marks,
+    /// bidi controls, U+2028, ligatures and kerning), checked where the default list
+    /// resolves to Liberation Sans and DejaVu Sans is installed.
+    #[test]
+    fn shaped_widths_match_chromium() {
+        let db = FontDb::system();
+        let f = font(chart_spec::font::DEFAULT_FAMILY, 12.0, 400);
+        let chain = db.chain(&f);
+        let primary = &db.catalog.entries[chain.faces[0].id];
+        if !primary.families.iter().any(|f| f == "liberation sans")
+            || db.best_in_family("dejavu sans", &f).is_none()
+        {
+            eprintln!("skipped: Liberation Sans or DejaVu Sans is not installed");
+            return;
+        }
+        let cases: [(u16, &str, f64); 14] = [
+            (400, "المبيعات الشهرية", 84.8671875),
+            (400, "שלום עולם", 54.064453125),
+            (400, "Cafe\u{301}", 25.34765625),
+            (400, "e\u{301}\u{323}", 6.673828125),
+            (400, "a\u{202e}b", 13.34765625),
+            (400, "a\u{2028}b", 16.681640625),
+            (400, "ffi office", 40.916015625),
+            (400, "Tie\u{302}\u{301}ng Vie\u{323}\u{302}t", 53.3671875),
+            // Bold Arabic is DejaVu Sans Book emboldened: the regular advances.
+            (700, "المبيعات الشهرية", 84.8671875),
+            (700, "שלום עולם", 58.423828125),
+            (700, "Cafe\u{301}", 26.009765625),
+            (700, "a\u{202e}b", 14.00390625),
+            (700, "ffi office", 46.6640625),
+            (700, "Tie\u{302}\u{301}ng Vie\u{323}\u{302}t", 56.90625),
+        ];
+        for (weight, text, want) in cases {
+            let got = db.measure(&font(chart_spec::font::DEFAULT_FAMILY, 12.0, weight), text);
+            assert!(
+                (f64::from(got) - want).abs() < 2e-3,
+                "{text:?} {weight}: {got} != {want}"
+            );
+        }
+    }
+
+    /// Arabic letters join and run right to left; Hebrew runs right to left; a mark sits
+    /// on its letter; bidi controls draw nothing.
+    #[test]
+    fn bidi_order_joining_and_marks() {
+        let db = FontDb::system();
+        let f = font(chart_spec::font::DEFAULT_FAMILY, 12.0, 400);
+        if db.best_in_family("dejavu sans", &f).is_none() {
+            eprintln!("skipped: DejaVu Sans is not installed");
+            return;
+        }
+        // "ab" then Hebrew alef-bet: the Hebrew glyphs come out bet first (visual order).
+        let (_, latin_hebrew) = db.placed(&f, "ab \u{5d0}\u{5d1}", false);
+        let (_, alef) = db.placed(&f, "\u{5d0}", false);
+        let (_, bet) = db.placed(&f, "\u{5d1}", false);
+        let glyphs: Vec<u16> = latin_hebrew.iter().map(|g| g.glyph).collect();
+        assert_eq!(glyphs[3], bet[0].glyph, "{glyphs:?}");
+        assert_eq!(glyphs[4], alef[0].glyph, "{glyphs:?}");
+        // Joined Arabic: the medial form of beh differs from the isolated one.
+        let (_, isolated) = db.placed(&f, "\u{628}", false);
+        let (_, joined) = db.placed(&f, "\u{628}\u{628}\u{628}", false);
+        assert_eq!(joined.len(), 3);
+        assert!(
+            joined.iter().all(|g| g.glyph != isolated[0].glyph),
+            "{joined:?}"
+        );
+        // q + acute (no precomposed form): the mark has no advance and sits over the q.
+        let (_, marked) = db.placed(&f, "q\u{301}", false);
+        assert_eq!(marked.len(), 2);
+        assert_eq!(marked[1].advance, 0.0);
+        // U+202E draws nothing and takes no room.
+        let line = db.shape(&f, "\u{202e}", Some(1.0), false);
+        assert!(line.glyphs.is_empty() && line.width == 0.0, "{line:?}");
+    }
+
+    /// Hostile text: random code points, lone marks, bidi controls and long strings shape
+    /// without panicking, and a long line costs time in proportion to its length.
+    #[test]
+    fn any_text_shapes_without_panic() {
+        let db = FontDb::system();
+        let f = font(chart_spec::font::DEFAULT_FAMILY, 12.0, 400);
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let pool = [
+            '\u{301}',
+            '\u{5d0}',
+            '\u{628}',
+            '\u{202e}',
+            '\u{202b}',
+            '\u{2066}',
+            '\u{2069}',
+            '\u{200d}',
+            '\u{fe0f}',
+            '\u{4e00}',
+            ' ',
+            'a',
+            '\u{10ffff}',
+            '\u{e000}',
+            '\u{0}',
+            '\u{2028}',
+            '\t',
+            '\u{1f600}',
+            '\u{64b}',
+            '\u{e01ef}',
+        ];
+        for _ in 0..300 {
+            let len = (next() % 24) as usize;
+            let s: String = (0..len)
+                .map(|_| {
+                    if next() % 3 == 0 {
+                        char::from_u32((next() % 0x11_0000) as u32).unwrap_or('x')
+                    } else {
+                        pool[(next() % pool.len() as u64) as usize]
+                    }
+                })
+                .collect();
+            let w = db.measure(&f, &s);
+            let line = db.shape(&f, &s, Some(2.0), next() % 2 == 0);
+            assert!(w.is_finite() && line.width.is_finite(), "{s:?}");
+        }
+        let word = "\u{628}\u{5d0}a\u{301} ";
+        let short = word.repeat(400);
+        let long = word.repeat(4000);
+        db.measure(&f, &short);
+        let time = |s: &str| {
+            let t = std::time::Instant::now();
+            db.measure(&f, s);
+            t.elapsed()
+        };
+        let short_time = time(&short);
+        let long_time = time(&long);
+        // 10x the text: far below the 100x a quadratic step would take.
+        assert!(
+            long_time < short_time * 40 + std::time::Duration::from_millis(20),
+            "{short_time:?} vs {long_time:?}"
+        );
     }
 
     #[test]

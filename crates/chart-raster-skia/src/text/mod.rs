@@ -6,6 +6,7 @@
 mod discovery;
 mod fontconfig;
 pub mod fonts;
+mod shaping;
 #[cfg(feature = "sprite-text")]
 pub mod sprite;
 
@@ -31,7 +32,7 @@ pub struct ShapedLine {
     pub width: f32,
     /// Offsets of the canvas baselines below the alphabetic one (negative is up).
     pub baselines: Baselines,
-    /// Extra outline stroke width for a synthesized bold face (0 when the face is bold).
+    /// Extra outline stroke width for the glyphs of a synthesized bold face (0 when none).
     pub embolden: f32,
 }
 
@@ -40,6 +41,11 @@ pub struct ShapedLine {
 pub struct ShapedGlyph {
     /// Pen position of the glyph origin on the baseline.
     pub x: f32,
+    /// Offset of the origin below the baseline (marks placed by the shaper), CSS px.
+    pub y: f32,
+    /// Whether the glyph's face is emboldened by [`ShapedLine::embolden`] (a regular face
+    /// drawn for bold text).
+    pub synthetic_bold: bool,
     /// The outline, filled with the non-zero rule; shared by every occurrence of the glyph
     /// in the line (a long string repeats a few glyphs: one copy each, not one per letter).
     pub path: std::sync::Arc<Path>,
@@ -137,14 +143,16 @@ impl TextEngine {
     /// With `device_scale` (device pixels per CSS px of unrotated text), outlines are
     /// grid-fitted vertically for that pixel size the way FreeType's light auto-hinter does
     /// in Chrome on Linux; without it they are the exact outlines (rotated text).
+    /// `rtl` is the canvas `direction` (the base direction of the bidi algorithm).
     pub fn shape(
         &self,
         font: &FontSpec,
         text: &str,
         device_scale: Option<f32>,
+        rtl: bool,
     ) -> Option<ShapedLine> {
         match self {
-            TextEngine::System(db) => Some(db.shape(font, text, device_scale)),
+            TextEngine::System(db) => Some(db.shape(font, text, device_scale, rtl)),
             #[cfg(feature = "sprite-text")]
             TextEngine::Sprite(_) => None,
         }

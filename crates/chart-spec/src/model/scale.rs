@@ -222,6 +222,8 @@ pub struct NumberFormat {
     pub grouping: Option<bool>,
     /// `notation: 'compact'` etc. (unsupported values are reported).
     pub notation: Option<String>,
+    /// The chart's `options.locale` (BCP 47; empty means en-US).
+    pub locale: String,
 }
 
 /// `stacked`.

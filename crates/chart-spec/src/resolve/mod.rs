@@ -216,7 +216,7 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
     let x_labels = data.get("xLabels").map(|v| read_labels(Some(v)));
     let y_labels = data.get("yLabels").map(|v| read_labels(Some(v)));
 
-    let scales = resolve_scales(&ctx, &datasets_owned, &kinds, &mut msgs)?;
+    let mut scales = resolve_scales(&ctx, &datasets_owned, &kinds, &mut msgs)?;
 
     let mut datasets = Vec::new();
     for (i, (ds, dk)) in datasets_owned.iter().zip(&kinds).enumerate() {
@@ -237,6 +237,10 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
     let auto_padding = layout.get("autoPadding").map(truthy).unwrap_or(true);
     let color = r.color("color").unwrap_or(Rgba::rgb(0x66, 0x66, 0x66));
     let locale = r.str("locale").unwrap_or("en-US").to_string();
+    // Tick labels are formatted with `Intl.NumberFormat(chart.options.locale, …)`.
+    for scale in &mut scales {
+        scale.ticks.format.locale.clone_from(&locale);
+    }
     let r_index_axis = chart_scopes.get("indexAxis").and_then(Value::as_str);
     let device_pixel_ratio = options.get("devicePixelRatio").and_then(Value::as_f64);
     let font = to_font(&chart_scopes.child("font"), &Scopes::default());

@@ -408,6 +408,8 @@ fn resolve_scale(
                 percent: f.get("style").and_then(Value::as_str) == Some("percent"),
                 grouping: f.get("useGrouping").map(truthy),
                 notation: f.get("notation").and_then(Value::as_str).map(String::from),
+                // Set from `options.locale` once the chart's options are read.
+                locale: String::new(),
             }
         };
         let opt_num = |t: &mut Reader<'_, '_>, k: &str| -> Option<f64> {
