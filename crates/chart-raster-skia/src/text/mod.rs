@@ -6,6 +6,7 @@
 mod discovery;
 mod fontconfig;
 pub mod fonts;
+mod hinting;
 mod shaping;
 #[cfg(feature = "sprite-text")]
 pub mod sprite;

@@ -84,7 +84,7 @@ pub(crate) fn place_text(
     if item.text.is_empty() {
         return None;
     }
-    let line = text.shape(&item.font, &item.text, None)?;
+    let line = text.shape(&item.font, &item.text, None, false)?;
     let dx = match item.align {
         TextAlign::Left => 0.0,
         TextAlign::Center => -line.width / 2.0,
