@@ -265,16 +265,34 @@ impl ScaleType for LogScale {
     }
 
     fn determine_data_limits(&mut self, core: &mut ScaleCore, data: &dyn DataLimits) {
-        let (min, max) = core.get_min_max(data, true);
+        // The datasets' limits first: chartjs-plugin-annotation widens the scale after
+        // determineDataLimits (its afterDataLimits hook), so the zero rule below (a bar
+        // chart's beginAtZero moves the minimum to its decade) must not see the
+        // annotations' values.
+        let (min, max) = core.get_datasets_min_max(data, true);
         let (umin, umax, min_def, max_def) = core.user_bounds();
-        let (min, max) = data_limits(LogLimitInputs {
+        let inputs = LogLimitInputs {
             min: Some(min).filter(|v| v.is_finite()),
             max: Some(max).filter(|v| v.is_finite()),
             zero: self.zero || core.opts.begin_at_zero,
             user_min: min_def.then_some(umin),
             user_max: max_def.then_some(umax),
             suggested_min: core.suggested_min,
-        });
+        };
+        let (mut min, mut max) = data_limits(inputs);
+        // adjustScaleRange: min/max become min(scale.min, annotations) and max(...), then
+        // handleTickRangeOptions runs again (data_limits without the zero rule).
+        if let Some((lo, hi)) = data.after_data_limits(core.id()) {
+            let (wmin, wmax) = (min.min(lo), max.max(hi));
+            if wmin != min || wmax != max {
+                (min, max) = data_limits(LogLimitInputs {
+                    min: Some(wmin).filter(|v| v.is_finite()),
+                    max: Some(wmax).filter(|v| v.is_finite()),
+                    zero: false,
+                    ..inputs
+                });
+            }
+        }
         core.min = min;
         core.max = max;
     }

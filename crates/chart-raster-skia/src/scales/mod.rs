@@ -63,6 +63,16 @@ pub trait DataLimits {
     fn min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64);
     /// Every parsed value of the datasets bound to the scale (time scales).
     fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64>;
+    /// `getMinMax` of the datasets alone, before a plugin's `afterDataLimits` widening
+    /// ([`DataLimits::min_max`] includes it).
+    fn datasets_min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
+        self.min_max(scale_id, axis, can_stack)
+    }
+    /// The `(min, max)` a plugin's `afterDataLimits` widens the scale to
+    /// (chartjs-plugin-annotation's `adjustScaleRange`), if any.
+    fn after_data_limits(&self, _scale_id: &str) -> Option<(f64, f64)> {
+        None
+    }
 }
 
 /// Behaviour of one scale type. `core` holds the shared state of core.scale.
@@ -311,11 +321,21 @@ impl ScaleCore {
 
     /// `getMinMax(canStack)` with the user bounds applied.
     pub fn get_min_max(&self, data: &dyn DataLimits, can_stack: bool) -> (f64, f64) {
+        self.min_max_of(|| data.min_max(self.id(), self.axis(), can_stack))
+    }
+
+    /// [`ScaleCore::get_min_max`] over the datasets alone, before any plugin's
+    /// `afterDataLimits` widening ([`DataLimits::datasets_min_max`]).
+    pub fn get_datasets_min_max(&self, data: &dyn DataLimits, can_stack: bool) -> (f64, f64) {
+        self.min_max_of(|| data.datasets_min_max(self.id(), self.axis(), can_stack))
+    }
+
+    fn min_max_of(&self, data_min_max: impl FnOnce() -> (f64, f64)) -> (f64, f64) {
         let (mut min, mut max, min_def, max_def) = self.user_bounds();
         if min_def && max_def {
             return (min, max);
         }
-        let (dmin, dmax) = data.min_max(self.id(), self.axis(), can_stack);
+        let (dmin, dmax) = data_min_max();
         if !min_def {
             min = min.min(dmin);
         }

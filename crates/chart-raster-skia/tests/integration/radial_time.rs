@@ -260,3 +260,27 @@ fn doughnut_spacing_gaps_are_chartjs_4_5_1s() {
         angle - start_angle
     );
 }
+
+/// Issue 17: chartjs-plugin-annotation widens a scale after its `determineDataLimits`
+/// (`afterDataLimits`), then runs `handleTickRangeOptions`. A logarithmic value axis of a bar
+/// chart (`beginAtZero`, the bar default) with data 251..975 and a box from 1 to 2 starts at
+/// 1 in Chart.js 4.5.1: the zero rule moves 251 to 100 first, the annotation then widens to
+/// 1. Widening the data before the zero rule moved the minimum a decade lower, to 0.1.
+#[test]
+fn annotations_widen_a_log_scale_after_its_zero_rule() {
+    let cfg = json!({
+        "type": "bar",
+        "data": {"labels": ["a", "b", "c"], "datasets": [{"data": [251, 975, 806]}]},
+        "options": {"indexAxis": "y", "scales": {"x": {"type": "logarithmic"}},
+            "plugins": {"legend": false, "annotation": {"annotations": {
+                "box1": {"type": "box", "xMin": 1, "xMax": 2}}}}}
+    });
+    let engine = Engine::new();
+    let map = cfg.as_object().cloned().unwrap_or_default();
+    let layout = engine
+        .layout(&map, &settings(600.0, 400.0))
+        .0
+        .expect("layout");
+    let x = layout.scales.iter().find(|s| s.id == "x").expect("scale x");
+    assert_eq!(x.ticks.first().map(|t| t.value), Some(1.0), "{:?}", x.ticks);
+}

@@ -592,6 +592,12 @@ impl DataLimits for Widened<'_> {
     fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
         self.inner.all_values(scale_id, axis)
     }
+    fn datasets_min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
+        self.inner.min_max(scale_id, axis, can_stack)
+    }
+    fn after_data_limits(&self, scale_id: &str) -> Option<(f64, f64)> {
+        self.extents.get(scale_id).copied()
+    }
 }
 
 #[cfg(test)]
