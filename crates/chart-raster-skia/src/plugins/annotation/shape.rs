@@ -45,16 +45,17 @@ pub(super) fn rounded_rect(p: &mut P, b: &Bounds, radius: f64) {
         p.rect(b.x, b.y, w, h);
         return;
     }
+    // `addRoundedRectPath` of Chart.js: counter-clockwise from the top edge's left end,
+    // which is where a dash pattern starts.
     let (x, y) = (b.x, b.y);
-    p.move_to(x + r, y);
-    p.line_to(x + w - r, y);
-    p.arc(x + w - r, y + r, r, -FRAC_PI_2, 0.0, false);
-    p.line_to(x + w, y + h - r);
-    p.arc(x + w - r, y + h - r, r, 0.0, FRAC_PI_2, false);
-    p.line_to(x + r, y + h);
-    p.arc(x + r, y + h - r, r, FRAC_PI_2, PI, false);
-    p.line_to(x, y + r);
-    p.arc(x + r, y + r, r, PI, PI + FRAC_PI_2, false);
+    p.arc(x + r, y + r, r, 1.5 * PI, PI, true);
+    p.line_to(x, y + h - r);
+    p.arc(x + r, y + h - r, r, PI, FRAC_PI_2, true);
+    p.line_to(x + w - r, y + h);
+    p.arc(x + w - r, y + h - r, r, FRAC_PI_2, 0.0, true);
+    p.line_to(x + w, y + r);
+    p.arc(x + w - r, y + r, r, 0.0, -FRAC_PI_2, true);
+    p.line_to(x + r, y);
     p.close();
 }
 
@@ -151,5 +152,12 @@ mod tests {
         let path = p.into_path();
         // Radius 2 (half the height): the first edge starts 2 px in.
         assert_eq!(path.cmds.first(), Some(&PathCmd::MoveTo(2.0, 0.0)));
+        // Counter-clockwise like `addRoundedRectPath` (a dash starts there): the first arc
+        // turns down the left side.
+        assert!(
+            matches!(path.cmds.get(1), Some(&PathCmd::CubicTo(.., x, y)) if x.abs() < 1e-5 && (y - 2.0).abs() < 1e-5),
+            "{:?}",
+            path.cmds.get(1)
+        );
     }
 }
