@@ -3,14 +3,13 @@
 //! circle arcs) into the chart area; set names go beside the circles and each region's value
 //! at its text point.
 //!
-//! The templates for zero to three sets come typed from
-//! [`chart_spec::defaults::venn_template`]. Four and five sets use ellipses, and `euler`
-//! runs venn.js's optimiser; neither is drawn here (the render's messages say so:
-//! `chart_spec::resolve`'s `support`).
+//! The templates for zero to five sets come typed from
+//! [`chart_spec::defaults::venn_template`] (four and five sets are ellipses, their regions
+//! outlined by SVG elliptical arcs, [`svg_arc`]).
 //!
 //! The number of sets is bounded by the templates: the plugin reads `log2(data.length + 1)`
-//! sets, so the regions grow exponentially with sets; beyond three nothing is laid out here,
-//! and the regions drawn are at most the template's seven whatever the data's length.
+//! sets and clamps to its last template (five), so the regions drawn are at most that
+//! template's 31 whatever the data's length.
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
@@ -30,6 +29,8 @@ pub struct Circle {
     pub cy: f64,
     /// Radius.
     pub r: f64,
+    /// `rx`, `ry` and rotation (degrees) of an ellipse.
+    pub ellipse: Option<(f64, f64, f64)>,
     /// Where the set's name goes.
     pub text: (f64, f64),
     /// `align`: `start`, `end` or `middle`.
@@ -49,6 +50,8 @@ pub struct Arc {
     pub y2: f64,
     /// SVG `sweep` flag: increasing angles.
     pub sweep: bool,
+    /// SVG `large` flag.
+    pub large: bool,
 }
 
 /// A region of the diagram (`intersections[i]`), in pixels.
@@ -71,10 +74,11 @@ pub struct VennLayout {
     pub regions: Vec<Region>,
 }
 
-/// The plugin's `layout(sets, bb)`: the template for `sets` sets scaled uniformly to fit
-/// `(x, y, width, height)` and centred; `None` beyond three sets.
+/// The plugin's `layout(sets, bb)`: the template for `sets` sets (at most five: the plugin's
+/// `lookup[Math.min(lookup.length - 1, sets)]`) scaled uniformly to fit
+/// `(x, y, width, height)` and centred.
 pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
-    let t = chart_spec::defaults::venn_template(sets)?;
+    let t = chart_spec::defaults::venn_template(sets.min(5))?;
     let (tx, ty, tw, th) = t.bb;
     let (x, y, w, h) = bb;
     let f = (w / tw).min(h / th);
@@ -89,6 +93,7 @@ pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
             cx: mx(c.cx),
             cy: my(c.cy),
             r: c.r * f,
+            ellipse: c.ellipse.map(|(rx, ry, rot)| (rx * f, ry * f, rot)),
             text: (mx(c.text.0), my(c.text.1)),
             align: c.align.clone(),
             vertical_align: c.vertical_align.clone(),
@@ -107,6 +112,7 @@ pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
                     x2: mx(a.x2),
                     y2: my(a.y2),
                     sweep: a.sweep,
+                    large: a.large,
                 })
                 .collect(),
             text: (mx(r.text.0), my(r.text.1)),
@@ -137,6 +143,21 @@ fn options(ds: &Dataset) -> Option<&VennOptions> {
 /// The region's outline: SVG arcs `A r r 0 large sweep x2 y2` around a known centre are canvas
 /// arcs between the end points' angles, clockwise on screen when `sweep`.
 fn region_path(r: &Region, circles: &[Circle]) -> P {
+    if circles.iter().any(|c| c.ellipse.is_some()) {
+        // `M x1,y1 A rx ry rotation large sweep x2 y2 …` as the browser's Path2D reads it.
+        let mut p = P::new();
+        p.move_to(r.start.0, r.start.1);
+        let mut cur = r.start;
+        for a in &r.arcs {
+            let Some(c) = circles.get(a.circle) else {
+                continue;
+            };
+            let (rx, ry, rot) = c.ellipse.unwrap_or((c.r, c.r, 0.0));
+            svg_arc(&mut p, cur, (rx, ry, rot), a.large, a.sweep, (a.x2, a.y2));
+            cur = (a.x2, a.y2);
+        }
+        return p;
+    }
     let mut p = P::new();
     p.move_to(r.start.0, r.start.1);
     let mut cur = r.start;
@@ -155,6 +176,99 @@ fn region_path(r: &Region, circles: &[Circle]) -> P {
         cur = (a.x2, a.y2);
     }
     p
+}
+
+/// An SVG elliptical arc (`A rx ry rotation large sweep x y`) from `from` to `to`, appended
+/// as cubic Béziers of at most a quarter turn: the endpoint-to-centre conversion of the SVG
+/// specification (F.6.5, radii scaled up when too small, F.6.6).
+pub fn svg_arc(
+    p: &mut P,
+    from: (f64, f64),
+    (rx, ry, rotation): (f64, f64, f64),
+    large: bool,
+    sweep: bool,
+    to: (f64, f64),
+) {
+    let (x1, y1) = from;
+    let (x2, y2) = to;
+    if x1 == x2 && y1 == y2 {
+        return;
+    }
+    let (mut rx, mut ry) = (rx.abs(), ry.abs());
+    if !(rx > 0.0 && ry > 0.0 && rx.is_finite() && ry.is_finite()) {
+        p.line_to(x2, y2);
+        return;
+    }
+    let phi = rotation.to_radians();
+    let (sin, cos) = (libm::sin(phi), libm::cos(phi));
+    let dx = (x1 - x2) / 2.0;
+    let dy = (y1 - y2) / 2.0;
+    let x1p = cos * dx + sin * dy;
+    let y1p = -sin * dx + cos * dy;
+    let lambda = (x1p * x1p) / (rx * rx) + (y1p * y1p) / (ry * ry);
+    if lambda > 1.0 {
+        let s = lambda.sqrt();
+        rx *= s;
+        ry *= s;
+    }
+    let num = rx * rx * ry * ry - rx * rx * y1p * y1p - ry * ry * x1p * x1p;
+    let den = rx * rx * y1p * y1p + ry * ry * x1p * x1p;
+    let mut coef = if den > 0.0 {
+        (num / den).max(0.0).sqrt()
+    } else {
+        0.0
+    };
+    if large == sweep {
+        coef = -coef;
+    }
+    let cxp = coef * rx * y1p / ry;
+    let cyp = -coef * ry * x1p / rx;
+    let cx = cos * cxp - sin * cyp + (x1 + x2) / 2.0;
+    let cy = sin * cxp + cos * cyp + (y1 + y2) / 2.0;
+    let angle =
+        |ux: f64, uy: f64, vx: f64, vy: f64| libm::atan2(ux * vy - uy * vx, ux * vx + uy * vy);
+    let ux = (x1p - cxp) / rx;
+    let uy = (y1p - cyp) / ry;
+    let vx = (-x1p - cxp) / rx;
+    let vy = (-y1p - cyp) / ry;
+    let theta1 = angle(1.0, 0.0, ux, uy);
+    let mut delta = angle(ux, uy, vx, vy);
+    let tau = 2.0 * std::f64::consts::PI;
+    if !sweep && delta > 0.0 {
+        delta -= tau;
+    } else if sweep && delta < 0.0 {
+        delta += tau;
+    }
+    let segments = (delta.abs() / (std::f64::consts::FRAC_PI_2) - 1e-9)
+        .ceil()
+        .clamp(1.0, 4.0);
+    let step = delta / segments;
+    let k = 4.0 / 3.0 * libm::tan(step / 4.0);
+    let map = |ex: f64, ey: f64| {
+        (
+            cx + rx * cos * ex - ry * sin * ey,
+            cy + rx * sin * ex + ry * cos * ey,
+        )
+    };
+    let mut t0 = theta1;
+    for i in 0..segments as usize {
+        let t1 = if i + 1 == segments as usize {
+            theta1 + delta
+        } else {
+            t0 + step
+        };
+        let (c0, s0) = (libm::cos(t0), libm::sin(t0));
+        let (c1, s1) = (libm::cos(t1), libm::sin(t1));
+        let a = map(c0 - k * s0, s0 + k * c0);
+        let b = map(c1 + k * s1, s1 - k * c1);
+        let e = if i + 1 == segments as usize {
+            (x2, y2)
+        } else {
+            map(c1, s1)
+        };
+        p.cubic_to(a.0, a.1, b.0, b.1, e.0, e.1);
+        t0 = t1;
+    }
 }
 
 /// `Number.prototype.toLocaleString()` (en-US): grouped, at most three fraction digits.
@@ -291,7 +405,14 @@ mod tests {
                 );
             }
         }
-        assert!(layout(4, (0.0, 0.0, 1.0, 1.0)).is_none());
+        // Four and five sets are ellipses; more sets clamp to five.
+        let five = layout(9, (0.0, 0.0, 400.0, 300.0)).expect("template");
+        assert_eq!((five.circles.len(), five.regions.len()), (5, 31));
+        assert!(five.circles.iter().all(|c| c.ellipse.is_some()));
+        assert_eq!(
+            layout(4, (0.0, 0.0, 1.0, 1.0)).expect("four").regions.len(),
+            15
+        );
     }
 
     #[test]

@@ -282,9 +282,9 @@ pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
     })
 });
 
-/// chartjs-chart-venn's layouts for zero to three sets (its `venn0` to `venn3` tables, MIT
+/// chartjs-chart-venn's layouts for zero to five sets (its `venn0` to `venn5` tables, MIT
 /// licence, © Samuel Gratzl): coordinates only, extracted as JSON. Four and five sets use
-/// ellipses, and `euler` runs venn.js's optimiser; neither has a template.
+/// ellipses; `euler` runs venn.js's optimiser and has no template.
 static VENN_LAYOUTS: &str = include_str!("venn_layouts.json");
 
 /// The templates, typed once; an entry is `None` when its JSON lacks a part.
@@ -294,7 +294,7 @@ static VENN_TEMPLATES: LazyLock<Vec<Option<VennTemplate>>> =
         _ => Vec::new(),
     });
 
-/// The chartjs-chart-venn template for `sets` sets; `None` beyond three.
+/// The chartjs-chart-venn template for `sets` sets; `None` beyond five.
 pub fn venn_template(sets: usize) -> Option<&'static VennTemplate> {
     VENN_TEMPLATES.get(sets)?.as_ref()
 }
@@ -314,6 +314,10 @@ fn venn_template_of(t: &Value) -> Option<VennTemplate> {
             cx: num(c, "cx"),
             cy: num(c, "cy"),
             r: num(c, "r"),
+            ellipse: c
+                .get("rx")
+                .and_then(Value::as_f64)
+                .map(|rx| (rx, num(c, "ry"), num(c, "rotation"))),
             text: text(c),
             align: c
                 .get("align")
@@ -343,6 +347,7 @@ fn venn_template_of(t: &Value) -> Option<VennTemplate> {
                             x2: num(a, "x2"),
                             y2: num(a, "y2"),
                             sweep: a.get("sweep").and_then(Value::as_bool).unwrap_or(false),
+                            large: a.get("large").and_then(Value::as_bool).unwrap_or(false),
                         })
                         .collect()
                 })

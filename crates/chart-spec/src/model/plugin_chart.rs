@@ -162,8 +162,9 @@ pub struct VennSlice {
     pub border_width: f64,
 }
 
-/// One of chartjs-chart-venn's fixed layouts (`venn0` to `venn3`), in template units: the
-/// plugin scales it into the chart area rather than computing a layout for up to three sets.
+/// One of chartjs-chart-venn's fixed layouts (`venn0` to `venn5`), in template units: the
+/// plugin scales it into the chart area rather than computing a layout (circles up to three
+/// sets, ellipses for four and five).
 #[derive(Debug, Clone, PartialEq)]
 pub struct VennTemplate {
     /// `bb`: the template's bounding box (x, y, width, height).
@@ -183,6 +184,8 @@ pub struct VennTemplateCircle {
     pub cy: f64,
     /// `r`.
     pub r: f64,
+    /// `rx`, `ry` and `rotation` (degrees) of an ellipse (four and five sets).
+    pub ellipse: Option<(f64, f64, f64)>,
     /// `text`: where the set's name goes.
     pub text: (f64, f64),
     /// `align`: `start`, `end` or `middle`. Default: `'start'`.
@@ -213,6 +216,8 @@ pub struct VennTemplateArc {
     pub y2: f64,
     /// `sweep`: SVG sweep flag (increasing angles).
     pub sweep: bool,
+    /// `large`: SVG large-arc flag.
+    pub large: bool,
 }
 
 /// chartjs-chart-venn dataset options: one slice per data entry.

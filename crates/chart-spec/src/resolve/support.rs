@@ -48,20 +48,6 @@ pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
             out.push(skipped(&format!("the \"{ty}\" chart type of {package}")));
         }
     }
-    // Venn diagrams are drawn from the plugin's templates of up to three sets.
-    if types.contains(&"venn") {
-        let n = datasets
-            .iter()
-            .filter_map(|d| d.get("data").and_then(Value::as_array))
-            .map(Vec::len)
-            .max()
-            .unwrap_or(0);
-        if n > 7 {
-            out.push(skipped(
-                "venn diagrams of more than three sets (chartjs-chart-venn's ellipse layouts)",
-            ));
-        }
-    }
     out
 }
 
