@@ -17,6 +17,7 @@ pub mod arc_layout;
 pub mod bar;
 pub mod bubble;
 pub mod doughnut;
+pub mod euler;
 pub mod force_graph;
 pub mod geo;
 pub mod graph_tree;
@@ -592,7 +593,7 @@ pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Control
         "matrix" => Some(Box::new(matrix::MatrixController::default())),
         "treemap" => Some(Box::new(treemap::TreemapController::new(limits))),
         "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
-        "venn" => Some(Box::new(venn::VennController::default())),
+        "venn" | "euler" => Some(Box::new(venn::VennController::default())),
         "choropleth" | "bubbleMap" => Some(Box::new(geo::GeoController::default())),
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => {
             Some(Box::new(graph_tree::GraphTreeController::new(limits)))

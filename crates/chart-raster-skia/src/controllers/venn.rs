@@ -7,6 +7,9 @@
 //! [`chart_spec::defaults::venn_template`] (four and five sets are ellipses, their regions
 //! outlined by SVG elliptical arcs, [`svg_arc`]).
 //!
+//! `euler` diagrams are laid out by venn.js's optimiser ([`super::euler`]) and drawn from the
+//! region paths it gives (each region minus the regions of its supersets, `distinctPath`).
+//!
 //! The number of sets is bounded by the templates: the plugin reads `log2(data.length + 1)`
 //! sets and clamps to its last template (five), so the regions drawn are at most that
 //! template's 31 whatever the data's length.
@@ -54,9 +57,32 @@ pub struct Arc {
     pub large: bool,
 }
 
+/// One command of an SVG region path (`path` of an euler region): absolute positions.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum PathOp {
+    /// `M x y` (or a relative `m`, made absolute).
+    Move(f64, f64),
+    /// `A r r 0 large sweep x y` (a circle's arc, made absolute).
+    Arc {
+        /// Radius.
+        r: f64,
+        /// Large-arc flag.
+        large: bool,
+        /// Sweep flag.
+        sweep: bool,
+        /// End x.
+        x: f64,
+        /// End y.
+        y: f64,
+    },
+}
+
 /// A region of the diagram (`intersections[i]`), in pixels.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Region {
+    /// The region's SVG path when the layout gives one (euler diagrams), drawn instead of
+    /// `start` and `arcs`.
+    pub path: Option<Vec<PathOp>>,
     /// Start point.
     pub start: (f64, f64),
     /// Outline.
@@ -103,6 +129,7 @@ pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
         .regions
         .iter()
         .map(|r| Region {
+            path: None,
             start: (mx(r.start.0), my(r.start.1)),
             arcs: r
                 .arcs
@@ -121,6 +148,121 @@ pub fn layout(sets: usize, bb: (f64, f64, f64, f64)) -> Option<VennLayout> {
     Some(VennLayout { circles, regions })
 }
 
+/// `Math.round(v * 100) / 100` (venn.js's `arcsToPath` with `round: 2`).
+fn round2(v: f64) -> f64 {
+    libm::floor(v * 100.0 + 0.5) / 100.0
+}
+
+/// venn.js's `arcsToPath(arcs, 2)` shifted by `(bx, by)` as the plugin's `shiftPath` does.
+fn arcs_to_path(arcs: &[super::euler::RegionArc], bx: f64, by: f64, out: &mut Vec<PathOp>) {
+    match arcs {
+        [] => out.push(PathOp::Move(bx, by)),
+        [one] => {
+            // circlePath: `M x y m -r 0 a r r 0 1 0 2r 0 a r r 0 1 0 -2r 0`.
+            let (x, y, r) = (
+                round2(one.circle.x) + bx,
+                round2(one.circle.y) + by,
+                round2(one.circle.radius),
+            );
+            out.push(PathOp::Move(x, y));
+            out.push(PathOp::Move(x - r, y));
+            out.push(PathOp::Arc {
+                r,
+                large: true,
+                sweep: false,
+                x: x - r + r * 2.0,
+                y,
+            });
+            out.push(PathOp::Arc {
+                r,
+                large: true,
+                sweep: false,
+                x: x - r + r * 2.0 - r * 2.0,
+                y,
+            });
+        }
+        [first, ..] => {
+            out.push(PathOp::Move(
+                round2(first.p2.0) + bx,
+                round2(first.p2.1) + by,
+            ));
+            for a in arcs {
+                out.push(PathOp::Arc {
+                    r: round2(a.circle.radius),
+                    large: a.large,
+                    sweep: true,
+                    x: round2(a.p1.0) + bx,
+                    y: round2(a.p1.1) + by,
+                });
+            }
+        }
+    }
+}
+
+/// The plugin's `euler(sets, bb)`: venn.js's layout of the data's sets in the box, set labels
+/// beside their circles (away from the diagram's centre), each region as its distinct path.
+pub fn euler_layout(
+    slices: &[chart_spec::model::VennSlice],
+    bb: (f64, f64, f64, f64),
+    cancel: &chart_spec::Cancel,
+) -> VennLayout {
+    let (bx, by, w, h) = bb;
+    let data: Vec<super::euler::Area> = slices
+        .iter()
+        .map(|s| super::euler::Area {
+            sets: s.sets.clone(),
+            size: s.value,
+        })
+        .collect();
+    let (areas, by_name) = super::euler::layout(&data, w, h, cancel);
+    let singles: Vec<super::euler::Circle> = data
+        .iter()
+        .filter(|d| d.sets.len() == 1)
+        .filter_map(|d| by_name.get(&d.sets[0]).copied())
+        .collect();
+    let n = singles.len() as f64;
+    let centre = (
+        singles.iter().map(|c| c.x).sum::<f64>() / n,
+        singles.iter().map(|c| c.y).sum::<f64>() / n,
+    );
+    let circles = singles
+        .iter()
+        .map(|c| {
+            let angle = libm::atan2(c.y - centre.1, c.x - centre.0) / std::f64::consts::PI * 180.0;
+            let rad = angle * (1.0 / 180.0 * std::f64::consts::PI);
+            let r = c.radius * 1.1;
+            Circle {
+                cx: c.x + bx,
+                cy: c.y + by,
+                r: c.radius,
+                ellipse: None,
+                text: (c.x + bx + libm::cos(rad) * r, c.y + by + libm::sin(rad) * r),
+                align: if angle > 90.0 { "end" } else { "start" }.into(),
+                vertical_align: "bottom".into(),
+            }
+        })
+        .collect();
+    let regions = areas
+        .iter()
+        .map(|a| {
+            let mut ops = Vec::new();
+            if !a.arcs.is_empty() {
+                arcs_to_path(&a.arcs, bx, by, &mut ops);
+                for hole in &a.holes {
+                    arcs_to_path(hole, bx, by, &mut ops);
+                }
+            }
+            Region {
+                path: Some(ops),
+                start: (0.0, 0.0),
+                arcs: Vec::new(),
+                text: (a.text.0 + bx, a.text.1 + by),
+            }
+        })
+        .collect();
+    VennLayout { circles, regions }
+}
+
 /// `VennDiagramController`.
 #[derive(Default)]
 pub struct VennController {
@@ -131,6 +273,8 @@ pub struct VennController {
     /// Value font and colour (the x scale's tick font), when its ticks display.
     value_font: Option<(Font, Rgba)>,
     labels: Vec<String>,
+    /// Messages of `parse` (input cut at a budget).
+    messages: Vec<chart_spec::Message>,
 }
 
 fn options(ds: &Dataset) -> Option<&VennOptions> {
@@ -143,6 +287,29 @@ fn options(ds: &Dataset) -> Option<&VennOptions> {
 /// The region's outline: SVG arcs `A r r 0 large sweep x2 y2` around a known centre are canvas
 /// arcs between the end points' angles, clockwise on screen when `sweep`.
 fn region_path(r: &Region, circles: &[Circle]) -> P {
+    if let Some(ops) = &r.path {
+        let mut p = P::new();
+        let mut cur = (0.0, 0.0);
+        for op in ops {
+            match *op {
+                PathOp::Move(x, y) => {
+                    p.move_to(x, y);
+                    cur = (x, y);
+                }
+                PathOp::Arc {
+                    r,
+                    large,
+                    sweep,
+                    x,
+                    y,
+                } => {
+                    svg_arc(&mut p, cur, (r, r, 0.0), large, sweep, (x, y));
+                    cur = (x, y);
+                }
+            }
+        }
+        return p;
+    }
     if circles.iter().any(|c| c.ellipse.is_some()) {
         // `M x1,y1 A rx ry rotation large sweep x2 y2 …` as the browser's Path2D reads it.
         let mut p = P::new();
@@ -277,8 +444,32 @@ fn locale_string(v: f64) -> String {
 }
 
 impl Controller for VennController {
-    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
+    fn take_messages(&mut self) -> Vec<chart_spec::Message> {
+        std::mem::take(&mut self.messages)
+    }
+
+    fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
+        if let (Some(o), "euler") = (options(ds), ds.kind.as_str()) {
+            let mut sets: Vec<&str> = Vec::new();
+            for s in &o.slices {
+                if let [one] = s.sets.as_slice() {
+                    if !sets.contains(&one.as_str()) {
+                        sets.push(one);
+                    }
+                }
+            }
+            if sets.len() > super::euler::MAX_SETS || o.slices.len() > super::euler::MAX_AREAS {
+                self.messages.push(chart_spec::Message::warn(format!(
+                    "euler: only the first {} entries over the first {} sets are laid out \
+                     ({} entries, {} sets given)",
+                    super::euler::MAX_AREAS,
+                    super::euler::MAX_SETS,
+                    o.slices.len(),
+                    sets.len()
+                )));
+            }
+        }
         self.labels = labels.iter().map(Raw::to_js_string).collect();
     }
 
@@ -298,7 +489,14 @@ impl Controller for VennController {
             xs.core.right - xs.core.left,
             ys.core.bottom - ys.core.top,
         );
-        self.layout = layout(sets, bb).unwrap_or_default();
+        self.layout = if ds.kind == "euler" {
+            match options(ds) {
+                Some(o) => euler_layout(&o.slices, bb, cx.cancel),
+                None => VennLayout::default(),
+            }
+        } else {
+            layout(sets, bb).unwrap_or_default()
+        };
         let font = |s: &Scale| {
             let t = &s.core.opts.ticks;
             t.display.then(|| (t.font.at(0), t.color.at(0)))

@@ -689,3 +689,83 @@ fn deeply_nested_and_huge_geojson_stays_within_the_budgets() {
         start.elapsed()
     );
 }
+
+fn euler(data: Vec<Value>) -> Value {
+    json!({"type": "euler", "data": {"datasets": [{"data": data}]}})
+}
+
+#[test]
+fn an_euler_diagram_past_its_budgets_is_cut_and_bounded() {
+    // 300 sets, each overlapping the next: the loss is quadratic in sets and Nelder–Mead runs
+    // 500 rounds over 2 coordinates per set, so sets and areas are cut at their budgets.
+    let mut data: Vec<Value> = (0..300)
+        .map(|i| json!({"sets": [format!("s{i}")], "value": 10}))
+        .collect();
+    data.extend(
+        (0..299).map(|i| json!({"sets": [format!("s{i}"), format!("s{}", i + 1)], "value": 2})),
+    );
+    let cfg = euler(data);
+    let start = Instant::now();
+    let (items, msgs) = scene_and_messages(&cfg);
+    assert!(items > 0);
+    assert!(
+        msgs.iter().any(|m| m.contains("euler: only the first")),
+        "{msgs:?}"
+    );
+    assert!(
+        start.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn euler_odd_data_does_not_panic() {
+    for data in [
+        vec![
+            json!({"sets": ["A"], "value": "NaN"}),
+            json!({"sets": ["A", "B"], "value": 1e308}),
+        ],
+        vec![
+            json!({"sets": ["A"], "value": -5}),
+            json!({"sets": ["B"], "value": 0}),
+            json!({"sets": ["A", "B"], "value": 9}),
+        ],
+        vec![
+            json!({"sets": [], "value": 1}),
+            json!({"sets": ["A", "A"], "value": 1}),
+            json!({"value": 3}),
+            json!(7),
+        ],
+        vec![
+            json!({"sets": ["A"], "value": 1e308}),
+            json!({"sets": ["B"], "value": 1e-308}),
+            json!({"sets": ["A", "B", "C"], "value": 1}),
+        ],
+        vec![
+            json!({"sets": ["1"], "value": 4}),
+            json!({"sets": ["0"], "value": 4}),
+            json!({"sets": ["0", "1"], "value": 4}),
+        ],
+        Vec::new(),
+    ] {
+        renders(&euler(data));
+    }
+    // Venn diagrams of more sets than the templates clamp to five.
+    let data: Vec<Value> = (0..200)
+        .map(|i| json!({"sets": [format!("s{i}")], "value": i}))
+        .collect();
+    renders(&json!({"type": "venn", "data": {"datasets": [{"data": data}]}}));
+}
+
+#[test]
+fn a_cancelled_euler_render_stops() {
+    let data: Vec<Value> = (0..24)
+        .map(|i| json!({"sets": [format!("s{i}")], "value": 10 + i}))
+        .collect();
+    let cfg = euler(data);
+    let cancel = Cancel::new();
+    cancel.cancel();
+    let out = render_with(&cfg, &cancel).map(|r| r.bitmap.width);
+    assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
+}

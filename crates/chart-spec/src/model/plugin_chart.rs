@@ -154,6 +154,8 @@ pub struct RadialForce {
 pub struct VennSlice {
     /// `value` of the data entry (`NaN` when missing).
     pub value: f64,
+    /// `sets` of the data entry (names as strings), what `euler` lays out.
+    pub sets: Vec<String>,
     /// `backgroundColor`. Default: `'#efefef'`.
     pub background_color: Option<Rgba>,
     /// `borderColor`. Default: `Chart.defaults.borderColor`.

@@ -282,6 +282,14 @@ pub fn resolve_plugin_dataset(
                         .and_then(|d| d.get("value"))
                         .map(to_number)
                         .unwrap_or(f64::NAN),
+                    sets: match data.get(i).and_then(|d| d.get("sets")) {
+                        Some(Value::Array(a)) => a
+                            .iter()
+                            .take(64)
+                            .map(|v| Raw::from_json(v).to_js_string())
+                            .collect(),
+                        _ => Vec::new(),
+                    },
                     background_color: color_at(scopes.get("backgroundColor"), Some(i)),
                     border_color: color_at(scopes.get("borderColor"), Some(i))
                         .or(Some(default_border)),

@@ -19,10 +19,7 @@ use serde_json::{Map, Value};
 //   scales' min/max, which the core honours.
 
 /// Chart types that come from bundled plugins: (type, npm package).
-const PLUGIN_TYPES: &[(&str, &str)] = &[
-    ("wordCloud", "chartjs-chart-wordcloud"),
-    ("euler", "chartjs-chart-venn"),
-];
+const PLUGIN_TYPES: &[(&str, &str)] = &[("wordCloud", "chartjs-chart-wordcloud")];
 
 /// Messages for every bundled-plugin feature in `config` that this engine leaves out.
 pub fn unsupported(config: &Map<String, Value>) -> Vec<Message> {
