@@ -406,9 +406,9 @@ fn greedy_layout(areas: &[Area]) -> Circles {
             points.push((p1.x - d1, p1.y));
             points.push((p1.x, p1.y + d1));
             points.push((p1.x, p1.y - d1));
-            for k in (j + 1)..overlap.len() {
-                let p2 = c.circles[overlap[k].0];
-                let d2 = distance_from_intersect_area(radius, p2.radius, overlap[k].1);
+            for other in &overlap[j + 1..] {
+                let p2 = c.circles[other.0];
+                let d2 = distance_from_intersect_area(radius, p2.radius, other.1);
                 points.extend(circle_circle_intersection(
                     Circle {
                         x: p1.x,

@@ -29,6 +29,7 @@ pub mod radar;
 pub mod sankey;
 pub mod treemap;
 pub mod venn;
+pub mod word_cloud;
 
 pub use legend_style::LegendStyle;
 
@@ -595,6 +596,7 @@ pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Control
         "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
         "venn" | "euler" => Some(Box::new(venn::VennController::default())),
         "choropleth" | "bubbleMap" => Some(Box::new(geo::GeoController::default())),
+        "wordCloud" => Some(Box::new(word_cloud::WordCloudController::default())),
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => {
             Some(Box::new(graph_tree::GraphTreeController::new(limits)))
         }

@@ -769,3 +769,76 @@ fn a_cancelled_euler_render_stops() {
     let out = render_with(&cfg, &cancel).map(|r| r.bitmap.width);
     assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
 }
+
+fn word_cloud(labels: Vec<Value>, data: Vec<Value>, extra: Value) -> Value {
+    let mut ds = json!({"data": data});
+    if let (Some(d), Some(e)) = (ds.as_object_mut(), extra.as_object()) {
+        d.extend(e.clone());
+    }
+    json!({"type": "wordCloud", "data": {"labels": labels, "datasets": [ds]},
+           "options": {"plugins": {"legend": {"display": false}}}})
+}
+
+#[test]
+fn a_word_cloud_of_many_words_is_bounded() {
+    // 5,000 words (cut at the word budget), each tried along its spiral: bounded by the step
+    // and sprite budgets, not by luck.
+    let labels: Vec<Value> = (0..5_000).map(|i| json!(format!("word{i}"))).collect();
+    let data: Vec<Value> = (0..5_000).map(|i| json!(10 + i % 40)).collect();
+    let cfg = word_cloud(labels, data, json!({}));
+    let start = Instant::now();
+    assert!(scene_items(&cfg) > 0);
+    assert!(
+        start.elapsed() < Duration::from_secs(120),
+        "{:?}",
+        start.elapsed()
+    );
+}
+
+#[test]
+fn word_cloud_odd_words_and_options_do_not_panic() {
+    let labels = vec![
+        json!("a"),
+        json!(""),
+        json!("ééé 中文"),
+        json!(null),
+        json!(5),
+    ];
+    for data in [
+        vec![
+            json!(1e308),
+            json!(-1e308),
+            json!("NaN"),
+            json!(0),
+            json!(2000),
+        ],
+        vec![json!(30), json!(30), json!(30), json!(30), json!(30)],
+        Vec::new(),
+    ] {
+        for extra in [
+            json!({}),
+            json!({"rotate": 1e308, "padding": 1e9, "strokeStyle": "red", "strokeWidth": -5}),
+            json!({"minRotation": "x", "maxRotation": 1e308, "rotationSteps": 1e12, "randomRotationSeed": "seed"}),
+            json!({"autoGrow": {"maxTries": 1e9, "scalingFactor": 1e-9}, "fit": true, "size": [5, 1e6]}),
+            json!({"family": 5, "weight": "bold", "style": "italic", "color": ["#f00", 3]}),
+        ] {
+            renders(&word_cloud(labels.clone(), data.clone(), extra));
+        }
+    }
+}
+
+#[test]
+fn a_cancelled_word_cloud_stops() {
+    let labels: Vec<Value> = (0..2_000).map(|i| json!(format!("w{i}"))).collect();
+    let data: Vec<Value> = (0..2_000).map(|_| json!(60)).collect();
+    let cfg = word_cloud(labels, data, json!({}));
+    let cancel = Cancel::with_deadline(Instant::now() + Duration::from_millis(300));
+    let start = Instant::now();
+    let out = on_small_stack(move || render_with(&cfg, &cancel).map(|r| r.bitmap.width));
+    assert!(matches!(out, Err(Error::Cancelled)), "{out:?}");
+    assert!(
+        start.elapsed() < Duration::from_secs(30),
+        "{:?}",
+        start.elapsed()
+    );
+}

@@ -126,6 +126,7 @@ pub(super) static DATASETS: LazyLock<Value> = LazyLock::new(|| {
             "showGraticule": false,
             "clipMap": "outline+graticule"
         },
+        "wordCloud": {"dataElementType": "word", "randomRotationSeed": 0},
         "venn": {"dataElementType": "arcSlice"},
         "euler": {"dataElementType": "arcSlice"}
     })
@@ -176,6 +177,13 @@ pub(super) static ELEMENTS: LazyLock<Value> = LazyLock::new(|| {
             "outlineBorderWidth": 0,
             "graticuleBorderColor": "#CCCCCC",
             "graticuleBorderWidth": 0
+        },
+        "word": {
+            "minRotation": -90,
+            "maxRotation": 0,
+            "rotationSteps": 2,
+            "padding": 1,
+            "hoverColor": "#ababab"
         },
         "arcSlice": {
             "backgroundColor": "#efefef",
@@ -251,6 +259,12 @@ pub(super) static OVERRIDES: LazyLock<Value> = LazyLock::new(|| {
             "scales": geo_overrides("color")["scales"].clone()
         },
         "bubbleMap": geo_overrides("size"),
+        "wordCloud": {
+            "scales": {
+                "x": {"type": "linear", "min": -1, "max": 1, "display": false},
+                "y": {"type": "linear", "min": -1, "max": 1, "display": false}
+            }
+        },
         "venn": {
             "scales": {
                 "x": {"type": "linear", "min": -1, "max": 1, "display": false},

@@ -16,6 +16,7 @@ pub mod plugin;
 pub mod plugin_chart;
 pub mod raw;
 pub mod scale;
+pub mod word_cloud;
 
 pub use chart::*;
 pub use dataset::*;
@@ -25,3 +26,4 @@ pub use plugin::*;
 pub use plugin_chart::*;
 pub use raw::*;
 pub use scale::*;
+pub use word_cloud::*;

@@ -24,6 +24,8 @@ pub enum PluginDataset {
     Graph(Box<GraphOptions>),
     /// chartjs-chart-geo (`choropleth`, `bubbleMap`).
     Geo(Box<super::geo::GeoOptions>),
+    /// chartjs-chart-wordcloud (`wordCloud`).
+    WordCloud(Box<super::word_cloud::WordCloudOptions>),
 }
 
 /// chartjs-chart-graph tree and dendrogram options, with the edges and their style.

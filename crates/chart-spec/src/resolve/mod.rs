@@ -21,6 +21,7 @@ mod plugin;
 mod plugin_chart;
 mod scale;
 mod support;
+mod word_cloud;
 
 pub use annotation::resolve_annotations;
 pub use datalabels::resolve_datalabels;

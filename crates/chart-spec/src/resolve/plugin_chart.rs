@@ -23,6 +23,7 @@ pub fn element_type(kind: &str) -> &'static str {
         "sankey" => "flow",
         "venn" | "euler" => "arcSlice",
         "choropleth" => "geoFeature",
+        "wordCloud" => "word",
         "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => "edgeLine",
         _ => "point",
     }
@@ -301,6 +302,15 @@ pub fn resolve_plugin_dataset(
                 .collect();
             Some(PluginDataset::Venn(VennOptions { slices }))
         }
+        "wordCloud" => Some(PluginDataset::WordCloud(Box::new(
+            super::word_cloud::resolve_word_cloud(
+                ds,
+                scopes,
+                count,
+                Rgba::rgb(102, 102, 102),
+                crate::font::DEFAULT_FAMILY,
+            ),
+        ))),
         "choropleth" | "bubbleMap" => Some(PluginDataset::Geo(Box::new(super::geo::resolve_geo(
             kind, ds, scopes, count, limits,
         )))),

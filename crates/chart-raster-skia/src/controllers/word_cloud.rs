@@ -1,0 +1,560 @@
+//! chartjs-chart-wordcloud 4.4.5's `wordCloud`: d3-cloud 1.2's placement replayed with the
+//! plugin's own random stream (`rnd(seed)`: `s = (9301 s + 49297) mod 233280`, seeded by
+//! `randomRotationSeed`, which the browser engine's page sets to 0), the words' rotations
+//! drawn from it first (`WordElement.computeRotation`), then for each word by size: a random
+//! start, a sprite (the word filled and stroked with `2 × padding` at `size + 1` px, one bit
+//! per pixel with any coverage), and the archimedean spiral until the sprite fits the board of
+//! placed words (32-bit mask words, shifted as d3-cloud shifts them, its quirks included).
+//! Words that do not fit are retried in a board grown by `autoGrow`.
+//!
+//! Approximated: the sprites come from this engine's glyph outlines and anti-aliasing, so a
+//! pixel at a glyph's edge may differ from Chromium's and, where it decides a collision, a
+//! word may land at another point of its spiral.
+//!
+//! Hostile input: words are cut at `chart_spec`'s word budget, sprites past d3-cloud's
+//! 2048 px canvas are skipped as d3-cloud skips them (and all sprites together are bounded
+//! in pixels), the spiral stops where d3-cloud stops it (past the board's diagonal) or at a
+//! step budget over all words, and the placement polls the [`Cancel`].
+
+use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::{Area, Ctx};
+use crate::scales::Scale;
+use crate::scene::{PathCmd, TextAlign, TextBaseline};
+use chart_spec::model::{Dataset, PluginDataset, Raw, Word, WordCloudOptions};
+use chart_spec::values::Font;
+use chart_spec::Cancel;
+
+/// d3-cloud's sprite canvas side (`cw << 5`, `ch`).
+const SPRITE_SIDE: i64 = 2048;
+/// Spiral steps between two polls of the [`Cancel`].
+const CANCEL_EVERY: u64 = 4096;
+/// Spiral steps over all words of one render (past it, words are left unplaced).
+const MAX_STEPS: u64 = 2_000_000;
+/// Sprite pixels rasterised over all words of one render (past it, words are skipped).
+const MAX_SPRITE_PIXELS: i64 = 40_000_000;
+
+/// The plugin's `rnd(seed)`.
+#[derive(Debug, Clone)]
+struct Rnd(f64);
+
+impl Rnd {
+    fn next(&mut self) -> f64 {
+        self.0 = (self.0 * 9301.0 + 49297.0) % 233_280.0;
+        self.0 / 233_280.0
+    }
+}
+
+/// JavaScript `ToInt32`.
+fn to_i32(v: f64) -> i32 {
+    if !v.is_finite() {
+        return 0;
+    }
+    let m = v.trunc().rem_euclid(4_294_967_296.0);
+    (m as u64 as u32) as i32
+}
+
+/// A word being placed (d3-cloud's datum).
+#[derive(Debug, Clone, Default)]
+struct Tag {
+    index: usize,
+    size: i32,
+    rotate: f64,
+    padding: f64,
+    x: i64,
+    y: i64,
+    width: i64,
+    x0: i64,
+    x1: i64,
+    y0: i64,
+    y1: i64,
+    sprite: Vec<u32>,
+    has_text: bool,
+}
+
+/// A placed word: centre offset from the board's centre, and its rotation.
+#[derive(Debug, Clone, Copy)]
+struct Placed {
+    index: usize,
+    x: f64,
+    y: f64,
+    rotate: f64,
+}
+
+/// `WordElement.computeRotation`.
+fn rotation(w: &Word, rnd: &mut Rnd) -> f64 {
+    if w.rotation_steps <= 1.0 {
+        return 0.0;
+    }
+    if w.min_rotation == w.max_rotation {
+        return w.min_rotation;
+    }
+    let base = w
+        .rotation_steps
+        .min((rnd.next() * w.rotation_steps).floor())
+        / (w.rotation_steps - 1.0);
+    w.min_rotation + base * (w.max_rotation - w.min_rotation)
+}
+
+/// The sprite of one word (`cloudSprite`): the cell size from the measured width and the
+/// rotation, the word filled and stroked into it, one bit per covered pixel; `None` when the
+/// cell does not fit d3-cloud's sprite canvas.
+fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) -> Option<()> {
+    let px = to_i32(f64::from(tag.size + 1)) as f32;
+    let mut spec = w.font.clone();
+    spec.size = px;
+    let font = Font {
+        size: f64::from(px),
+        line_height: f64::from(px) * 1.2,
+        spec: spec.clone(),
+    };
+    let width = ctx.measure(&font, text);
+    let anchor = -(width / 2.0).floor();
+    let mut cw = width + 1.0;
+    let mut ch = f64::from(tag.size << 1);
+    let rad = tag.rotate * std::f64::consts::PI / 180.0;
+    if tag.rotate != 0.0 {
+        let (sr, cr) = (libm::sin(rad), libm::cos(rad));
+        let (wcr, wsr, hcr, hsr) = (cw * cr, cw * sr, ch * cr, ch * sr);
+        cw = f64::from(((to_i32((wcr + hsr).abs().max((wcr - hsr).abs())) + 0x1f) >> 5) << 5);
+        ch = f64::from(to_i32((wsr + hcr).abs().max((wsr - hcr).abs())));
+    } else {
+        cw = f64::from(((to_i32(cw) + 0x1f) >> 5) << 5);
+    }
+    let (cw, ch) = (cw as i64, ch as i64);
+    if cw <= 0 || ch <= 0 || cw >= SPRITE_SIDE || ch >= SPRITE_SIDE {
+        return None;
+    }
+    *pixels -= cw * ch;
+    if *pixels < 0 {
+        return None;
+    }
+    let shaped = ctx.text.shape(&spec, text, Some(1.0))?;
+    let mut pb = tiny_skia::PathBuilder::new();
+    for g in &shaped.glyphs {
+        for cmd in &g.path.cmds {
+            match *cmd {
+                PathCmd::MoveTo(x, y) => pb.move_to(x + g.x, y),
+                PathCmd::LineTo(x, y) => pb.line_to(x + g.x, y),
+                PathCmd::QuadTo(a, b, x, y) => pb.quad_to(a + g.x, b, x + g.x, y),
+                PathCmd::CubicTo(a, b, c, d, x, y) => {
+                    pb.cubic_to(a + g.x, b, c + g.x, d, x + g.x, y)
+                }
+                PathCmd::Close => pb.close(),
+            }
+        }
+    }
+    let mut pixmap = tiny_skia::Pixmap::new(cw as u32, ch as u32)?;
+    if let Some(path) = pb.finish() {
+        let t = tiny_skia::Transform::from_translate((cw >> 1) as f32, (ch >> 1) as f32)
+            .pre_rotate(tag.rotate as f32)
+            .pre_translate(anchor as f32, 0.0);
+        let mut paint = tiny_skia::Paint::default();
+        paint.set_color_rgba8(255, 0, 0, 255);
+        paint.anti_alias = true;
+        pixmap.fill_path(&path, &paint, tiny_skia::FillRule::Winding, t, None);
+        if tag.padding != 0.0 {
+            let stroke = tiny_skia::Stroke {
+                width: (2.0 * tag.padding).clamp(0.0, 1_000.0) as f32,
+                ..tiny_skia::Stroke::default()
+            };
+            pixmap.stroke_path(&path, &paint, &stroke, t, None);
+        }
+    }
+    let w32 = cw >> 5;
+    tag.width = cw;
+    tag.x1 = cw >> 1;
+    tag.y1 = ch >> 1;
+    tag.x0 = -tag.x1;
+    tag.y0 = -tag.y1;
+    // The rows from the first with a covered pixel (`seen` is never reset: every later row
+    // counts), as d3-cloud reads them.
+    let data = pixmap.data();
+    let mut h = tag.y1 - tag.y0;
+    let mut bits: Vec<u32> = Vec::new();
+    let mut seen = 0u32;
+    let mut seen_row: i64 = -1;
+    let mut y = 0i64;
+    let mut j = 0i64;
+    while j < h {
+        let mut row = vec![0u32; w32 as usize];
+        for i in 0..cw {
+            let alpha = data
+                .get((((y + j) * cw + i) * 4 + 3) as usize)
+                .copied()
+                .unwrap_or(0);
+            let m = if alpha != 0 {
+                1u32 << (31 - (i % 32))
+            } else {
+                0
+            };
+            row[(i >> 5) as usize] |= m;
+            seen |= m;
+        }
+        if seen != 0 {
+            seen_row = j;
+            bits.extend(row);
+            j += 1;
+        } else {
+            tag.y0 += 1;
+            h -= 1;
+            y += 1;
+        }
+    }
+    tag.y1 = tag.y0 + seen_row;
+    bits.truncate(((tag.y1 - tag.y0).max(0) * w32) as usize);
+    tag.sprite = bits;
+    tag.has_text = true;
+    Some(())
+}
+
+/// The board of placed words: `(size[0] >> 5) × size[1]` 32-bit words.
+struct Board {
+    cells: Vec<u32>,
+    sw: i64,
+}
+
+impl Board {
+    fn get(&self, i: i64) -> u32 {
+        usize::try_from(i)
+            .ok()
+            .and_then(|i| self.cells.get(i))
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The sprite row's 32-bit word `i` shifted to the board (d3-cloud's
+    /// `(last << msx) | (sprite >>> sx)`, shift counts taken mod 32 as JavaScript does).
+    fn shifted(last: u32, cur: Option<u32>, sx: i64) -> u32 {
+        let msx = (32 - sx) & 31;
+        last.wrapping_shl(msx as u32) | cur.map_or(0, |c| c.wrapping_shr((sx & 31) as u32))
+    }
+
+    /// `cloudCollide`.
+    fn collides(&self, tag: &Tag) -> bool {
+        let w = tag.width >> 5;
+        let lx = tag.x - (w << 4);
+        let sx = lx & 0x7f;
+        let h = tag.y1 - tag.y0;
+        let mut x = (tag.y + tag.y0) * self.sw + (lx >> 5);
+        for j in 0..h {
+            let mut last = 0u32;
+            for i in 0..=w {
+                let cur =
+                    (i < w).then(|| tag.sprite.get((j * w + i) as usize).copied().unwrap_or(0));
+                if Self::shifted(last, cur, sx) & self.get(x + i) != 0 {
+                    return true;
+                }
+                if let Some(c) = cur {
+                    last = c;
+                }
+            }
+            x += self.sw;
+        }
+        false
+    }
+
+    /// The placing half of `place`: the sprite or-ed into the board.
+    fn mark(&mut self, tag: &Tag) {
+        let w = tag.width >> 5;
+        let lx = tag.x - (w << 4);
+        let sx = lx & 0x7f;
+        let h = tag.y1 - tag.y0;
+        let mut x = (tag.y + tag.y0) * self.sw + (lx >> 5);
+        for j in 0..h {
+            let mut last = 0u32;
+            for i in 0..=w {
+                let cur =
+                    (i < w).then(|| tag.sprite.get((j * w + i) as usize).copied().unwrap_or(0));
+                let v = Self::shifted(last, cur, sx);
+                if let Some(c) = cur {
+                    last = c;
+                }
+                if let Ok(k) = usize::try_from(x + i) {
+                    if let Some(cell) = self.cells.get_mut(k) {
+                        *cell |= v;
+                    }
+                }
+            }
+            x += self.sw;
+        }
+    }
+}
+
+/// `place(board, tag, bounds)` along the archimedean spiral.
+fn place(
+    board: &mut Board,
+    tag: &mut Tag,
+    bounds: Option<((i64, i64), (i64, i64))>,
+    size: (f64, f64),
+    rnd: &mut Rnd,
+    steps: &mut u64,
+    cancel: &Cancel,
+) -> bool {
+    let (start_x, start_y) = (tag.x, tag.y);
+    let max_delta = libm::sqrt(size.0 * size.0 + size.1 * size.1);
+    let e = size.0 / size.1;
+    let dt: f64 = if rnd.next() < 0.5 { 1.0 } else { -1.0 };
+    let mut t = -dt;
+    loop {
+        *steps += 1;
+        if *steps > MAX_STEPS || (steps.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled()) {
+            return false;
+        }
+        t += dt;
+        let tt = t * 0.1;
+        let dx = to_i32(e * tt * libm::cos(tt));
+        let dy = to_i32(tt * libm::sin(tt));
+        if f64::from(dx.abs().min(dy.abs())) >= max_delta {
+            return false;
+        }
+        tag.x = start_x + i64::from(dx);
+        tag.y = start_y + i64::from(dy);
+        if ((tag.x + tag.x0) as f64) < 0.0
+            || ((tag.y + tag.y0) as f64) < 0.0
+            || (tag.x + tag.x1) as f64 > size.0
+            || (tag.y + tag.y1) as f64 > size.1
+        {
+            continue;
+        }
+        let overlaps = bounds.is_none_or(|(b0, b1)| {
+            tag.x + tag.x1 > b0.0
+                && tag.x + tag.x0 < b1.0
+                && tag.y + tag.y1 > b0.1
+                && tag.y + tag.y0 < b1.1
+        });
+        if overlaps && !board.collides(tag) {
+            board.mark(tag);
+            return true;
+        }
+    }
+}
+
+/// One d3-cloud run over a `size` board: the placed words and their bounds.
+fn run_cloud(
+    ctx: &Ctx<'_>,
+    o: &WordCloudOptions,
+    texts: &[String],
+    rotations: &[f64],
+    size: (f64, f64),
+    rnd: &mut Rnd,
+    cancel: &Cancel,
+) -> Vec<Placed> {
+    let sw = i64::from(to_i32(size.0) >> 5);
+    let rows = size.1.max(0.0).ceil().min(1e6) as i64;
+    let cells = (sw.max(0) * rows).min(64_000_000) as usize;
+    let mut board = Board {
+        cells: vec![0; cells],
+        sw,
+    };
+    // Words by size, largest first (a stable sort, as V8's).
+    let mut order: Vec<Tag> = o
+        .words
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| *i < texts.len())
+        .map(|(i, w)| Tag {
+            index: i,
+            size: to_i32(w.size),
+            rotate: rotations.get(i).copied().unwrap_or(0.0),
+            padding: if w.padding.is_finite() {
+                w.padding
+            } else {
+                0.0
+            },
+            ..Tag::default()
+        })
+        .collect();
+    order.sort_by(|a, b| b.size.cmp(&a.size));
+    let mut placed = Vec::new();
+    let mut bounds: Option<((i64, i64), (i64, i64))> = None;
+    let mut steps = 0u64;
+    let mut pixels = MAX_SPRITE_PIXELS;
+    for mut tag in order {
+        if cancel.is_cancelled() {
+            break;
+        }
+        tag.x = i64::from(to_i32(size.0 * (rnd.next() + 0.5)) >> 1);
+        tag.y = i64::from(to_i32(size.1 * (rnd.next() + 0.5)) >> 1);
+        let (Some(w), Some(text)) = (o.words.get(tag.index), texts.get(tag.index)) else {
+            continue;
+        };
+        if tag.size <= 0 || sprite(ctx, w, text, &mut tag, &mut pixels).is_none() || !tag.has_text {
+            continue;
+        }
+        if place(&mut board, &mut tag, bounds, size, rnd, &mut steps, cancel) {
+            let (x0, y0, x1, y1) = (
+                tag.x + tag.x0,
+                tag.y + tag.y0,
+                tag.x + tag.x1,
+                tag.y + tag.y1,
+            );
+            bounds = Some(match bounds {
+                None => ((x0, y0), (x1, y1)),
+                Some((b0, b1)) => ((b0.0.min(x0), b0.1.min(y0)), (b1.0.max(x1), b1.1.max(y1))),
+            });
+            placed.push(Placed {
+                index: tag.index,
+                x: (tag.x - i64::from(to_i32(size.0) >> 1)) as f64,
+                y: (tag.y - i64::from(to_i32(size.1) >> 1)) as f64,
+                rotate: tag.rotate,
+            });
+        }
+    }
+    placed
+}
+
+fn options(ds: &Dataset) -> Option<&WordCloudOptions> {
+    match &ds.plugin {
+        Some(PluginDataset::WordCloud(o)) => Some(o),
+        _ => None,
+    }
+}
+
+/// `WordCloudController`.
+#[derive(Default)]
+pub struct WordCloudController {
+    labels: Vec<String>,
+    area: Option<Area>,
+    cancel: Cancel,
+}
+
+impl Controller for WordCloudController {
+    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
+        meta.parsed.clear();
+        self.labels = labels.iter().map(Raw::to_js_string).collect();
+    }
+
+    fn update(&mut self, _ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.cancel = cx.cancel.clone();
+        self.area = match (
+            cx.scale(meta.x_id.as_deref()),
+            cx.scale(meta.y_id.as_deref()),
+        ) {
+            (Some(xs), Some(ys)) => Some(Area {
+                left: xs.core.left,
+                right: xs.core.right,
+                top: ys.core.top,
+                bottom: ys.core.bottom,
+            }),
+            _ => Some(cx.area),
+        };
+    }
+
+    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
+        let (Some(o), Some(area)) = (options(ds), self.area) else {
+            return;
+        };
+        let (w, h) = (area.right - area.left, area.bottom - area.top);
+        if !(w > 0.0 && h > 0.0) {
+            return;
+        }
+        let texts: Vec<String> = (0..o.words.len())
+            .map(|i| {
+                self.labels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| "undefined".into())
+            })
+            .collect();
+        let mut rnd = Rnd(if o.seed.is_finite() { o.seed } else { 0.0 });
+        let rotations: Vec<f64> = o
+            .words
+            .iter()
+            .map(|word| match word.rotate {
+                Some(r) => r,
+                None => rotation(word, &mut rnd),
+            })
+            .collect();
+        // autoGrow: a larger board while words are left over.
+        let mut factor = 1.0;
+        let mut tries = if o.max_tries.is_finite() {
+            o.max_tries.clamp(0.0, 8.0) as u32
+        } else {
+            0
+        };
+        let placed = loop {
+            let placed = run_cloud(
+                ctx,
+                o,
+                &texts,
+                &rotations,
+                (w * factor, h * factor),
+                &mut rnd,
+                &self.cancel,
+            );
+            if placed.len() < self.labels.len().min(o.words.len())
+                && tries > 0
+                && !self.cancel.is_cancelled()
+            {
+                tries -= 1;
+                factor *= if o.scaling_factor.is_finite() {
+                    o.scaling_factor.clamp(0.1, 10.0)
+                } else {
+                    1.2
+                };
+                continue;
+            }
+            break placed;
+        };
+        for p in placed {
+            let Some(word) = o.words.get(p.index) else {
+                continue;
+            };
+            let Some(text) = texts.get(p.index) else {
+                continue;
+            };
+            let size = word.size.clamp(0.0, 100_000.0);
+            let mut spec = word.font.clone();
+            spec.size = size as f32;
+            let font = Font {
+                size,
+                line_height: size * 1.2,
+                spec,
+            };
+            ctx.save();
+            ctx.translate(area.left + p.x + w / 2.0, area.top + p.y + h / 2.0);
+            ctx.rotate(p.rotate / 180.0 * std::f64::consts::PI);
+            let stroke = word.stroke.map(|(c, width)| {
+                (
+                    width
+                        .filter(|w| w.is_finite())
+                        .unwrap_or(1.0)
+                        .clamp(0.0, 1_000.0),
+                    c,
+                )
+            });
+            ctx.fill_text(
+                text,
+                0.0,
+                0.0,
+                &font,
+                word.color,
+                TextAlign::Center,
+                TextBaseline::Alphabetic,
+                stroke,
+            );
+            ctx.restore();
+        }
+    }
+
+    fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
+        LegendStyle::of_line_dataset(ds, false, use_point_style)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_random_stream_and_int32_follow_javascript() {
+        let mut r = Rnd(0.0);
+        assert_eq!(r.next(), 49297.0 / 233_280.0);
+        assert_eq!(to_i32(-1.5), -1);
+        assert_eq!(to_i32(4_294_967_296.0 + 5.0), 5);
+        assert_eq!(to_i32(f64::NAN), 0);
+        // `last << 32` is `last << 0` in JavaScript: d3-cloud ors the previous word again.
+        assert_eq!(Board::shifted(0b1, Some(0), 0), 0b1);
+        assert_eq!(Board::shifted(0, Some(0x8000_0000), 4), 0x0800_0000);
+    }
+}
