@@ -364,7 +364,7 @@ fn run_cloud(
             ..Tag::default()
         })
         .collect();
-    order.sort_by(|a, b| b.size.cmp(&a.size));
+    order.sort_by_key(|t| std::cmp::Reverse(t.size));
     let mut placed = Vec::new();
     let mut bounds: Option<((i64, i64), (i64, i64))> = None;
     let mut steps = 0u64;
