@@ -128,7 +128,9 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
     if *pixels < 0 {
         return None;
     }
-    let shaped = ctx.text.shape(&spec, text, Some(1.0))?;
+    // Grid-fitted like unrotated canvas text; rotated words keep the exact outlines.
+    let scale = (tag.rotate == 0.0).then_some(1.0);
+    let shaped = ctx.text.shape(&spec, text, scale, false)?;
     let mut pb = tiny_skia::PathBuilder::new();
     for g in &shaped.glyphs {
         for cmd in &g.path.cmds {
