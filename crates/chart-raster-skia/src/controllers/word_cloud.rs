@@ -19,7 +19,7 @@
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
-use crate::scene::{PathCmd, TextAlign, TextBaseline};
+use crate::scene::{TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, PluginDataset, Raw, Word, WordCloudOptions};
 use chart_spec::values::Font;
 use chart_spec::Cancel;
@@ -131,37 +131,30 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
     // Grid-fitted like unrotated canvas text; rotated words keep the exact outlines.
     let scale = (tag.rotate == 0.0).then_some(1.0);
     let shaped = ctx.text.shape(&spec, text, scale, false)?;
-    let mut pb = tiny_skia::PathBuilder::new();
+    let mut outline = crate::scene::Path::new();
     for g in &shaped.glyphs {
-        for cmd in &g.path.cmds {
-            match *cmd {
-                PathCmd::MoveTo(x, y) => pb.move_to(x + g.x, y),
-                PathCmd::LineTo(x, y) => pb.line_to(x + g.x, y),
-                PathCmd::QuadTo(a, b, x, y) => pb.quad_to(a + g.x, b, x + g.x, y),
-                PathCmd::CubicTo(a, b, c, d, x, y) => {
-                    pb.cubic_to(a + g.x, b, c + g.x, d, x + g.x, y)
-                }
-                PathCmd::Close => pb.close(),
-            }
-        }
+        outline
+            .cmds
+            .extend(g.path.cmds.iter().map(|c| c.map(|x, y| (x + g.x, y))));
     }
-    let mut pixmap = tiny_skia::Pixmap::new(cw as u32, ch as u32)?;
-    if let Some(path) = pb.finish() {
-        let t = tiny_skia::Transform::from_translate((cw >> 1) as f32, (ch >> 1) as f32)
-            .pre_rotate(tag.rotate as f32)
-            .pre_translate(anchor as f32, 0.0);
-        let mut paint = tiny_skia::Paint::default();
-        paint.set_color_rgba8(255, 0, 0, 255);
-        paint.anti_alias = true;
-        pixmap.fill_path(&path, &paint, tiny_skia::FillRule::Winding, t, None);
-        if tag.padding != 0.0 {
-            let stroke = tiny_skia::Stroke {
-                width: (2.0 * tag.padding).clamp(0.0, 1_000.0) as f32,
-                ..tiny_skia::Stroke::default()
-            };
-            pixmap.stroke_path(&path, &paint, &stroke, t, None);
-        }
-    }
+    let stroke = if tag.padding != 0.0 {
+        (2.0 * tag.padding).clamp(0.0, 1_000.0) as f32
+    } else {
+        0.0
+    };
+    let mask = crate::raster::mask::covered(
+        &outline,
+        (
+            (cw >> 1) as f32,
+            (ch >> 1) as f32,
+            tag.rotate as f32,
+            anchor as f32,
+        ),
+        stroke,
+        cw as u32,
+        ch as u32,
+    )
+    .unwrap_or_else(|| vec![false; (cw * ch) as usize]);
     let w32 = cw >> 5;
     tag.width = cw;
     tag.x1 = cw >> 1;
@@ -170,7 +163,6 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
     tag.y0 = -tag.y1;
     // The rows from the first with a covered pixel (`seen` is never reset: every later row
     // counts), as d3-cloud reads them.
-    let data = pixmap.data();
     let mut h = tag.y1 - tag.y0;
     let mut bits: Vec<u32> = Vec::new();
     let mut seen = 0u32;
@@ -180,15 +172,11 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
     while j < h {
         let mut row = vec![0u32; w32 as usize];
         for i in 0..cw {
-            let alpha = data
-                .get((((y + j) * cw + i) * 4 + 3) as usize)
+            let covered = mask
+                .get(((y + j) * cw + i) as usize)
                 .copied()
-                .unwrap_or(0);
-            let m = if alpha != 0 {
-                1u32 << (31 - (i % 32))
-            } else {
-                0
-            };
+                .unwrap_or(false);
+            let m = if covered { 1u32 << (31 - (i % 32)) } else { 0 };
             row[(i >> 5) as usize] |= m;
             seen |= m;
         }

@@ -42,6 +42,7 @@ mod convert;
 mod coverage;
 pub mod glyphs;
 pub(crate) mod guard;
+pub(crate) mod mask;
 mod overdraw;
 mod painter;
 pub mod pool;
