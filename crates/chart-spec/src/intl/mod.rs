@@ -5,7 +5,7 @@
 //!
 //! The CLDR data is ICU4X's (`icu_decimal` with its compiled data), the data V8 takes from
 //! ICU. ICU4X's stable crates carry no percent patterns, so where the percent sign goes is
-//! the short table in [`percent_affixes`], checked against Chromium 156 for every locale the
+//! the short table in `percent_affixes`, checked against Chromium 156 for every locale the
 //! README lists.
 
 use fixed_decimal::Decimal;
