@@ -469,6 +469,10 @@ fn legend_items(
                             chart_spec::model::Raw::Undefined => None,
                             l => Some(l.to_js_string()),
                         },
+                        lines: match l {
+                            chart_spec::model::Raw::Array(_) => Some(l.lines()),
+                            _ => None,
+                        },
                         hidden: false,
                         style,
                         data_index: Some(i),
@@ -484,6 +488,7 @@ fn legend_items(
                 let ds = &chart.datasets[i];
                 LegendItem {
                     text: ds.label.clone(),
+                    lines: ds.label_lines.clone(),
                     hidden: ds.hidden,
                     style: ctrls[i].legend_style(ds, lo.labels.use_point_style),
                     data_index: None,

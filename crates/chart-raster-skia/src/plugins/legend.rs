@@ -13,8 +13,12 @@ use chart_spec::model::{Align, BarRadius, LegendOptions, PointStyle, Position};
 /// One legend item (`generateLabels` output).
 #[derive(Debug, Clone)]
 pub struct LegendItem {
-    /// Text lines (a string label is one line).
+    /// The label as `String(text)` (an array label joined with commas, which is what
+    /// Chart.js's `measureText(legendItem.text)` measures in `_fitRows` and `draw`).
     pub text: Option<String>,
+    /// The lines of an array label (`typeof legendItem.text !== 'string'`): drawn one per
+    /// line by `renderText`; a vertical legend sizes the item by `calculateItemSize`.
+    pub lines: Option<Vec<String>>,
     /// Dataset hidden.
     pub hidden: bool,
     /// Box style.
@@ -92,6 +96,40 @@ impl LegendBox {
         }
     }
 
+    /// `calculateItemWidth` of a vertical legend: an array label is measured by its line
+    /// with the most UTF-16 units (`reduce((a, b) => a.length > b.length ? a : b)`, ties go
+    /// to the later line), not by its widest line.
+    fn item_width_cols(
+        item: &LegendItem,
+        text: &TextEngine,
+        font: &chart_spec::values::Font,
+        bw: f64,
+    ) -> f64 {
+        let measured = match item.lines.as_deref() {
+            Some([first, rest @ ..]) => rest
+                .iter()
+                .fold(first, |a, b| {
+                    if a.encode_utf16().count() > b.encode_utf16().count() {
+                        a
+                    } else {
+                        b
+                    }
+                })
+                .clone(),
+            _ => Self::text_of(item, text),
+        };
+        bw + font.size / 2.0 + f64::from(text.measure(&font.spec, &measured))
+    }
+
+    /// `calculateItemHeight`: an array label is `lineHeight * lines`, a missing label 0.
+    fn item_height_cols(item: &LegendItem, ih: f64, line_height: f64) -> f64 {
+        match (&item.lines, &item.text) {
+            (Some(lines), _) => line_height * lines.len() as f64,
+            (None, Some(_)) => ih,
+            (None, None) => 0.0,
+        }
+    }
+
     fn fit(&mut self, text: &TextEngine) {
         if !self.opts.display {
             self.rect.width = 0.0;
@@ -137,9 +175,8 @@ impl LegendBox {
             let mut total_w = pad;
             let (mut cw, mut ch) = (0.0f64, 0.0f64);
             for (i, it) in self.items.iter().enumerate() {
-                let iw =
-                    bw + fs / 2.0 + f64::from(text.measure(&font.spec, &Self::text_of(it, text)));
-                let iht = if it.text.is_some() { ih } else { 0.0 };
+                let iw = Self::item_width_cols(it, text, &font, bw);
+                let iht = Self::item_height_cols(it, ih, font.line_height);
                 if i > 0 && ch + iht + 2.0 * pad > limit {
                     total_w += cw + pad;
                     self.column_sizes.push((cw, ch));
@@ -288,13 +325,14 @@ impl LegendBox {
             o.align = eff.unwrap_or(TextAlign::Left);
             o.baseline = TextBaseline::Middle;
             o.strikethrough = it.hidden;
-            let lines = vec![txt];
+            // `renderText` draws an array label one line per `lineHeight` below the first.
+            let lines = it.lines.clone().unwrap_or_else(|| vec![txt]);
             render_text(ctx, &lines, tx, y + ih / 2.0, &font, &o);
             if horizontal {
                 cx += width + pad;
-            } else if it.text.is_none() {
-                // calculateLegendItemHeight of a non-string label: no lines.
-                cy += pad;
+            } else if it.lines.is_some() || it.text.is_none() {
+                // `calculateLegendItemHeight` of a non-string label (none: no lines).
+                cy += Self::item_height_cols(it, ih, font.line_height) + pad;
             } else {
                 cy += lh;
             }

@@ -330,3 +330,51 @@ fn annotation_values_are_parsed_by_their_own_scale_only() {
     );
     assert!(texts.contains(&"ON") && texts.contains(&"x"), "{texts:?}");
 }
+
+/// An array legend label (Chart.js 4.5.1 plugin.legend.js): `renderText` draws one line per
+/// `lineHeight`; a vertical legend sizes the item by `calculateLegendItemHeight`
+/// (`lineHeight * lines` instead of the item height), so the next item moves down by
+/// `2 * 14.4 - 12` at the default 12px font; a horizontal legend (`_fitRows`) keeps its
+/// one-row height; a pie's array `data.labels` entry is drawn the same way.
+#[test]
+fn array_legend_labels_are_drawn_one_line_each() {
+    let cfg = |position: &str, first: Value| {
+        json!({"type": "line", "data": {"labels": ["a", "b"], "datasets": [
+            {"label": first, "data": [1, 2]}, {"label": "Zeta", "data": [2, 1]}]},
+            "options": {"animation": false, "plugins": {"legend":
+                {"position": position, "align": "start"}}}})
+    };
+    let (multi, msgs) = scene(cfg("right", json!(["Alpha", "Beta"])));
+    assert!(msgs.is_empty(), "{msgs:?}");
+    let (single, _) = scene(cfg("right", json!("Alpha")));
+    let (alpha, beta) = (texts(&multi, "Alpha"), texts(&multi, "Beta"));
+    assert_eq!((alpha.len(), beta.len()), (1, 1), "{alpha:?} {beta:?}");
+    assert_eq!(alpha[0].0, beta[0].0);
+    assert!(
+        (beta[0].1 - alpha[0].1 - 14.4).abs() < 1e-3,
+        "{alpha:?} {beta:?}"
+    );
+    assert_eq!(alpha, texts(&single, "Alpha"));
+    let (zm, zs) = (texts(&multi, "Zeta"), texts(&single, "Zeta"));
+    assert_eq!((zm.len(), zs.len()), (1, 1));
+    assert!((zm[0].1 - zs[0].1 - 16.8).abs() < 1e-3, "{zm:?} {zs:?}");
+    assert!(texts(&multi, "Alpha,Beta").is_empty());
+
+    let (top, _) = scene(cfg("top", json!(["Alpha", "Beta"])));
+    let (alpha, beta) = (texts(&top, "Alpha"), texts(&top, "Beta"));
+    assert_eq!((alpha.len(), beta.len()), (1, 1));
+    assert!(
+        (beta[0].1 - alpha[0].1 - 14.4).abs() < 1e-3,
+        "{alpha:?} {beta:?}"
+    );
+    let (top_single, _) = scene(cfg("top", json!("Alpha")));
+    assert_eq!(texts(&top, "Zeta")[0].1, texts(&top_single, "Zeta")[0].1);
+
+    let (pie, _) = scene(
+        json!({"type": "pie", "data": {"labels": [["Gamma", "Delta"], "Eta"],
+        "datasets": [{"data": [1, 2]}]}, "options": {"animation": false}}),
+    );
+    let (g, d) = (texts(&pie, "Gamma"), texts(&pie, "Delta"));
+    assert_eq!((g.len(), d.len()), (1, 1), "{g:?} {d:?}");
+    assert!((d[0].1 - g[0].1 - 14.4).abs() < 1e-3, "{g:?} {d:?}");
+}

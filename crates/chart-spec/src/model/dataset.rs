@@ -87,6 +87,9 @@ pub struct Dataset {
     pub kind: String,
     /// `'' + dataset.label` (`"undefined"` when absent, as Chart.js stores it).
     pub label: Option<String>,
+    /// The lines of an array `label` (a multi-line legend label, which Chart.js's legend
+    /// sizes by `calculateLegendItemHeight`); `None` for any other label.
+    pub label_lines: Option<Vec<String>>,
     /// `order`. Default: 0.
     pub order: f64,
     /// `hidden`. Default: false.

@@ -110,7 +110,12 @@ pub(super) fn resolve_dataset(
         _ => Vec::new(),
     };
 
-    let label = ds.get("label").map(|v| Raw::from_json(v).to_js_string());
+    let label_raw = ds.get("label").map(Raw::from_json);
+    let label = label_raw.as_ref().map(Raw::to_js_string);
+    let label_lines = match &label_raw {
+        Some(r @ Raw::Array(_)) => Some(r.lines()),
+        _ => None,
+    };
     let order = ds
         .get("order")
         .map(to_number)
@@ -277,6 +282,7 @@ pub(super) fn resolve_dataset(
         index,
         kind,
         label,
+        label_lines,
         order,
         hidden,
         stack,
