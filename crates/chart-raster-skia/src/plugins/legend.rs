@@ -446,7 +446,13 @@ impl LegendBox {
         }
         let x = align_se(t.position, left, left + max_width);
         let mut o = TextOpts::new(t.color);
-        o.align = text_align(t.position);
+        // `rtlHelper.textAlign(_toLeftRightCenter(position))`: rtl flips the alignment only;
+        // Chart.js does not pass `x` through `rtlHelper.x` here, so the anchor stays put.
+        o.align = match (text_align(t.position), self.opts.rtl) {
+            (TextAlign::Left, true) => TextAlign::Right,
+            (TextAlign::Right, true) => TextAlign::Left,
+            (a, _) => a,
+        };
         o.baseline = TextBaseline::Middle;
         render_text(ctx, std::slice::from_ref(&t.text), x, y, &t.font, &o);
     }

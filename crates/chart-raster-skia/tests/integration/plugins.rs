@@ -378,3 +378,28 @@ fn array_legend_labels_are_drawn_one_line_each() {
     assert_eq!((g.len(), d.len()), (1, 1), "{g:?} {d:?}");
     assert!((d[0].1 - g[0].1 - 14.4).abs() < 1e-3, "{g:?} {d:?}");
 }
+
+/// The legend title under `rtl` (Chart.js 4.5.1 `Legend.drawTitle`): the alignment is
+/// `rtlHelper.textAlign(_toLeftRightCenter(position))`, flipped, while the anchor `x` is not
+/// mirrored.
+#[test]
+fn rtl_flips_the_legend_title_alignment_only() {
+    use chart_raster_skia::scene::TextAlign;
+    let title = |rtl: bool| {
+        let (s, msgs) = scene(json!({"type": "bar", "data": {"labels": ["a"],
+            "datasets": [{"label": "Omega", "data": [1]}]},
+            "options": {"animation": false, "plugins": {"legend": {"rtl": rtl,
+                "title": {"display": true, "text": "Heading", "position": "start"}}}}}));
+        assert!(msgs.is_empty(), "{msgs:?}");
+        s.items
+            .iter()
+            .find_map(|i| match i {
+                Item::Text(t) if t.text == "Heading" => Some((t.x, t.y, t.align)),
+                _ => None,
+            })
+            .expect("the legend title is drawn")
+    };
+    let (ltr, rtl) = (title(false), title(true));
+    assert_eq!((ltr.0, ltr.1), (rtl.0, rtl.1));
+    assert_eq!((ltr.2, rtl.2), (TextAlign::Left, TextAlign::Right));
+}
