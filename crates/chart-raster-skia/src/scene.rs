@@ -428,6 +428,24 @@ pub enum PathCmd {
 }
 
 impl PathCmd {
+    /// Calls `f` with every point of the command, control points included, in order (the
+    /// hull of these points contains the segment).
+    pub fn for_each_point(&self, mut f: impl FnMut(f32, f32)) {
+        match *self {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => f(x, y),
+            PathCmd::QuadTo(a, b, x, y) => {
+                f(a, b);
+                f(x, y);
+            }
+            PathCmd::CubicTo(a, b, c, d, x, y) => {
+                f(a, b);
+                f(c, d);
+                f(x, y);
+            }
+            PathCmd::Close => {}
+        }
+    }
+
     /// The command with every point mapped by `f`.
     pub fn map(self, f: impl Fn(f32, f32) -> (f32, f32)) -> PathCmd {
         match self {

@@ -116,7 +116,7 @@ pub(crate) fn path<'a>(
     let mut finite = true;
     let mut inside = true;
     for cmd in &path.cmds {
-        for_each_point(cmd, |x, y| {
+        cmd.for_each_point(|x, y| {
             let (dx, dy) = t.apply(x, y);
             if !(x.is_finite() && y.is_finite() && dx.is_finite() && dy.is_finite()) {
                 finite = false;
@@ -204,29 +204,13 @@ fn control_polygon_length(path: &Path) -> f32 {
     len
 }
 
-fn for_each_point(cmd: &PathCmd, mut f: impl FnMut(f32, f32)) {
-    match *cmd {
-        PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => f(x, y),
-        PathCmd::QuadTo(a, b, x, y) => {
-            f(a, b);
-            f(x, y);
-        }
-        PathCmd::CubicTo(a, b, c, d, x, y) => {
-            f(a, b);
-            f(c, d);
-            f(x, y);
-        }
-        PathCmd::Close => {}
-    }
-}
-
 /// Drops the commands a canvas would ignore (a non-finite argument); a curve left without a
 /// current point starts its own subpath at its first control point, as canvas does.
 pub(crate) fn drop_non_finite(p: &Path) -> Path {
     let mut out = Path::new();
     for cmd in &p.cmds {
         let mut ok = true;
-        for_each_point(cmd, |x, y| ok &= x.is_finite() && y.is_finite());
+        cmd.for_each_point(|x, y| ok &= x.is_finite() && y.is_finite());
         if !ok {
             continue;
         }
@@ -452,7 +436,7 @@ mod tests {
     fn max_abs(p: &Path) -> f32 {
         let mut m = 0.0f32;
         for cmd in &p.cmds {
-            for_each_point(cmd, |x, y| m = m.max(x.abs()).max(y.abs()));
+            cmd.for_each_point(|x, y| m = m.max(x.abs()).max(y.abs()));
         }
         m
     }

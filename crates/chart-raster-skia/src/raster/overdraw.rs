@@ -11,7 +11,7 @@
 //! heaviest fixture (a sankey) 82.
 
 use super::convert::device_rect;
-use crate::scene::{Item, LineJoin, Paint, Path, PathCmd, Scene, Transform};
+use crate::scene::{Item, LineJoin, Paint, Path, Scene, Transform};
 
 /// The painted area of `scene` in bitmaps (device area of every fill's and stroke's bounds,
 /// clipped to the bitmap, over the bitmap's area). Text, clips and shadows are not counted:
@@ -115,19 +115,7 @@ fn bounds(path: &Path, t: Transform) -> Option<[f64; 4]> {
         });
     };
     for cmd in &path.cmds {
-        match *cmd {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => add(x, y),
-            PathCmd::QuadTo(x1, y1, x, y) => {
-                add(x1, y1);
-                add(x, y);
-            }
-            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
-                add(x1, y1);
-                add(x2, y2);
-                add(x, y);
-            }
-            PathCmd::Close => {}
-        }
+        cmd.for_each_point(&mut add);
     }
     b
 }

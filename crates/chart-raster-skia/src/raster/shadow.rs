@@ -15,7 +15,7 @@
 
 use super::clip::ClipStack;
 use super::painter::Painter;
-use crate::scene::{Item, Path, PathCmd, Shadow, Transform};
+use crate::scene::{Item, Path, Shadow, Transform};
 
 /// The most pixels a shadow's scratch bitmap may have (16 MB of RGBA, with as much again
 /// for the blur): four times a 1,000 × 1,000 canvas.
@@ -197,19 +197,7 @@ fn path_hull(path: &Path, t: Transform) -> Option<[f32; 4]> {
         b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
     };
     for c in &path.cmds {
-        match *c {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => add(x, y),
-            PathCmd::QuadTo(a, b2, x, y) => {
-                add(a, b2);
-                add(x, y);
-            }
-            PathCmd::CubicTo(a, b2, c2, d, x, y) => {
-                add(a, b2);
-                add(c2, d);
-                add(x, y);
-            }
-            PathCmd::Close => {}
-        }
+        c.for_each_point(&mut add);
     }
     b.iter().all(|v| v.is_finite()).then_some(b)
 }

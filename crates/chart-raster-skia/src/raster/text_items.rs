@@ -40,20 +40,7 @@ impl Painter<'_> {
         let Some(line) = self.text.shape(&item.font, &item.text, hint, false) else {
             return;
         };
-        let dx = match item.align {
-            TextAlign::Left => 0.0,
-            TextAlign::Center => -line.width / 2.0,
-            TextAlign::Right => -line.width,
-        };
-        let b = line.baselines;
-        let dy = -match item.baseline {
-            TextBaseline::Alphabetic => 0.0,
-            TextBaseline::Top => b.top,
-            TextBaseline::Hanging => b.hanging,
-            TextBaseline::Middle => b.middle,
-            TextBaseline::Ideographic => b.ideographic,
-            TextBaseline::Bottom => b.bottom,
-        };
+        let (dx, dy) = line.anchor_offset(item.align, item.baseline);
         let (ox, oy) = (item.x + dx, item.y + dy);
         // Skia's glyph placement (subpixel positioning rounds `v + 1/8` down to a multiple
         // of 1/4): unrotated text has its baseline on whole device pixels and each glyph

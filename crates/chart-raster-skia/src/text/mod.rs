@@ -11,7 +11,7 @@ mod shaping;
 #[cfg(feature = "sprite-text")]
 pub mod sprite;
 
-use crate::scene::Path;
+use crate::scene::{Path, TextAlign, TextBaseline};
 use chart_spec::font::FontSpec;
 
 /// The text backend of an engine.
@@ -35,6 +35,29 @@ pub struct ShapedLine {
     pub baselines: Baselines,
     /// Extra outline stroke width for the glyphs of a synthesized bold face (0 when none).
     pub embolden: f32,
+}
+
+impl ShapedLine {
+    /// Where the pen starts relative to a `fillText` anchor, CSS px: the line moved left by
+    /// `textAlign` (none, half or all of its advance) and up to the `textBaseline` chosen, as
+    /// canvas places text. The rasteriser and the vector writers place text by it.
+    pub fn anchor_offset(&self, align: TextAlign, baseline: TextBaseline) -> (f32, f32) {
+        let dx = match align {
+            TextAlign::Left => 0.0,
+            TextAlign::Center => -self.width / 2.0,
+            TextAlign::Right => -self.width,
+        };
+        let b = self.baselines;
+        let dy = -match baseline {
+            TextBaseline::Alphabetic => 0.0,
+            TextBaseline::Top => b.top,
+            TextBaseline::Hanging => b.hanging,
+            TextBaseline::Middle => b.middle,
+            TextBaseline::Ideographic => b.ideographic,
+            TextBaseline::Bottom => b.bottom,
+        };
+        (dx, dy)
+    }
 }
 
 /// One glyph: its outline in CSS px around its origin (y down), and the origin's x.

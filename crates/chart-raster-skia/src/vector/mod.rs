@@ -16,7 +16,7 @@
 pub mod pdf;
 pub mod svg;
 
-use crate::scene::{Stroke, TextAlign, TextBaseline, TextItem, Transform};
+use crate::scene::{Stroke, TextItem, Transform};
 use crate::text::{ShapedGlyph, ShapedLine, TextEngine};
 
 /// Which vector format to write.
@@ -85,20 +85,7 @@ pub(crate) fn place_text(
         return None;
     }
     let line = text.shape(&item.font, &item.text, None, false)?;
-    let dx = match item.align {
-        TextAlign::Left => 0.0,
-        TextAlign::Center => -line.width / 2.0,
-        TextAlign::Right => -line.width,
-    };
-    let b = line.baselines;
-    let dy = -match item.baseline {
-        TextBaseline::Alphabetic => 0.0,
-        TextBaseline::Top => b.top,
-        TextBaseline::Hanging => b.hanging,
-        TextBaseline::Middle => b.middle,
-        TextBaseline::Ideographic => b.ideographic,
-        TextBaseline::Bottom => b.bottom,
-    };
+    let (dx, dy) = line.anchor_offset(item.align, item.baseline);
     let (x, y) = (item.x + dx, item.y + dy);
     let t = item.transform;
     if ![x, y, t.a, t.b, t.c, t.d, t.e, t.f, item.font.size]
