@@ -6,7 +6,9 @@ use super::convert::{build_path, device_paint};
 use super::glyphs;
 use super::guard;
 use super::painter::Painter;
-use crate::scene::{Paint, Path, Stroke, TextAlign, TextBaseline, TextItem, Transform};
+use crate::scene::{Paint, Path, Stroke, TextItem, Transform};
+#[cfg(feature = "sprite-text")]
+use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
 use chart_spec::Rgba;
 
