@@ -203,21 +203,7 @@ impl QuadTree {
         let mut node = self.root;
         let mut parent: Option<(u32, usize)> = None;
         while !self.quads[node as usize].leaf {
-            let xm = (x0 + x1) / 2.0;
-            let right = x >= xm;
-            if right {
-                x0 = xm
-            } else {
-                x1 = xm
-            }
-            let ym = (y0 + y1) / 2.0;
-            let bottom = y >= ym;
-            if bottom {
-                y0 = ym
-            } else {
-                y1 = ym
-            }
-            let i = (usize::from(bottom) << 1) | usize::from(right);
+            let (i, _, _) = descend(&mut x0, &mut y0, &mut x1, &mut y1, x, y);
             parent = Some((node, i));
             let child = self.quads[node as usize].children[i];
             if child == NONE {
@@ -236,21 +222,7 @@ impl QuadTree {
         for _ in 0..MAX_SPLITS {
             let split = self.push(Quad::internal());
             self.set_child(parent, split);
-            let xm = (x0 + x1) / 2.0;
-            let right = x >= xm;
-            if right {
-                x0 = xm
-            } else {
-                x1 = xm
-            }
-            let ym = (y0 + y1) / 2.0;
-            let bottom = y >= ym;
-            if bottom {
-                y0 = ym
-            } else {
-                y1 = ym
-            }
-            let i = (usize::from(bottom) << 1) | usize::from(right);
+            let (i, xm, ym) = descend(&mut x0, &mut y0, &mut x1, &mut y1, x, y);
             let j = (usize::from(yp >= ym) << 1) | usize::from(xp >= xm);
             parent = Some((split, i));
             if i != j {
@@ -737,6 +709,34 @@ fn copy_position(nodes: &[Node]) -> Vec<Option<(f64, f64)>> {
             (x.is_finite() && y.is_finite()).then_some((x, y))
         })
         .collect()
+}
+
+/// One step down d3-quadtree's `add`: the quadrant of (x, y) in the square (x0, y0)-(x1, y1),
+/// whose bounds shrink to that quadrant; returns its index (bottom << 1 | right) and the
+/// square's midpoints.
+fn descend(
+    x0: &mut f64,
+    y0: &mut f64,
+    x1: &mut f64,
+    y1: &mut f64,
+    x: f64,
+    y: f64,
+) -> (usize, f64, f64) {
+    let xm = (*x0 + *x1) / 2.0;
+    let right = x >= xm;
+    if right {
+        *x0 = xm
+    } else {
+        *x1 = xm
+    }
+    let ym = (*y0 + *y1) / 2.0;
+    let bottom = y >= ym;
+    if bottom {
+        *y0 = ym
+    } else {
+        *y1 = ym
+    }
+    ((usize::from(bottom) << 1) | usize::from(right), xm, ym)
 }
 
 #[cfg(test)]
