@@ -5,6 +5,7 @@
 //! writer could consume the same list.
 
 use chart_spec::font::FontSpec;
+pub use chart_spec::model::TextDirection;
 use chart_spec::{Cancel, Rgba};
 use std::f32::consts::{PI, TAU};
 
@@ -328,6 +329,10 @@ pub struct TextItem {
     pub align: TextAlign,
     /// Vertical anchoring.
     pub baseline: TextBaseline,
+    /// The canvas `direction` it was drawn with: the base direction of the bidirectional
+    /// algorithm for the line. `align` is already a side (`start`/`end` are resolved by
+    /// the drawer), so this only orders the line.
+    pub direction: TextDirection,
     /// The context transform at the time of the call (rotation of tick labels, …).
     pub transform: Transform,
     /// `strokeText` with this stroke and colour before the fill, when set.

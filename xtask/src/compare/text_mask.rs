@@ -142,6 +142,7 @@ mod tests {
             paint: Paint::Solid(Rgba::BLACK),
             align: TextAlign::Center,
             baseline: TextBaseline::Middle,
+            direction: Default::default(),
             transform,
             stroke: None,
         }))

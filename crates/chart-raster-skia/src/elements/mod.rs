@@ -12,7 +12,7 @@ pub mod point;
 
 use crate::scene::{
     Item, ItemList, LineCap, LineJoin, Paint, Path, Shadow, Stroke, TextAlign, TextBaseline,
-    TextItem, Transform,
+    TextDirection, TextItem, Transform,
 };
 use crate::text::TextEngine;
 use chart_spec::values::Font;
@@ -147,6 +147,10 @@ pub struct Ctx<'a> {
     shadow: Option<Shadow>,
     saved: Vec<(Transform, usize, Option<Shadow>)>,
     clips: usize,
+    /// The canvas element's CSS `direction`, which the context's `direction = 'inherit'`
+    /// (the default, never changed by Chart.js) follows. It is no part of the 2D state:
+    /// `save`/`restore` leave it.
+    direction: TextDirection,
 }
 
 impl<'a> Ctx<'a> {
@@ -159,7 +163,28 @@ impl<'a> Ctx<'a> {
             shadow: None,
             saved: Vec::new(),
             clips: 0,
+            direction: TextDirection::Ltr,
         }
+    }
+
+    /// Sets the canvas element's `direction` style (`overrideTextDirection` in Chart.js's
+    /// helpers.rtl): text drawn afterwards is ordered with this base direction.
+    pub fn set_direction(&mut self, direction: TextDirection) {
+        self.direction = direction;
+    }
+
+    /// `textAlign = 'start'` (or `'end'` when `end`) as the canvas resolves it: the left
+    /// side in a left-to-right canvas, the right side in a right-to-left one.
+    pub fn logical_align(&self, end: bool) -> TextAlign {
+        match (self.direction, end) {
+            (TextDirection::Ltr, false) | (TextDirection::Rtl, true) => TextAlign::Left,
+            _ => TextAlign::Right,
+        }
+    }
+
+    /// The canvas's current text direction.
+    pub fn direction(&self) -> TextDirection {
+        self.direction
     }
 
     /// Nothing more will be drawn (the scene budget is spent or the render cancelled): long
@@ -304,6 +329,7 @@ impl<'a> Ctx<'a> {
             paint: Paint::Solid(color),
             align,
             baseline,
+            direction: self.direction,
             transform: self.transform,
             stroke: stroke.map(|(w, c)| (StrokeStyle::new(w, c).to_scene(), Paint::Solid(c))),
         })));

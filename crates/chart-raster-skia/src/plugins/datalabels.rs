@@ -15,11 +15,9 @@ use crate::elements::geometry::ElementGeometry;
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
-use crate::scene::{LineJoin, TextAlign, TextBaseline};
+use crate::scene::{LineJoin, TextBaseline};
 use chart_spec::model::LabelOptions;
-use chart_spec::model::{
-    DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay, LabelTextAlign,
-};
+use chart_spec::model::{DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay};
 use chart_spec::Rgba;
 use std::borrow::Cow;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
@@ -495,11 +493,7 @@ pub fn draw(ctx: &mut Ctx<'_>, placed: &[Placed], area: &Area) {
         if !p.label.lines.is_empty() && (o.color.is_some() || stroked.is_some()) {
             let t = &p.text;
             let h = o.font.line_height;
-            let (x, align) = match o.text_align {
-                LabelTextAlign::Left => (t.x, TextAlign::Left),
-                LabelTextAlign::Center => (t.x + t.w / 2.0, TextAlign::Center),
-                LabelTextAlign::Right => (t.x + t.w, TextAlign::Right),
-            };
+            let (x, align) = super::label_text_anchor(ctx, o.text_align, t.x, t.w);
             let fill = o.color.map_or(Rgba::TRANSPARENT, fade);
             for (i, line) in p.label.lines.iter().enumerate() {
                 let y = t.y + h / 2.0 + h * i as f64;

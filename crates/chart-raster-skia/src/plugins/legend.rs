@@ -249,6 +249,13 @@ impl LegendBox {
                 ),
             )
         };
+        // `overrideTextDirection(ctx, opts.textDirection)` sets the canvas's CSS direction;
+        // `restoreTextDirection(ctx, opts.textDirection)` is handed the option string, not
+        // the saved style, so it sets nothing valid back: whatever is drawn after the items
+        // (subtitle, title, scales, datasets, plugins' labels) keeps this direction.
+        if let Some(d) = self.opts.text_direction {
+            ctx.set_direction(d);
+        }
         let mut line = 0usize;
         let lh = ih + pad;
         for (i, it) in self.items.iter().enumerate() {

@@ -12,9 +12,10 @@ pub mod gradient;
 pub mod legend;
 pub mod title;
 
+use crate::elements::Ctx;
 use crate::layout::BoxPos;
 use crate::scene::TextAlign;
-use chart_spec::model::{Align, Position};
+use chart_spec::model::{Align, LabelTextAlign, Position};
 
 /// The point `align` picks between `start` and `end` (Chart.js `_alignStartEnd` in helpers).
 pub(crate) fn align_se(align: Align, start: f64, end: f64) -> f64 {
@@ -31,6 +32,26 @@ pub(crate) fn text_align(align: Align) -> TextAlign {
         Align::Start => TextAlign::Left,
         Align::End => TextAlign::Right,
         _ => TextAlign::Center,
+    }
+}
+
+/// Where a plugin label's lines are anchored in a text box at `x`, `w` wide, and the canvas
+/// alignment they are drawn with: the plugins compute the anchor for the left-to-right
+/// reading of `textAlign` (`textGeometry` in chartjs-plugin-datalabels,
+/// `calculateTextAlignment` in chartjs-plugin-annotation) and hand the option to the canvas
+/// unchanged, so `start`/`end` take their side from the canvas direction.
+pub(crate) fn label_text_anchor(
+    ctx: &Ctx<'_>,
+    align: LabelTextAlign,
+    x: f64,
+    w: f64,
+) -> (f64, TextAlign) {
+    match align {
+        LabelTextAlign::Start => (x, ctx.logical_align(false)),
+        LabelTextAlign::Left => (x, TextAlign::Left),
+        LabelTextAlign::Center => (x + w / 2.0, TextAlign::Center),
+        LabelTextAlign::End => (x + w, ctx.logical_align(true)),
+        LabelTextAlign::Right => (x + w, TextAlign::Right),
     }
 }
 

@@ -6,7 +6,7 @@ use super::convert::{build_path, device_paint};
 use super::glyphs;
 use super::guard;
 use super::painter::Painter;
-use crate::scene::{Paint, Path, Stroke, TextItem, Transform};
+use crate::scene::{Paint, Path, Stroke, TextDirection, TextItem, Transform};
 #[cfg(feature = "sprite-text")]
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
@@ -39,7 +39,8 @@ impl Painter<'_> {
         let t = self.base.then(item.transform);
         let axis_aligned = t.b == 0.0 && t.c == 0.0 && t.a > 0.0 && t.d > 0.0;
         let hint = axis_aligned.then_some(t.d);
-        let Some(line) = self.text.shape(&item.font, &item.text, hint, false) else {
+        let rtl = item.direction == TextDirection::Rtl;
+        let Some(line) = self.text.shape(&item.font, &item.text, hint, rtl) else {
             return;
         };
         let (dx, dy) = line.anchor_offset(item.align, item.baseline);
@@ -354,6 +355,7 @@ mod tests {
                 paint: Paint::Solid(Rgba::BLACK),
                 align: TextAlign::Left,
                 baseline,
+                direction: Default::default(),
                 transform: Transform::IDENTITY,
                 stroke: None,
             }))
@@ -399,6 +401,7 @@ mod tests {
             paint: Paint::Solid(Rgba::BLACK),
             align: TextAlign::Left,
             baseline: TextBaseline::Middle,
+            direction: Default::default(),
             transform: Transform::IDENTITY,
             stroke: None,
         }));

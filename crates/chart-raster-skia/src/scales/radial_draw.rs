@@ -3,7 +3,8 @@
 
 use super::radial_geometry::{PointLabelItem, RadialGeometry};
 use crate::scene::{
-    Item, ItemList, Paint, Path, Stroke, TextAlign, TextBaseline, TextItem, Transform,
+    Item, ItemList, Paint, Path, Stroke, TextAlign, TextBaseline, TextDirection, TextItem,
+    Transform,
 };
 use chart_spec::font::FontSpec;
 use chart_spec::Rgba;
@@ -225,6 +226,7 @@ pub fn draw_point_labels(
     labels: &[Vec<String>],
     placed: &[PointLabelItem],
     styles: &[PointLabelStyle],
+    direction: TextDirection,
     items: &mut ItemList,
 ) {
     for i in (0..labels.len().min(placed.len())).rev() {
@@ -271,6 +273,7 @@ pub fn draw_point_labels(
                 paint: solid(style.color),
                 align: item.align,
                 baseline: TextBaseline::Middle,
+                direction,
                 transform: Transform::IDENTITY,
                 stroke: None,
             })));
@@ -334,6 +337,7 @@ pub fn draw_tick_labels(
     ticks: &[RadialTick],
     styles: &[TickLabelStyle],
     measure: &dyn Fn(&FontSpec, &str) -> f64,
+    direction: TextDirection,
     items: &mut ItemList,
 ) {
     let transform = Transform::translate(g.x_center as f32, g.y_center as f32)
@@ -390,6 +394,7 @@ pub fn draw_tick_labels(
                 paint: solid(style.color),
                 align: TextAlign::Center,
                 baseline: TextBaseline::Middle,
+                direction,
                 transform,
                 stroke,
             })));
@@ -469,6 +474,7 @@ mod tests {
             &ticks,
             &[style],
             &|_, s| s.len() as f64 * 6.0,
+            TextDirection::Ltr,
             &mut items,
         );
         assert_eq!(items.len(), 2);

@@ -245,7 +245,14 @@ impl ScaleType for RadialLinearScale {
                             }
                         })
                         .collect();
-                    draw_point_labels(&self.point_labels, &self.items, &styles, ctx.items);
+                    let direction = ctx.direction();
+                    draw_point_labels(
+                        &self.point_labels,
+                        &self.items,
+                        &styles,
+                        direction,
+                        ctx.items,
+                    );
                 }
                 let ticks: Vec<RadialTick> = core
                     .ticks
@@ -312,6 +319,7 @@ impl ScaleType for RadialLinearScale {
                     &ticks,
                     &styles,
                     &|f, s| f64::from(text.measure(f, s)),
+                    ctx.direction(),
                     ctx.items,
                 );
             }

@@ -835,6 +835,27 @@ mod tests {
         assert!(line.glyphs.is_empty() && line.width == 0.0, "{line:?}");
     }
 
+    /// The canvas direction is the paragraph's base level: in a right-to-left canvas the
+    /// first (Latin) word of "ab \u{5d0}" goes to the right end, and a trailing colon after
+    /// Hebrew to the left end; the width does not change.
+    #[test]
+    fn rtl_base_direction_orders_the_line() {
+        let db = FontDb::system();
+        let f = font(chart_spec::font::DEFAULT_FAMILY, 12.0, 400);
+        let glyph = |s: &str| db.placed(&f, s, false).1[0].glyph;
+        let order = |s: &str, rtl: bool| -> Vec<u16> {
+            db.placed(&f, s, rtl).1.iter().map(|g| g.glyph).collect()
+        };
+        let (a, b, alef, colon) = (glyph("a"), glyph("b"), glyph("\u{5d0}"), glyph(":"));
+        let space = glyph(" ");
+        assert_eq!(order("ab \u{5d0}", false), [a, b, space, alef]);
+        assert_eq!(order("ab \u{5d0}", true), [alef, space, a, b]);
+        assert_eq!(order("\u{5d0}:", false), [alef, colon]);
+        assert_eq!(order("\u{5d0}:", true), [colon, alef]);
+        let width = |rtl| db.shape(&f, "ab \u{5d0}:", Some(1.0), rtl).width;
+        assert_eq!(width(false), width(true));
+    }
+
     /// Hostile text: random code points, lone marks, bidi controls and long strings shape
     /// without panicking, and a long line costs time in proportion to its length.
     #[test]

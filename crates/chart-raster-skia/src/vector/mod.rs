@@ -16,7 +16,7 @@
 pub mod pdf;
 pub mod svg;
 
-use crate::scene::{Stroke, TextItem, Transform};
+use crate::scene::{Stroke, TextDirection, TextItem, Transform};
 use crate::text::{ShapedGlyph, ShapedLine, TextEngine};
 
 /// Which vector format to write.
@@ -84,7 +84,8 @@ pub(crate) fn place_text(
     if item.text.is_empty() {
         return None;
     }
-    let line = text.shape(&item.font, &item.text, None, false)?;
+    let rtl = item.direction == TextDirection::Rtl;
+    let line = text.shape(&item.font, &item.text, None, rtl)?;
     let (dx, dy) = line.anchor_offset(item.align, item.baseline);
     let (x, y) = (item.x + dx, item.y + dy);
     let t = item.transform;

@@ -592,6 +592,7 @@ mod tests {
                 paint: Paint::Solid(Rgba::BLACK),
                 align: TextAlign::Left,
                 baseline: TextBaseline::Alphabetic,
+                direction: Default::default(),
                 transform: Transform::IDENTITY,
                 stroke: None,
             })),

@@ -13,7 +13,8 @@
 use super::{dash_pattern, finite, place_text, strokes, PlacedText, VectorError, POLL_EVERY};
 use crate::raster::guard;
 use crate::scene::{
-    Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextItem, Transform,
+    Item, LineCap, LineJoin, Paint, Path, PathCmd, Scene, Stroke, TextDirection, TextItem,
+    Transform,
 };
 use crate::text::{GlyphId, TextEngine};
 use chart_spec::font::FontStyle;
@@ -499,6 +500,11 @@ impl Writer {
             FontStyle::Italic => self.body.push_str(" font-style=\"italic\""),
             FontStyle::Oblique => self.body.push_str(" font-style=\"oblique\""),
         }
+        if item.direction == TextDirection::Rtl {
+            // The line's base direction, for the order a reader copies it in; its end (the
+            // visual left) stays on `x`, where the outlines start.
+            self.body.push_str(" direction=\"rtl\" text-anchor=\"end\"");
+        }
         if placed.line.width.is_finite() && placed.line.width > 0.0 {
             let _ = write!(
                 self.body,
@@ -722,9 +728,19 @@ mod tests {
             paint: Paint::Solid(Rgba::BLACK),
             align: TextAlign::Center,
             baseline: TextBaseline::Middle,
+            direction: Default::default(),
             transform: Transform::IDENTITY,
             stroke: None,
         }));
+        let rtl = match &item {
+            Item::Text(t) => Item::Text(Box::new(TextItem {
+                direction: crate::scene::TextDirection::Rtl,
+                ..(**t).clone()
+            })),
+            _ => unreachable!(),
+        };
+        assert!(!svg(vec![item.clone()]).contains("direction="));
+        assert!(svg(vec![rtl]).contains(" direction=\"rtl\" text-anchor=\"end\""));
         let out = svg(vec![item.clone(), item]);
         assert!(out.contains(">A&amp;B &lt;C&gt;</text>"));
         // Six glyphs with ink (the spaces have none), drawn twice, defined once.

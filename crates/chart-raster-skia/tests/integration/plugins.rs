@@ -403,3 +403,55 @@ fn rtl_flips_the_legend_title_alignment_only() {
     assert_eq!((ltr.0, ltr.1), (rtl.0, rtl.1));
     assert_eq!((ltr.2, rtl.2), (TextAlign::Left, TextAlign::Right));
 }
+
+/// `textDirection: 'rtl'` on the legend (Chart.js 4.5.1 `Legend._draw`): the canvas takes
+/// the direction before the items are drawn, after the legend title, and keeps it
+/// (`restoreTextDirection` is handed the option, not the saved style), so the title drawn
+/// next and the data labels are right to left too, and a data label's default
+/// `textAlign: 'start'` becomes the right side.
+#[test]
+fn legend_text_direction_sets_the_canvas_direction_from_its_items_on() {
+    use chart_raster_skia::scene::{TextAlign, TextDirection};
+    let run = |direction: &str| {
+        let (s, msgs) = scene(json!({"type": "bar", "data": {"labels": ["a"],
+            "datasets": [{"label": "Omega", "data": [7.25]}]},
+            "options": {"animation": false, "plugins": {
+                "legend": {"textDirection": direction,
+                    "title": {"display": true, "text": "Heading"}},
+                "title": {"display": true, "text": "Top"},
+                "datalabels": {"display": true}}}}));
+        assert!(msgs.is_empty(), "{msgs:?}");
+        let find = |text: &str| {
+            s.items
+                .iter()
+                .find_map(|i| match i {
+                    Item::Text(t) if t.text == text => {
+                        Some((t.direction, t.align, t.transform.apply(t.x, t.y).0))
+                    }
+                    _ => None,
+                })
+                .unwrap_or_else(|| panic!("{text} is drawn"))
+        };
+        (find("Heading"), find("Omega"), find("Top"), find("7.25"))
+    };
+    let (heading, item, title, label) = run("rtl");
+    assert_eq!(heading.0, TextDirection::Ltr);
+    assert_eq!(
+        (item.0, title.0, label.0),
+        (TextDirection::Rtl, TextDirection::Rtl, TextDirection::Rtl)
+    );
+    assert_eq!(label.1, TextAlign::Right);
+    for (h, i, t, l) in [run("ltr"), run("RTL")] {
+        assert_eq!(
+            (h.0, i.0, t.0, l.0),
+            (
+                TextDirection::Ltr,
+                TextDirection::Ltr,
+                TextDirection::Ltr,
+                TextDirection::Ltr
+            )
+        );
+        // The same anchor (the left of the label's text box), aligned by the other side.
+        assert_eq!((l.1, l.2), (TextAlign::Left, label.2));
+    }
+}

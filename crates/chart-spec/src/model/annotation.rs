@@ -6,6 +6,7 @@
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
 use super::element::PointStyle;
+use super::plugin::LabelTextAlign;
 use super::raw::Raw;
 use crate::color::Rgba;
 use crate::values::{Font, Padding};
@@ -207,9 +208,8 @@ pub struct AnnotationLabel {
     pub y_adjust: f64,
     /// `rotation` in degrees; `None` is `'auto'` (line labels only). Default: 0.
     pub rotation: Option<f64>,
-    /// `textAlign`: -1 start/left, 0 center, 1 end/right. Default: start (center on lines
-    /// and label annotations).
-    pub text_align: i8,
+    /// `textAlign`. Default: start (center on lines and label annotations).
+    pub text_align: LabelTextAlign,
     /// `textStrokeWidth`. Default: 0.
     pub text_stroke_width: f64,
     /// `textStrokeColor`. Default: none.

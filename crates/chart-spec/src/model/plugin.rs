@@ -97,10 +97,24 @@ pub struct LegendOptions {
     pub max_height: Option<f64>,
     /// `rtl`. Default: false.
     pub rtl: bool,
+    /// `textDirection`: the canvas direction the items are drawn with (`'ltr'` or `'rtl'`;
+    /// anything else leaves the canvas as it is). Default: undefined.
+    pub text_direction: Option<TextDirection>,
     /// `labels`.
     pub labels: LegendLabelOptions,
     /// `title`.
     pub title: LegendTitleOptions,
+}
+
+/// A canvas text direction (CSS `direction`): the base direction of the bidirectional
+/// algorithm for each line drawn.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum TextDirection {
+    /// `ltr` (what the browser page's canvas inherits).
+    #[default]
+    Ltr,
+    /// `rtl`.
+    Rtl,
 }
 
 /// Filler plugin options.
@@ -187,15 +201,34 @@ pub enum LabelAnchor {
     End,
 }
 
-/// `textAlign` of multi-line labels, as the canvas reads it (left-to-right text).
+/// `textAlign` of a plugin's label (chartjs-plugin-datalabels, chartjs-plugin-annotation),
+/// handed to the canvas as it is: `start` and `end` take their side from the canvas
+/// direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum LabelTextAlign {
-    /// `'start'` (default) or `'left'`.
+    /// `'start'` (and any unknown value).
+    Start,
+    /// `'left'`.
     Left,
     /// `'center'`.
     Center,
-    /// `'end'` or `'right'`.
+    /// `'end'`.
+    End,
+    /// `'right'`.
     Right,
+}
+
+impl LabelTextAlign {
+    /// Reads a `textAlign` option; anything not a canvas keyword is `start`.
+    pub fn parse(v: Option<&str>) -> Self {
+        match v {
+            Some("left") => Self::Left,
+            Some("center") => Self::Center,
+            Some("end") => Self::End,
+            Some("right") => Self::Right,
+            _ => Self::Start,
+        }
+    }
 }
 
 /// The resolved options of one data label (`Label._modelize` in chartjs-plugin-datalabels).

@@ -10,7 +10,7 @@ use crate::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, Callout, ControlOffset,
     DrawTime, LabelPos, LabelSize, Shape, ShapeShadow,
 };
-use crate::model::{PointStyle, Raw};
+use crate::model::{LabelTextAlign, PointStyle, Raw};
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::{to_font, to_padding, Font};
 use serde_json::{Map, Value};
@@ -160,11 +160,7 @@ pub(super) fn label(
             Some(Value::Number(n)) => Some(n.as_f64().unwrap_or(0.0)),
             _ => Some(parent_rotation),
         },
-        text_align: match m.get("textAlign").and_then(Value::as_str) {
-            Some("center") => 0,
-            Some("end" | "right") => 1,
-            _ => -1,
-        },
+        text_align: LabelTextAlign::parse(m.get("textAlign").and_then(Value::as_str)),
         text_stroke_width: num(m, "textStrokeWidth", 0.0),
         text_stroke_color: color_of(m.get("textStrokeColor")),
         callout: m

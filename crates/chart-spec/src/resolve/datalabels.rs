@@ -122,11 +122,7 @@ fn label_options(cfg: &Map<String, Value>, index: usize) -> Option<LabelOptions>
         None => default_color,
         v => color_of(v),
     };
-    let text_align = match get("textAlign").and_then(Value::as_str) {
-        Some("center") => LabelTextAlign::Center,
-        Some("end" | "right") => LabelTextAlign::Right,
-        _ => LabelTextAlign::Left,
-    };
+    let text_align = LabelTextAlign::parse(get("textAlign").and_then(Value::as_str));
     Some(LabelOptions {
         display,
         align,

@@ -10,7 +10,7 @@ use crate::color::Rgba;
 use crate::message::Message;
 use crate::model::{
     Align, DecimationAlgorithm, DecimationOptions, LegendLabelOptions, LegendOptions,
-    LegendTitleOptions, Position, Raw, TitleOptions,
+    LegendTitleOptions, Position, Raw, TextDirection, TitleOptions,
 };
 use crate::scopes::{to_number, truthy, Reader};
 use crate::values::{padding_from_scopes, to_font};
@@ -160,6 +160,12 @@ pub(super) fn resolve_legend(
         max_width: r.num("maxWidth"),
         max_height: r.num("maxHeight"),
         rtl: r.bool_or("rtl", false),
+        // `overrideTextDirection` acts on these two strings only.
+        text_direction: match r.raw("textDirection") {
+            Some(Value::String(s)) if s == "ltr" => Some(TextDirection::Ltr),
+            Some(Value::String(s)) if s == "rtl" => Some(TextDirection::Rtl),
+            _ => None,
+        },
         labels,
         title,
     }

@@ -7,7 +7,7 @@ use super::shape::{draw_box, rotate_about, stroke_style};
 use super::Scales;
 use crate::elements::{Area, Ctx, P};
 use crate::math::squared;
-use crate::scene::{TextAlign, TextBaseline};
+use crate::scene::TextBaseline;
 use chart_spec::model::annotation::{Annotation, AnnotationLabel, Callout};
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI};
@@ -227,11 +227,7 @@ pub(super) fn draw_label(ctx: &mut Ctx<'_>, l: &AnnotationLabel, lb: &LabelBox) 
     let x0 = lb.rect.x + p.left + bw / 2.0;
     let y0 = lb.rect.y + p.top + bw / 2.0;
     let w = lb.rect.width() - p.left - p.right - bw;
-    let (x, align) = match l.text_align {
-        0 => (x0 + w / 2.0, TextAlign::Center),
-        1 => (x0 + w, TextAlign::Right),
-        _ => (x0, TextAlign::Left),
-    };
+    let (x, align) = crate::plugins::label_text_anchor(ctx, l.text_align, x0, w);
     let mut y = y0 + l.text_stroke_width / 2.0;
     for (i, line) in l.content.iter().enumerate() {
         let Some(f) = l.fonts.get(i.min(l.fonts.len().saturating_sub(1))) else {
