@@ -359,15 +359,30 @@ pub fn numeric_tick_label(core: &ScaleCore, index: usize, ticks: &[Tick]) -> Opt
 fn compute_tick_limit(core: &ScaleCore) -> f64 {
     let horizontal = core.is_horizontal();
     let length = if horizontal { core.width } else { core.height };
-    let min_rot = core.opts.ticks.min_rotation.to_radians();
+    tick_limit_for_length(
+        length,
+        horizontal,
+        core.opts.ticks.min_rotation,
+        core.tick_font(0).line_height,
+    )
+}
+
+/// `LinearScale.computeTickLimit` for a scale `length` px long: one tick per 40 px, or per
+/// tick-font line when labels stack closer (vertical scales, or rotated labels).
+pub fn tick_limit_for_length(
+    length: f64,
+    horizontal: bool,
+    min_rotation_deg: f64,
+    line_height: f64,
+) -> f64 {
+    let min_rot = min_rotation_deg.to_radians();
     let r = if horizontal {
         libm::sin(min_rot)
     } else {
         libm::cos(min_rot)
     };
     let ratio = if r == 0.0 || r.is_nan() { 0.001 } else { r };
-    let lh = core.tick_font(0).line_height;
-    (length / 40f64.min(lh / ratio)).ceil()
+    (length / 40f64.min(line_height / ratio)).ceil()
 }
 
 impl ScaleType for LinearScale {

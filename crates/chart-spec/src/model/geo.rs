@@ -37,6 +37,10 @@ pub struct GeoOptions {
     pub projection_offset: (f64, f64),
     /// `padding` of the projection scale (top, right, bottom, left). Default: 0.
     pub padding: [f64; 4],
+    /// The colour scale's legend (`scales.color`), which decides its ticks.
+    pub color_legend: LegendScale,
+    /// The size scale's legend (`scales.size`), which decides its ticks.
+    pub size_legend: LegendScale,
     /// `scales.color.quantize`. Default: 0.
     pub quantize: f64,
     /// `scales.color.interpolate` when a name. Default: `'blues'`.
@@ -61,4 +65,32 @@ pub struct GeoOptions {
     pub outline_border_color: Rgba,
     /// `outlineBorderWidth`. Default: 0 (a canvas keeps 1).
     pub outline_border_width: f64,
+}
+
+/// What decides the ticks of one of chartjs-chart-geo's legend scales (`ColorScale`,
+/// `SizeScale`, both `LinearScale`s): with `bounds: 'ticks'` the outer ticks are the value
+/// range that colours and radii are spread over, so the tick count changes the picture even
+/// when the legend is not drawn.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LegendScale {
+    /// `legend.align` is `'top'` or `'bottom'` (the scale is horizontal). Default: colour
+    /// `'right'`, size `'bottom'`.
+    pub horizontal: bool,
+    /// `legend.length`: px, or a fraction of the chart area below 1. Default: colour 100,
+    /// size 90.
+    pub length: f64,
+    /// `legend.width`: px, or a fraction below 1. Default: colour 50, size 70.
+    pub width: f64,
+    /// `legend.indicatorWidth`. Default: colour 10, size 42.
+    pub indicator_width: f64,
+    /// The tick font's line height in px. Default: 12 × 1.2.
+    pub tick_line_height: f64,
+    /// `ticks.minRotation` in degrees. Default: 0.
+    pub min_rotation: f64,
+    /// `ticks.maxTicksLimit`. Default: 11 (`getTickLimit`'s `maxTicksLimit || 11`).
+    pub max_ticks_limit: f64,
+    /// `min` when a finite number. Default: the smallest value.
+    pub min: Option<f64>,
+    /// `max` when a finite number. Default: the largest value.
+    pub max: Option<f64>,
 }

@@ -3,10 +3,12 @@
 //! counted against the polygon and vertex budgets; the projection, colour and size scale
 //! options as the plugin's defaults fill them.
 
+use super::lookup::global_font_scopes;
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
-use crate::model::{GeoOptions, GeoShape};
+use crate::model::{GeoOptions, GeoShape, LegendScale};
 use crate::scopes::{to_number, truthy, Scopes};
+use crate::values::to_font;
 use serde_json::{Map, Value};
 
 /// What is left of the polygon and vertex budgets while reading one dataset.
@@ -209,6 +211,8 @@ pub fn resolve_geo(
             b: 0,
             a: 0,
         }),
+        color_legend: legend_scale(&color_scale, (false, 100.0, 50.0, 10.0)),
+        size_legend: legend_scale(&size_scale, (true, 90.0, 70.0, 42.0)),
         size_range: pair(size_scale.get("range"), (2.0, 20.0)),
         size_area: size_scale.get("mode").and_then(Value::as_str) != Some("range"),
         missing_size: finite(size_scale.get("missing"), 1.0),
@@ -220,6 +224,44 @@ pub fn resolve_geo(
         outline_background: color(scopes.get("outlineBackgroundColor"), None),
         outline_border_color: color(scopes.get("outlineBorderColor"), None).unwrap_or(border_color),
         outline_border_width: finite(scopes.get("outlineBorderWidth"), 0.0),
+    }
+}
+
+/// A legend scale's options, with the scale's own defaults: `(horizontal, length, width,
+/// indicatorWidth)` (chartjs-chart-geo 4.3.6's `baseDefaults.legend`, which `SizeScale`
+/// overrides with `align: 'bottom'`, 90, 70 and 42).
+fn legend_scale(
+    scale: &Scopes<'_>,
+    (horizontal, length, width, indicator): (bool, f64, f64, f64),
+) -> LegendScale {
+    let legend = scale.child("legend");
+    let ticks = scale.child("ticks");
+    // Sizes must be positive and finite before they become a tick count.
+    let size = |v: Option<&Value>, d: f64| {
+        v.filter(|v| !v.is_null())
+            .map(to_number)
+            .filter(|n| n.is_finite() && *n >= 0.0)
+            .unwrap_or(d)
+    };
+    let finite = |v: Option<&Value>| v.map(to_number).filter(|n| n.is_finite());
+    // A scale's tick font falls back to `Chart.defaults.font` (not `options.font`), as the
+    // cartesian scales' do in Chart.js 4.5.1.
+    let font = to_font(&ticks.child("font"), &global_font_scopes());
+    LegendScale {
+        horizontal: match legend.get("align").and_then(Value::as_str) {
+            Some(a) => matches!(a, "top" | "bottom"),
+            None => horizontal,
+        },
+        length: size(legend.get("length"), length),
+        width: size(legend.get("width"), width),
+        indicator_width: size(legend.get("indicatorWidth"), indicator),
+        tick_line_height: font.line_height,
+        min_rotation: finite(ticks.get("minRotation")).unwrap_or(0.0),
+        max_ticks_limit: finite(ticks.get("maxTicksLimit"))
+            .filter(|m| *m != 0.0)
+            .unwrap_or(11.0),
+        min: finite(scale.get("min")),
+        max: finite(scale.get("max")),
     }
 }
 

@@ -18,7 +18,7 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
-use chart_spec::model::{Dataset, Elements, GeoOptions, GeoShape, PluginDataset, Raw};
+use chart_spec::model::{Dataset, Elements, GeoOptions, GeoShape, LegendScale, PluginDataset, Raw};
 use chart_spec::{Cancel, Rgba};
 use projection::Projection;
 
@@ -43,31 +43,64 @@ pub struct GeoController {
     cancel: Cancel,
 }
 
-/// The nice bounds of a legend scale over `values` (`LinearScale` with `bounds: 'ticks'`):
-/// `max_ticks` as `computeTickLimit` gives for the legend's 100px length.
-fn tick_bounds(values: &[f64], max_ticks: f64) -> Option<(f64, f64)> {
+/// The nice bounds of a legend scale over `values`: chartjs-chart-geo's `LegendScale` is a
+/// `LinearScale` with `bounds: 'ticks'`, sized by `LegendScale.update` in the chart area, so
+/// its outer ticks, found as `LinearScaleBase.buildTicks` finds them, are the value range.
+fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64, f64)> {
     let finite = values.iter().copied().filter(|v| v.is_finite());
-    let min = finite.clone().fold(f64::INFINITY, f64::min);
-    let max = finite.fold(f64::NEG_INFINITY, f64::max);
-    if min > max {
+    let data_min = finite.clone().fold(f64::INFINITY, f64::min);
+    let data_max = finite.fold(f64::NEG_INFINITY, f64::max);
+    // `getMinMax(true)`: a finite user `min`/`max` replaces the data's.
+    let min = legend.min.unwrap_or(data_min);
+    let max = legend.max.unwrap_or(data_max);
+    if !(min <= max) || !min.is_finite() || !max.is_finite() {
         return None;
     }
+    // `handleTickRangeOptions` (no beginAtZero on these scales): equal bounds open by 5%.
     let (min, max) = if min == max {
-        (min - 1.0, max + 1.0)
+        let offset = if max == 0.0 { 1.0 } else { (max * 0.05).abs() };
+        (
+            if legend.min.is_some() {
+                min
+            } else {
+                min - offset
+            },
+            if legend.max.is_some() {
+                max
+            } else {
+                max + offset
+            },
+        )
     } else {
         (min, max)
     };
+    // `LegendScale.update`: the box is the legend's length and width (fractions of the chart
+    // area below 1), the indicator taken off across the scale; `computeTickLimit` then counts
+    // ticks along it, `getTickLimit` caps them by `maxTicksLimit` and `buildTicks` keeps two.
+    let (cw, ch) = (area.width().min(area.right), area.height().min(area.bottom));
+    let factor = |v: f64, full: f64| if v < 1.0 { full * v } else { v };
+    let along = if legend.horizontal {
+        cw.min(factor(legend.length, cw))
+    } else {
+        ch.min(factor(legend.length, ch))
+    };
+    let limit = crate::scales::linear::tick_limit_for_length(
+        along.max(0.0),
+        legend.horizontal,
+        legend.min_rotation,
+        legend.tick_line_height,
+    );
     let g = crate::scales::linear::TickGen {
-        max_ticks,
+        max_ticks: legend.max_ticks_limit.min(limit).max(2.0),
         bounds_ticks: true,
-        min: None,
-        max: None,
+        min: legend.min,
+        max: legend.max,
         precision: None,
         step: None,
         count: None,
         max_digits: 0.0,
-        horizontal: true,
-        min_rotation: 0.0,
+        horizontal: legend.horizontal,
+        min_rotation: legend.min_rotation,
         include_bounds: true,
     };
     let ticks = crate::scales::linear::generate_ticks(&g, min, max);
@@ -200,7 +233,14 @@ impl Controller for GeoController {
                 .collect()
         };
         self.projection = Projection::fitted(o, &outline, cx.area);
-        let bounds = tick_bounds(&o.values, if ds.kind == "bubbleMap" { 3.0 } else { 5.0 });
+        // A bubble map spreads sizes over the size scale, a choropleth colours over the colour
+        // scale.
+        let legend = if ds.kind == "bubbleMap" {
+            &o.size_legend
+        } else {
+            &o.color_legend
+        };
+        let bounds = tick_bounds(&o.values, legend, &cx.area);
         let normalized = |v: f64| match bounds {
             Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
             _ => None,
@@ -317,8 +357,68 @@ mod tests {
         assert_eq!(quantize(0.1, 5.0), 0.0);
         assert_eq!(quantize(0.9, 5.0), 1.0);
         assert!((quantize(0.525, 5.0) - 0.5).abs() < 1e-9);
-        assert_eq!(tick_bounds(&[45.0, 340.0, 120.0], 5.0), Some((0.0, 400.0)));
-        assert_eq!(tick_bounds(&[20.0, 90.0], 3.0), Some((0.0, 100.0)));
-        assert_eq!(tick_bounds(&[f64::NAN], 3.0), None);
+    }
+
+    fn legend(horizontal: bool, length: f64) -> LegendScale {
+        LegendScale {
+            horizontal,
+            length,
+            width: 50.0,
+            indicator_width: 10.0,
+            tick_line_height: 14.4,
+            min_rotation: 0.0,
+            max_ticks_limit: 11.0,
+            min: None,
+            max: None,
+        }
+    }
+
+    #[test]
+    fn legend_ticks_follow_the_legend_size_as_chart_js_computes_them() {
+        let area = Area {
+            left: 10.0,
+            top: 10.0,
+            right: 790.0,
+            bottom: 490.0,
+        };
+        let values = [12.0, 41.0, 20.0, 33.0, 27.0];
+        // Read from Chart.js 4.5.1 with chartjs-chart-geo 4.3.6 in Chromium (`cargo xtask
+        // compare`: the colour scale's ticks, and the same colours): the default colour
+        // legend (vertical, 100 px: 7 ticks at most) steps by 10 from 10 to 50, `legend:
+        // {length: 300}` (11) by 5 from 10 to 45, `length: 50` (4) by 20 from 0 to 60 (which
+        // autoskip then thins to 0 and 40), and `align: 'bottom', length: 0.5` with
+        // `maxTicksLimit: 4` by 20 from 0 to 60.
+        assert_eq!(
+            tick_bounds(&values, &legend(false, 100.0), &area),
+            Some((10.0, 50.0))
+        );
+        assert_eq!(
+            tick_bounds(&values, &legend(false, 300.0), &area),
+            Some((10.0, 45.0))
+        );
+        assert_eq!(
+            tick_bounds(&values, &legend(false, 50.0), &area),
+            Some((0.0, 60.0))
+        );
+        let mut capped = legend(true, 0.5);
+        capped.max_ticks_limit = 4.0;
+        assert_eq!(tick_bounds(&values, &capped, &area), Some((0.0, 60.0)));
+        // The gallery's choropleth and bubble map (size legend: horizontal, 90 px, 3 ticks).
+        assert_eq!(
+            tick_bounds(&[45.0, 340.0, 120.0], &legend(false, 100.0), &area),
+            Some((0.0, 400.0))
+        );
+        assert_eq!(
+            tick_bounds(&[20.0, 90.0], &legend(true, 90.0), &area),
+            Some((0.0, 100.0))
+        );
+        // A user `min`/`max` bounds the range; nothing finite gives no range.
+        let mut fixed = legend(false, 100.0);
+        (fixed.min, fixed.max) = (Some(0.0), Some(1000.0));
+        assert_eq!(tick_bounds(&values, &fixed, &area), Some((0.0, 1000.0)));
+        assert_eq!(tick_bounds(&[f64::NAN], &legend(true, 90.0), &area), None);
+        // Hostile sizes and values still give a finite range.
+        let wide = tick_bounds(&[f64::INFINITY, 1e308, -1e308], &legend(true, 1e300), &area);
+        assert!(wide.is_some_and(|(lo, hi)| lo.is_finite() && hi.is_finite()));
     }
 }
