@@ -53,7 +53,7 @@ fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64
     // `getMinMax(true)`: a finite user `min`/`max` replaces the data's.
     let min = legend.min.unwrap_or(data_min);
     let max = legend.max.unwrap_or(data_max);
-    if !(min <= max) || !min.is_finite() || !max.is_finite() {
+    if !min.is_finite() || !max.is_finite() || min > max {
         return None;
     }
     // `handleTickRangeOptions` (no beginAtZero on these scales): equal bounds open by 5%.
