@@ -49,6 +49,16 @@ pub use routes::Route;
 /// Largest accepted request body: 10 MiB. Larger bodies get 413.
 pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
 
+/// Default of [`ServerConfig::body_read_timeout`] (`BODY_READ_TIMEOUT_SECONDS`): the longest a
+/// client may take to send one request body, from its head to its last byte. 60 s lets a
+/// full 10 MiB body through at about 175 KB/s; a client trickling a body a byte at a time
+/// (slowloris on the body: hyper's `header_read_timeout` covers the head only) would
+/// otherwise hold its connection, its task and the part already sent, up to 10 MiB, for ever.
+pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// Default of [`ServerConfig::max_connections`] (`MAX_CONNECTIONS`): open client connections.
+pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
+
 /// `Cache-Control` of `/cache/<hash>` responses (one hour, the default TTL).
 pub const CACHE_CONTROL_VALUE: &str = "public, max-age=3600";
 
@@ -75,7 +85,7 @@ pub enum Error {
 }
 
 /// Settings of the HTTP layer.
-#[derive(Debug, Clone, Default)]
+#[derive(Debug, Clone)]
 pub struct ServerConfig {
     /// When set, every route but `/health` and `/openapi.json` requires this key (as
     /// `Authorization: Bearer <key>`, `X-API-Key: <key>` or `?api_key=<key>`). Default: none.
@@ -91,11 +101,34 @@ pub struct ServerConfig {
     pub public_url: Option<String>,
     /// `LOG_FORMAT`: `text` (default) or `json`, one JSON object per line ([`log`]).
     pub log_format: log::LogFormat,
+    /// `BODY_READ_TIMEOUT_SECONDS`: a request body not received in full within this time
+    /// (counted from the end of its head) is answered 408 and its connection closed.
+    /// Default: [`DEFAULT_BODY_READ_TIMEOUT`].
+    pub body_read_timeout: Duration,
+    /// `MAX_CONNECTIONS`: client connections open at once. One more is answered 503 and
+    /// closed at once, so that clients holding connections open (slow heads and bodies, idle
+    /// keep-alive, unread responses) cannot use up the process' file descriptors and memory.
+    /// Default: [`DEFAULT_MAX_CONNECTIONS`].
+    pub max_connections: usize,
+}
+
+impl Default for ServerConfig {
+    fn default() -> Self {
+        Self {
+            api_key: None,
+            trust_proxy: false,
+            public_url: None,
+            log_format: log::LogFormat::default(),
+            body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            max_connections: DEFAULT_MAX_CONNECTIONS,
+        }
+    }
 }
 
 impl ServerConfig {
-    /// `API_KEY`, `TRUST_PROXY` (`1`/`true` or `0`/`false`) and `PUBLIC_URL` (`http://` or
-    /// `https://`, no path), read through `var`. Empty values count as unset.
+    /// `API_KEY`, `TRUST_PROXY` (`1`/`true` or `0`/`false`), `PUBLIC_URL` (`http://` or
+    /// `https://`, no path), `BODY_READ_TIMEOUT_SECONDS` and `MAX_CONNECTIONS` (positive whole
+    /// numbers), read through `var`. Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
         let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
         let trust_proxy = match get("TRUST_PROXY") {
@@ -128,11 +161,29 @@ impl ServerConfig {
                 reason: "expected text or json",
             })?,
         };
+        let positive = |name: &'static str| -> Result<Option<u64>, Error> {
+            get(name)
+                .map(|v| match v.trim().parse::<u64>() {
+                    Ok(n) if n > 0 => Ok(n),
+                    _ => Err(Error::Config {
+                        name,
+                        value: v,
+                        reason: "expected a positive whole number",
+                    }),
+                })
+                .transpose()
+        };
+        let defaults = Self::default();
         Ok(Self {
             api_key: get("API_KEY"),
             trust_proxy,
             public_url,
             log_format,
+            body_read_timeout: positive("BODY_READ_TIMEOUT_SECONDS")?
+                .map_or(defaults.body_read_timeout, Duration::from_secs),
+            max_connections: positive("MAX_CONNECTIONS")?.map_or(defaults.max_connections, |n| {
+                usize::try_from(n).unwrap_or(usize::MAX)
+            }),
         })
     }
 }
@@ -187,6 +238,7 @@ struct App {
     ids: RequestIds,
     http_metrics: metrics::HttpMetrics,
     log: log::LogFormat,
+    body_read_timeout: Duration,
 }
 
 /// Serves until `shutdown` completes, then stops accepting, lets in-flight requests finish
@@ -222,7 +274,13 @@ pub async fn serve(
         ids: RequestIds::new(),
         http_metrics: metrics::HttpMetrics::default(),
         log,
+        body_read_timeout: config.body_read_timeout,
     });
+    let connections = Arc::new(tokio::sync::Semaphore::new(
+        config
+            .max_connections
+            .min(tokio::sync::Semaphore::MAX_PERMITS),
+    ));
     let graceful = GracefulShutdown::new();
     tokio::pin!(shutdown);
     loop {
@@ -237,6 +295,11 @@ pub async fn serve(
                         tokio::time::sleep(Duration::from_millis(50)).await;
                         continue;
                     }
+                };
+                // One permit per open connection, given back when the connection ends.
+                let Ok(permit) = connections.clone().try_acquire_owned() else {
+                    tokio::spawn(refuse_connection(stream, app.clone()));
+                    continue;
                 };
                 // The address this client reached us at: the base of X-Cache-Url when no
                 // public URL is configured and proxies are not trusted.
@@ -263,6 +326,7 @@ pub async fn serve(
                 tokio::spawn(async move {
                     // Client resets and half-read requests end here; nothing to report.
                     let _ = conn.await;
+                    drop(permit);
                 });
             }
             () = &mut shutdown => break,
@@ -292,6 +356,30 @@ pub async fn serve(
 }
 
 type Body = Full<Bytes>;
+
+/// Answers a connection over `MAX_CONNECTIONS` with a JSON 503 and closes it, without
+/// reading its request: the answer is written at once (it fits any socket buffer), and a
+/// client that does not take it within a second is dropped.
+async fn refuse_connection(mut stream: tokio::net::TcpStream, app: Arc<App>) {
+    use tokio::io::AsyncWriteExt;
+    let id = app.ids.next();
+    app.http_metrics.count("other", 503);
+    let body = serde_json::json!({
+        "error": "too many open connections (MAX_CONNECTIONS); retry later"
+    })
+    .to_string();
+    let head = format!(
+        "HTTP/1.1 503 Service Unavailable\r\ncontent-type: application/json\r\n\
+         content-length: {}\r\nretry-after: 1\r\nconnection: close\r\n\
+         x-powered-by: chart-raster/{VERSION}\r\nx-request-id: {id}\r\n\r\n{body}",
+        body.len()
+    );
+    let _ = tokio::time::timeout(Duration::from_secs(1), async {
+        stream.write_all(head.as_bytes()).await?;
+        stream.shutdown().await
+    })
+    .await;
+}
 
 impl App {
     /// The raw response to a head the guard rejected (the connection closes after it).
@@ -498,8 +586,9 @@ async fn route(
     }
 }
 
-/// A POST body, at most [`MAX_BODY_BYTES`]; the error response otherwise.
-async fn read_body(req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
+/// A POST body, at most [`MAX_BODY_BYTES`], received within `timeout`; the error response
+/// otherwise (408 for a body too slow, with the connection closed after it).
+async fn read_body(req: Request<Incoming>, timeout: Duration) -> Result<Bytes, Response<Body>> {
     let too_large = req
         .headers()
         .get(CONTENT_LENGTH)
@@ -509,10 +598,20 @@ async fn read_body(req: Request<Incoming>) -> Result<Bytes, Response<Body>> {
     if too_large {
         return Err(payload_too_large());
     }
-    match Limited::new(req.into_body(), MAX_BODY_BYTES)
-        .collect()
-        .await
-    {
+    let read = Limited::new(req.into_body(), MAX_BODY_BYTES).collect();
+    let Ok(read) = tokio::time::timeout(timeout, read).await else {
+        let mut r = error(
+            StatusCode::REQUEST_TIMEOUT,
+            &format!(
+                "Request body not received within {} s (BODY_READ_TIMEOUT_SECONDS)",
+                timeout.as_secs()
+            ),
+        );
+        r.headers_mut()
+            .insert(hyper::header::CONNECTION, HeaderValue::from_static("close"));
+        return Err(r);
+    };
+    match read {
         Ok(b) => Ok(b.to_bytes()),
         Err(e) if e.is::<http_body_util::LengthLimitError>() => Err(payload_too_large()),
         Err(e) => Err(error(
@@ -531,7 +630,7 @@ async fn render(
     let base = app.cache_base_url(&req, local);
     let limits = &app.service.config().limits;
     let opts = if req.method() == Method::POST {
-        let body = match read_body(req).await {
+        let body = match read_body(req, app.body_read_timeout).await {
             Ok(b) => b,
             Err(r) => return (r, None),
         };
@@ -564,7 +663,7 @@ async fn chart(
     let base = app.cache_base_url(&req, local);
     let limits = &app.service.config().limits;
     let parsed = if req.method() == Method::POST {
-        let body = match read_body(req).await {
+        let body = match read_body(req, app.body_read_timeout).await {
             Ok(b) => b,
             Err(r) => return (r, None),
         };

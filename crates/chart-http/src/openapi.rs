@@ -44,10 +44,11 @@ fn render_responses() -> Value {
         "400": error_response("Invalid request: malformed JSON, a bad option, a size or input budget exceeded (the message names the limit and its variable), or format svg or pdf with engine browser."),
         "401": {"$ref": "#/components/responses/Unauthorized"},
         "405": {"$ref": "#/components/responses/MethodNotAllowed"},
+        "408": error_response("The body did not arrive in full within BODY_READ_TIMEOUT_SECONDS of the request head; the connection closes."),
         "413": error_response("The body is over 10 MiB."),
         "500": error_response("The engine or encoder failed, or a bug: the message carries the request id; the detail is in the log."),
         "503": {
-            "description": "Every render slot is busy and MAX_PENDING requests wait or the waiting requests' parsed input would exceed MAX_PENDING_BYTES, the service is shutting down, or the browser engine cannot run.",
+            "description": "Every render slot is busy and MAX_PENDING requests wait or the waiting requests' parsed input would exceed MAX_PENDING_BYTES, MAX_CONNECTIONS connections are already open, the service is shutting down, or the browser engine cannot run.",
             "headers": {"Retry-After": {"schema": {"type": "integer"}, "description": "Seconds (for a full queue or a shutdown)."}},
             "content": {"application/json": {"schema": {"$ref": "#/components/schemas/Error"}}}
         },

@@ -136,6 +136,10 @@ pub struct Options {
     /// Use [`TestRenderer`] instead of the skia engine.
     pub test_renderer: bool,
     pub config: ServiceConfig,
+    /// `BODY_READ_TIMEOUT_SECONDS` and `MAX_CONNECTIONS` (the other server settings come
+    /// from the fields above).
+    pub body_read_timeout: Duration,
+    pub max_connections: usize,
 }
 
 impl Default for Options {
@@ -151,6 +155,8 @@ impl Default for Options {
             public_url: None,
             test_renderer: false,
             config,
+            body_read_timeout: chart_http::DEFAULT_BODY_READ_TIMEOUT,
+            max_connections: chart_http::DEFAULT_MAX_CONNECTIONS,
         }
     }
 }
@@ -182,6 +188,8 @@ impl Server {
             api_key: opts.api_key,
             trust_proxy: opts.trust_proxy,
             public_url: opts.public_url,
+            body_read_timeout: opts.body_read_timeout,
+            max_connections: opts.max_connections,
             ..ServerConfig::default()
         };
         let svc = service.clone();

@@ -464,3 +464,97 @@ fn hostile_inputs_get_their_designed_answers() {
         failures.join("\n")
     );
 }
+
+/// A body trickled a byte at a time (slowloris on the body: hyper's header timeout covers
+/// heads only) used to hold its connection and what it had sent, up to 10 MiB, for ever.
+/// Now it is answered 408 once `BODY_READ_TIMEOUT_SECONDS` has passed, and closed.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_body_sent_too_slowly_is_408_and_closed() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = Server::start(Options {
+        body_read_timeout: Duration::from_secs(1),
+        ..Options::default()
+    })
+    .await;
+    for (route, framing) in [
+        ("/render", "Content-Length: 100"),
+        ("/chart", "Transfer-Encoding: chunked"),
+    ] {
+        let mut c = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+        let head = format!("POST {route} HTTP/1.1\r\nHost: x\r\n{framing}\r\n\r\n");
+        c.write_all(head.as_bytes()).await.unwrap();
+        if framing.contains("chunked") {
+            c.write_all(b"64\r\n").await.unwrap();
+        }
+        let start = Instant::now();
+        let trickle = async {
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                if c.write_all(b" ").await.is_err() {
+                    break;
+                }
+            }
+        };
+        // The trickle ends when the server closes; the answer was written before.
+        let _ = tokio::time::timeout(Duration::from_secs(10), trickle).await;
+        let mut out = Vec::new();
+        let _ = tokio::time::timeout(Duration::from_secs(5), c.read_to_end(&mut out)).await;
+        let out = String::from_utf8_lossy(&out);
+        assert!(out.starts_with("HTTP/1.1 408"), "{route}: {out}");
+        assert!(
+            out.ends_with(
+                "{\"error\":\"Request body not received within 1 s (BODY_READ_TIMEOUT_SECONDS)\"}"
+            ),
+            "{route}: {out}"
+        );
+        assert!(
+            start.elapsed() < Duration::from_secs(5),
+            "{route}: {:?}",
+            start.elapsed()
+        );
+    }
+    // The service still answers.
+    assert_eq!(s.get("/health").await.status, 200);
+}
+
+/// Clients that hold connections open (slow heads, idle keep-alive, unread answers) could
+/// open as many as the process has file descriptors. Past `MAX_CONNECTIONS` a connection is
+/// answered 503 at once and closed; once the others close, new ones are served again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn connections_past_max_connections_are_503() {
+    use tokio::io::AsyncWriteExt;
+    let s = Server::start(Options {
+        max_connections: 3,
+        ..Options::default()
+    })
+    .await;
+    let mut held = Vec::new();
+    for _ in 0..3 {
+        let mut c = tokio::net::TcpStream::connect(s.addr).await.unwrap();
+        c.write_all(b"GET /health HTTP/1.1\r\n").await.unwrap();
+        held.push(c);
+    }
+    // The server has taken all three (their first bytes arrived).
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    let out = raw(s.addr, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    assert!(out.starts_with("HTTP/1.1 503"), "{out}");
+    assert!(out.contains("retry-after: 1"), "{out}");
+    assert!(
+        out.ends_with("{\"error\":\"too many open connections (MAX_CONNECTIONS); retry later\"}"),
+        "{out}"
+    );
+    drop(held);
+    let deadline = Instant::now() + Duration::from_secs(5);
+    loop {
+        let out = raw(
+            s.addr,
+            b"GET /health HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n",
+        )
+        .await;
+        if out.starts_with("HTTP/1.1 200") {
+            break;
+        }
+        assert!(Instant::now() < deadline, "still refused: {out}");
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+}

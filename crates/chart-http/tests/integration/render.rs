@@ -318,17 +318,25 @@ fn server_settings_come_from_the_environment() {
         ("TRUST_PROXY", "1"),
         ("PUBLIC_URL", "https://c.example:8443/"),
         ("API_KEY", "k"),
+        ("BODY_READ_TIMEOUT_SECONDS", "5"),
+        ("MAX_CONNECTIONS", "64"),
     ]))
     .unwrap();
     assert!(c.trust_proxy);
+    assert_eq!(c.body_read_timeout, std::time::Duration::from_secs(5));
+    assert_eq!(c.max_connections, 64);
     assert_eq!(c.public_url.as_deref(), Some("https://c.example:8443"));
     assert_eq!(c.api_key.as_deref(), Some("k"));
     let d = ServerConfig::from_vars(vars(&[])).unwrap();
     assert!(!d.trust_proxy && d.public_url.is_none() && d.api_key.is_none());
+    assert_eq!(d.body_read_timeout, chart_http::DEFAULT_BODY_READ_TIMEOUT);
+    assert_eq!(d.max_connections, chart_http::DEFAULT_MAX_CONNECTIONS);
     for bad in [
         &[("TRUST_PROXY", "yes")][..],
         &[("PUBLIC_URL", "ftp://x")],
         &[("PUBLIC_URL", "https://x/path")],
+        &[("BODY_READ_TIMEOUT_SECONDS", "0")],
+        &[("MAX_CONNECTIONS", "-1")],
     ] {
         assert!(ServerConfig::from_vars(vars(bad)).is_err(), "{bad:?}");
     }
