@@ -312,6 +312,23 @@ pub fn build_linear_ticks(
     max_digits: f64,
     horizontal: bool,
 ) -> Vec<Tick> {
+    // Chart.js makes `count` ticks whatever the count (`generateTicks$1`: `numSpaces = count
+    // - 1`), so `ticks.count: 1e9` hangs its page; here the ticks are cut to the 1000 that
+    // `getTickLimit` allows a `stepSize`, with the same warning, before any is generated,
+    // formatted or measured (100,000 of them took 0.7 s a scale, and scales are many).
+    let count = match core.opts.ticks.count {
+        Some(c) if c > MAX_STEP_TICKS => {
+            let msg = format!(
+                "scales.{}.ticks.count: {} would result generating up to {} ticks. Limiting to 1000.",
+                core.id(),
+                chart_spec::values::js_number(c),
+                chart_spec::values::js_number(c)
+            );
+            core.warn(msg);
+            Some(MAX_STEP_TICKS)
+        }
+        c => c,
+    };
     let t = &core.opts.ticks;
     let g = TickGen {
         max_ticks,
@@ -320,7 +337,7 @@ pub fn build_linear_ticks(
         max: parse_linear(&core.opts.max).filter(|v| !v.is_nan()),
         precision: t.precision,
         step: t.step_size,
-        count: t.count,
+        count,
         max_digits,
         horizontal,
         min_rotation: t.min_rotation,
