@@ -140,7 +140,13 @@ fn is_ident(c: char) -> bool {
 }
 
 /// Converts `src` (a JavaScript object literal or JSON) to strict JSON text.
-pub fn to_json(src: &str) -> Result<Converted, LiteralError> {
+///
+/// Conversion stops at the first array or object nested deeper than `max_depth` (the config
+/// object is level 1): the JSON written up to and including its bracket is returned, and
+/// `scan_json` then names the `MAX_JSON_DEPTH` limit exactly as it does for a JSON config.
+/// Without the stop, 10 MiB of `[` held a frame and a path segment per level (about 500 MB
+/// at the peak) before the depth was checked.
+pub fn to_json(src: &str, max_depth: usize) -> Result<Converted, LiteralError> {
     let chars: Vec<char> = src.chars().collect();
     let mut w = Writer {
         out: String::with_capacity(src.len()),
@@ -189,6 +195,9 @@ pub fn to_json(src: &str) -> Result<Converted, LiteralError> {
         match c {
             '{' | '[' => {
                 w.out.push(c);
+                if w.frames.len() >= max_depth {
+                    break;
+                }
                 if c == '{' {
                     w.frames.push(Frame::Object);
                     w.path.push(Segment::Key(String::new()));
@@ -531,7 +540,7 @@ mod tests {
     use super::*;
 
     fn json(src: &str) -> String {
-        to_json(src).unwrap().json
+        to_json(src, 64).unwrap().json
     }
 
     #[test]
@@ -563,6 +572,7 @@ mod tests {
         let c = to_json(
             "{type:'bar', options:{plugins:{tooltip:{callbacks:{label: function(ctx) { return ctx.raw + '}'; }, title: (items) => items[0].label}}}, \
              scales: {y: {ticks: {callback: v => v + '%'}}}}, data: {datasets: [{data: [1, Math.PI, 3]}]}}",
+            64,
         )
         .unwrap();
         assert_eq!(
@@ -582,7 +592,7 @@ mod tests {
 
     #[test]
     fn not_finite_numbers_become_null() {
-        let c = to_json("{data: [NaN, -Infinity, 1e999]}").unwrap();
+        let c = to_json("{data: [NaN, -Infinity, 1e999]}", 64).unwrap();
         assert_eq!(c.json, r#"{"data":[null,null,null]}"#);
         assert_eq!(c.messages.len(), 3);
     }
@@ -590,7 +600,7 @@ mod tests {
     #[test]
     fn reports_are_bounded() {
         let src = format!("[{}]", vec!["f()"; 100].join(","));
-        let c = to_json(&src).unwrap();
+        let c = to_json(&src, 64).unwrap();
         assert_eq!(c.messages.len(), MAX_REPORTS + 1);
         assert!(c.messages[MAX_REPORTS].starts_with("80 more"));
     }
@@ -605,13 +615,27 @@ mod tests {
             "{#: 1}",
             "{a: @}",
         ] {
-            assert!(to_json(bad).is_err(), "{bad}");
+            assert!(to_json(bad, 64).is_err(), "{bad}");
         }
     }
 
     #[test]
     fn deep_nesting_does_not_recurse() {
         let src = format!("{}{}", "[".repeat(200_000), "]".repeat(200_000));
-        assert_eq!(to_json(&src).unwrap().json, src);
+        assert_eq!(to_json(&src, usize::MAX).unwrap().json, src);
+    }
+
+    #[test]
+    fn conversion_stops_past_the_depth_limit() {
+        // 10 MiB of `[` used to cost about 500 MB before the depth was checked.
+        let src = "[".repeat(10 << 20);
+        let c = to_json(&src, 64).unwrap();
+        assert_eq!(c.json, "[".repeat(65));
+        // The limit itself is still converted, and so is a deep but closed text.
+        let ok = format!("{{a:{}1{}}}", "[".repeat(63), "]".repeat(63));
+        assert_eq!(
+            to_json(&ok, 64).unwrap().json,
+            format!("{{\"a\":{}1{}}}", "[".repeat(63), "]".repeat(63))
+        );
     }
 }

@@ -137,7 +137,8 @@ fn build(f: Fields, limits: &Limits) -> Result<ChartRequest, String> {
             } else {
                 text
             };
-            let converted = js_literal::to_json(&text).map_err(|e| e.to_string())?;
+            let converted =
+                js_literal::to_json(&text, limits.max_json_depth).map_err(|e| e.to_string())?;
             messages.extend(converted.messages.into_iter().map(Message::warn));
             scan_json(converted.json.as_bytes(), JsonText::ChartConfig, limits)
                 .map_err(|e| e.to_string())?;
