@@ -28,7 +28,7 @@
 //! every case. Campaigns run one chart at a time; run them with `nice` in batches
 //! (`--from 0 --random 200`, `--from 200 --random 200`, …) on a shared machine.
 
-mod random;
+pub(crate) mod random;
 mod report;
 mod text_mask;
 

@@ -8,6 +8,8 @@
 //!   under twice its capacity with hostile requests mixed in.
 //! - `bench-peers`: the service against Chart.js on @napi-rs/canvas in Node, over HTTP.
 //! - `fuzz`: AFL++ campaigns over the targets in `fuzz/` (see xtask/src/fuzz.rs).
+//! - `sweep`: extreme values pushed into gallery and random configs, each rendered under a
+//!   watchdog (panics, renders that ignore their deadline, slow cases).
 //! - `tidy`: the workspace's structure rules (layering, module cycles, file length).
 //! - `ci`: what CI checks after installing system packages (fmt, build, clippy, cargo-deny,
 //!   the README's test command).
@@ -19,6 +21,7 @@ mod compare;
 mod fixtures;
 mod fuzz;
 mod loadtest;
+mod sweep;
 mod tidy;
 
 use argh::FromArgs;
@@ -39,6 +42,7 @@ enum Task {
     Loadtest(loadtest::Cli),
     BenchPeers(bench_peers::Cli),
     Fuzz(fuzz::Cli),
+    Sweep(sweep::Cli),
     Tidy(tidy::Cli),
     Ci(ci::Cli),
 }
@@ -52,6 +56,7 @@ fn main() -> anyhow::Result<()> {
         Task::Loadtest(a) => loadtest::run(a),
         Task::BenchPeers(a) => bench_peers::run(a),
         Task::Fuzz(a) => fuzz::run(a),
+        Task::Sweep(a) => sweep::run(a),
         Task::Tidy(a) => tidy::run(a),
         Task::Ci(a) => ci::run(a),
     }
