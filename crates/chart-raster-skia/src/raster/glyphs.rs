@@ -151,14 +151,86 @@ impl GlyphCache {
     }
 }
 
+/// Skia's text contrast and gamma as Chromium builds it for Linux (`SK_GAMMA_CONTRAST=0.2`,
+/// `SK_GAMMA_EXPONENT=1.2`, used for both the paint and the device gamma).
+const TEXT_CONTRAST: f32 = 0.2;
+const TEXT_GAMMA: f32 = 1.2;
+
+/// Bits of text luminance Skia keeps to choose a coverage table (`SkTMaskGamma<3, 3, 3>`).
+const LUMINANCE_BITS: u32 = 3;
+
+/// The coverage table ("pre-blend") Skia applies to a glyph mask drawn in `color`, by the
+/// colour's luminance.
+///
+/// Skia does not blend glyph coverage as is: it maps each 8-bit coverage through a table
+/// built for the text colour's luminance `s` and a guessed background `1 − s`, so that a
+/// blend in the gamma-encoded bitmap lands where a blend in linear light (gamma 1.2) with a
+/// little extra contrast would (`SkTMaskGamma_build_correcting_lut`). Black text comes out
+/// lighter at its edges than its area coverage, white text heavier. Glyph masks of
+/// Chromium's canvas text (grayscale anti-aliasing) all go through it.
+pub(super) fn coverage_table(color: Rgba) -> &'static [u8; 256] {
+    static TABLES: std::sync::OnceLock<Vec<[u8; 256]>> = std::sync::OnceLock::new();
+    let tables = TABLES.get_or_init(|| {
+        (0..1u32 << LUMINANCE_BITS)
+            .map(|i| correcting_table(expand_luminance(i)))
+            .collect()
+    });
+    // `SkComputeLuminance`, then the top bits of it.
+    let (r, g, b) = (u32::from(color.r), u32::from(color.g), u32::from(color.b));
+    let luminance = (r * 54 + g * 183 + b * 19) >> 8;
+    let index = (luminance >> (8 - LUMINANCE_BITS)) as usize;
+    &tables[index.min(tables.len() - 1)]
+}
+
+/// A luminance bucket back to 8 bits by repeating its bits (`sk_t_scale255`).
+fn expand_luminance(i: u32) -> u32 {
+    let mut v = 0;
+    let mut shift = 8i32 - LUMINANCE_BITS as i32;
+    while shift > -(LUMINANCE_BITS as i32) {
+        v |= if shift >= 0 { i << shift } else { i >> -shift };
+        shift -= LUMINANCE_BITS as i32;
+    }
+    v.min(255)
+}
+
+/// The table for a text of luminance `lum` (0..=255): coverage in, coverage to blend with
+/// out.
+fn correcting_table(lum: u32) -> [u8; 256] {
+    let src = lum as f32 / 255.0;
+    let to_linear = |v: f32| libm::powf(v, TEXT_GAMMA);
+    let from_linear = |v: f32| libm::powf(v, 1.0 / TEXT_GAMMA);
+    let lin_src = to_linear(src);
+    // The background is guessed as the opposite luminance.
+    let dst = 1.0 - src;
+    let lin_dst = to_linear(dst);
+    // The contrast boost fades out as the text gets lighter.
+    let contrast = TEXT_CONTRAST * lin_dst;
+    let mut table = [0u8; 256];
+    for (i, out) in table.iter_mut().enumerate() {
+        let raw = i as f32 / 255.0;
+        let a = raw + (1.0 - raw) * contrast * raw;
+        let v = if (src - dst).abs() < 1.0 / 256.0 {
+            // Text and guessed background alike: only the contrast applies.
+            a
+        } else {
+            let blended = from_linear(lin_src * a + (1.0 - a) * lin_dst);
+            // The coverage whose plain blend from `dst` to `src` gives that.
+            (blended - dst) / (src - dst)
+        };
+        *out = (v * 255.0).round().clamp(0.0, 255.0) as u8;
+    }
+    table
+}
+
 /// Blends the straight-alpha `color` through a glyph mask whose top-left pixel lands at
 /// (`x`, `y`) on the premultiplied RGBA8 `pixels`, clipped to the bitmap and by `clip` (one
-/// byte per pixel).
+/// byte per pixel). `table` maps the mask's coverage first ([`coverage_table`]).
 ///
 /// Source-over with the coverage `a·k·m` (colour alpha, glyph coverage, clip), rounded to
 /// the nearest level: `(c·X + d·(Q − X)) / Q` with `X = a·k·m` and `Q = 255³`, exact in
 /// integers. Blink's text comes out this way, not through the low-precision pipeline's
 /// biased `div255`: against the fixtures' reference text that one mismatches more.
+#[allow(clippy::too_many_arguments)]
 pub(super) fn blit(
     pixels: &mut [u8],
     width: u32,
@@ -167,6 +239,7 @@ pub(super) fn blit(
     (x, y): (i32, i32),
     color: Rgba,
     clip: Option<&[u8]>,
+    table: Option<&[u8; 256]>,
 ) {
     const Q: u32 = 255 * 255 * 255;
     // The straight colour, with alpha standing for a premultiplied channel of 255.
@@ -182,7 +255,7 @@ pub(super) fn blit(
         }
         let line = &mask.alpha[row * mask.width..(row + 1) * mask.width];
         for col in cols.clone() {
-            let k = u32::from(line[col]);
+            let k = u32::from(table.map_or(line[col], |t| t[usize::from(line[col])]));
             if k == 0 {
                 continue;
             }
@@ -227,6 +300,28 @@ mod tests {
             height: 1,
             alpha: vec![1; bytes],
         }
+    }
+
+    /// Skia's text coverage tables at Chromium's Linux contrast and gamma: the ends stay,
+    /// black text is lighter between them, white text heavier, and mid-gray text (bucket
+    /// of `#666`, Chart.js's default colour) slightly heavier.
+    #[test]
+    fn coverage_tables_lighten_dark_text_and_thicken_light_text() {
+        let black = coverage_table(Rgba::BLACK);
+        let white = coverage_table(Rgba::WHITE);
+        let gray = coverage_table(Rgba::rgb(102, 102, 102));
+        for t in [black, white, gray] {
+            assert_eq!((t[0], t[255]), (0, 255));
+            assert!(t.windows(2).all(|w| w[0] <= w[1]), "monotonic");
+        }
+        // Black at area coverage 0.553 → 0.536, as Chromium draws Liberation Sans stems.
+        assert_eq!(black[141], 137);
+        assert!((1..255).all(|i| black[i] <= i as u8));
+        assert!((1..255).all(|i| white[i] >= i as u8));
+        assert!(white[128] > 140, "{}", white[128]);
+        assert!(gray[128] > 128 && gray[128] < 136, "{}", gray[128]);
+        assert_eq!(expand_luminance(7), 255);
+        assert_eq!(expand_luminance(3), 109);
     }
 
     #[test]

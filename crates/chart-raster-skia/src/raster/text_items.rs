@@ -61,6 +61,8 @@ impl Painter<'_> {
         // Glyphs over this many device pixels per em are covered afresh each time: large
         // text is rare, and its masks would crowd the cache.
         const MAX_CACHED_EM: f32 = 96.0;
+        // Skia's largest glyph mask (`SkStrikeCommon::kSkSideTooBigForAtlas`).
+        const MAX_MASK_EM: f32 = 256.0;
         let dev_scale = (t.a * t.d - t.b * t.c).abs().sqrt();
         let em = item.font.size * dev_scale;
         let cacheable = em.is_finite() && em <= MAX_CACHED_EM;
@@ -114,7 +116,12 @@ impl Painter<'_> {
             // Glyphs are covered by exact area, as FreeType's smooth rasteriser makes
             // Chrome's glyph masks (shapes keep Skia's supersampling, see the module docs).
             // Against Chromium's Chart.js renders this cut text mismatches by 10–25%.
-            (Paint::Solid(c), Some(dp)) => self.fill_exact(&dp, *c),
+            // Skia draws glyphs up to 256 device px per em from masks, through the text
+            // coverage table; larger ones as paths, without it.
+            (Paint::Solid(c), Some(dp)) => {
+                let table = (em <= MAX_MASK_EM).then(|| glyphs::coverage_table(*c));
+                self.fill_exact(&dp, *c, table)
+            }
             _ => self.fill(&path, &fill, device),
         }
         if line.embolden > 0.0 {
@@ -138,6 +145,7 @@ impl Painter<'_> {
         if c.a == 0 {
             return;
         }
+        let table = glyphs::coverage_table(c);
         for glyph in &line.glyphs {
             let Some(id) = glyph.id else {
                 continue;
@@ -161,12 +169,19 @@ impl Painter<'_> {
                 build_path(&path)
                     .map_or_else(glyphs::GlyphMask::empty, |p| glyphs::GlyphMask::cover(&p))
             });
-            self.blit_mask(&mask, (ix as i32, iy as i32), c);
+            self.blit_mask(&mask, (ix as i32, iy as i32), c, Some(table));
         }
     }
 
-    /// Blends `color` through a coverage mask placed at `origin`, clipped.
-    fn blit_mask(&mut self, mask: &glyphs::GlyphMask, origin: (i32, i32), color: Rgba) {
+    /// Blends `color` through a coverage mask placed at `origin`, clipped, its coverage
+    /// mapped by `table` first.
+    fn blit_mask(
+        &mut self,
+        mask: &glyphs::GlyphMask,
+        origin: (i32, i32),
+        color: Rgba,
+        table: Option<&[u8; 256]>,
+    ) {
         let (gx, gy) = (origin.0 + mask.left, origin.1 + mask.top);
         let bounds = [
             gx as f32,
@@ -179,7 +194,8 @@ impl Painter<'_> {
         };
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
         let clip = clip.map(|m| m.data());
-        glyphs::blit(self.pixmap.data_mut(), pw, ph, mask, (gx, gy), color, clip);
+        let pixels = self.pixmap.data_mut();
+        glyphs::blit(pixels, pw, ph, mask, (gx, gy), color, clip, table);
     }
 
     /// The harness's `fillText` (fixtures README, "Sprite text"): cells of the sprite image
@@ -311,14 +327,15 @@ impl Painter<'_> {
         self.sprite = Some(image);
     }
 
-    /// Fills a device-space path with a solid colour at exact-area coverage, clipped.
-    fn fill_exact(&mut self, path: &tiny_skia::Path, c: Rgba) {
+    /// Fills a device-space path with a solid colour at exact-area coverage, clipped, the
+    /// coverage mapped by `table`.
+    fn fill_exact(&mut self, path: &tiny_skia::Path, c: Rgba, table: Option<&[u8; 256]>) {
         if c.a == 0 {
             return;
         }
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
         if let Some(mask) = glyphs::GlyphMask::cover_within(path, pw, ph) {
-            self.blit_mask(&mask, (0, 0), c);
+            self.blit_mask(&mask, (0, 0), c, table);
         }
     }
 }
