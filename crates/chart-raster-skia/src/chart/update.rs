@@ -14,7 +14,7 @@ use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
 use crate::scales::{self, Scale, ScaleCore};
 use crate::text::TextEngine;
-use chart_spec::model::{Axis, Chart, Clip, Display, Position, Stacked};
+use chart_spec::model::{Axis, Chart, ChartKind, Clip, Display, Position, Stacked};
 use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
 
@@ -139,9 +139,9 @@ pub fn update(
     messages: &mut Vec<Message>,
 ) -> Option<Updated> {
     // Scales (`buildOrUpdateScales`).
-    let mut scales = build_scales(chart, width, height, dpr, cancel, messages)?;
+    let mut scales = build_scales(chart, width, height, dpr, cancel);
     // Controllers and metas (`buildOrUpdateControllers`), then parsing.
-    let (mut data, mut ctrls) = build_controllers(chart, limits, messages)?;
+    let (mut data, mut ctrls) = build_controllers(chart, limits);
     for (i, ds) in chart.datasets.iter().enumerate() {
         if cancel.is_cancelled() {
             return None;
@@ -339,15 +339,8 @@ pub fn update(
 }
 
 /// The scales of `options.scales` (`buildOrUpdateScales`), each initialised with its user
-/// bounds; `None` when a type is not registered.
-fn build_scales(
-    chart: &Chart,
-    width: f64,
-    height: f64,
-    dpr: f64,
-    cancel: &Cancel,
-    messages: &mut Vec<Message>,
-) -> Option<Vec<Scale>> {
+/// bounds (resolution already refused unregistered types).
+fn build_scales(chart: &Chart, width: f64, height: f64, dpr: f64, cancel: &Cancel) -> Vec<Scale> {
     let mut scales: Vec<Scale> = Vec::new();
     for so in &chart.scales {
         // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
@@ -360,28 +353,21 @@ fn build_scales(
             chart.y_labels.as_ref()
         }
         .unwrap_or(&chart.labels);
-        let Some(kind) = scales::create(so, labels) else {
-            messages.push(Message::error(format!(
-                "\"{}\" is not a registered scale.",
-                so.kind
-            )));
-            return None;
-        };
+        let kind = scales::create(so, labels);
         let mut s = Scale::new(ScaleCore::new(so.clone(), width, height, dpr), kind);
         s.core.cancel = cancel.clone();
         s.init();
         scales.push(s);
     }
-    Some(scales)
+    scales
 }
 
 /// One controller and one meta per dataset (`buildOrUpdateControllers`): scale ids, order,
-/// visibility and stacking; `None` when a dataset type is not registered.
+/// visibility and stacking.
 fn build_controllers(
     chart: &Chart,
     limits: &chart_spec::Limits,
-    messages: &mut Vec<Message>,
-) -> Option<(ChartData, Vec<Box<dyn Controller>>)> {
+) -> (ChartData, Vec<Box<dyn Controller>>) {
     let first_id = |axis: Axis| -> Option<String> {
         chart
             .scales
@@ -404,18 +390,12 @@ fn build_controllers(
     };
     let mut ctrls: Vec<Box<dyn Controller>> = Vec::new();
     for ds in &chart.datasets {
-        let Some(c) = controllers::create(&ds.kind, limits) else {
-            messages.push(Message::error(format!(
-                "\"{}\" is not a registered controller.",
-                ds.kind
-            )));
-            return None;
-        };
+        let c = controllers::create(ds.kind, limits);
         let x_id = ds.x_axis_id.clone().or_else(|| first_id(Axis::X));
         let y_id = ds.y_axis_id.clone().or_else(|| first_id(Axis::Y));
         let mut meta = Meta {
             index: ds.index,
-            kind: ds.kind.clone(),
+            kind: ds.kind,
             order: ds.order,
             visible: !ds.hidden,
             index_axis: ds.index_axis,
@@ -442,7 +422,7 @@ fn build_controllers(
         data.metas.push(meta);
         ctrls.push(c);
     }
-    Some((data, ctrls))
+    (data, ctrls)
 }
 
 /// The legend's items (`generateLabels`): one per dataset in drawing order, or one per label
@@ -453,7 +433,10 @@ fn legend_items(
     ctrls: &[Box<dyn Controller>],
     all_sorted: &[usize],
 ) -> Vec<LegendItem> {
-    if matches!(chart.kind.as_str(), "doughnut" | "pie" | "polarArea") {
+    if matches!(
+        chart.kind,
+        Some(ChartKind::Doughnut | ChartKind::Pie | ChartKind::PolarArea)
+    ) {
         // The doughnut/pie/polarArea overrides of `generateLabels`: one item per label,
         // styled like dataset 0's element at that index.
         match chart.datasets.first() {

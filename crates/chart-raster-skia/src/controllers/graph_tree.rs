@@ -18,7 +18,7 @@ use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::scales::Scale;
-use chart_spec::model::{Dataset, Elements, Raw};
+use chart_spec::model::{ChartKind, Dataset, Elements, Raw};
 use chart_spec::model::{ForceSimulation, GraphOptions, NodeRef, PluginDataset};
 use chart_spec::Cancel;
 use std::collections::HashMap;
@@ -501,7 +501,7 @@ impl Controller for GraphTreeController {
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
         let Some(o) = options(ds) else { return };
-        let tree = !matches!(ds.kind.as_str(), "graph" | "forceDirectedGraph");
+        let tree = !matches!(ds.kind, ChartKind::Graph | ChartKind::ForceDirectedGraph);
         let mut n = ds.data.len();
         if !tree && n > self.limits.max_graph_nodes {
             self.messages.push(chart_spec::Message::warn(format!(

@@ -35,7 +35,7 @@ pub use legend_style::LegendStyle;
 
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
-use chart_spec::model::{Axis, Dataset, Datum, Raw, Stacked};
+use chart_spec::model::{Axis, ChartKind, Dataset, Datum, Raw, Stacked};
 use std::collections::HashMap;
 
 /// A floating bar's parsed range (`_custom` of bar controllers).
@@ -92,7 +92,7 @@ pub struct Meta {
     /// Dataset index.
     pub index: usize,
     /// Controller type.
-    pub kind: String,
+    pub kind: ChartKind,
     /// `order`.
     pub order: f64,
     /// Visible (not `hidden`).
@@ -210,7 +210,9 @@ impl ChartData {
             "{}.{}.{}",
             meta.i_id().unwrap_or(""),
             meta.v_id().unwrap_or(""),
-            meta.stack.clone().unwrap_or_else(|| meta.kind.clone())
+            meta.stack
+                .clone()
+                .unwrap_or_else(|| meta.kind.name().to_string())
         )
     }
 
@@ -580,27 +582,28 @@ pub trait Controller {
     }
 }
 
-/// The controller for a dataset type, keeping to the render's `limits`; `None` when not
-/// registered.
-pub fn create(kind: &str, limits: &chart_spec::Limits) -> Option<Box<dyn Controller>> {
+/// The controller for a dataset type (every registered type has one), keeping to the
+/// render's `limits`.
+pub fn create(kind: ChartKind, limits: &chart_spec::Limits) -> Box<dyn Controller> {
     match kind {
-        "bar" => Some(Box::new(bar::BarController::default())),
-        "line" => Some(Box::new(line::LineController::new(false))),
-        "scatter" => Some(Box::new(line::LineController::new(true))),
-        "bubble" => Some(Box::new(bubble::BubbleController::default())),
-        "doughnut" | "pie" => Some(Box::new(doughnut::DoughnutController::default())),
-        "polarArea" => Some(Box::new(polar_area::PolarAreaController::default())),
-        "radar" => Some(Box::new(radar::RadarController::default())),
-        "matrix" => Some(Box::new(matrix::MatrixController::default())),
-        "treemap" => Some(Box::new(treemap::TreemapController::new(limits))),
-        "sankey" => Some(Box::new(sankey::SankeyController::new(limits))),
-        "venn" | "euler" => Some(Box::new(venn::VennController::default())),
-        "choropleth" | "bubbleMap" => Some(Box::new(geo::GeoController::default())),
-        "wordCloud" => Some(Box::new(word_cloud::WordCloudController::default())),
-        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => {
-            Some(Box::new(graph_tree::GraphTreeController::new(limits)))
-        }
-        _ => None,
+        ChartKind::Bar => Box::new(bar::BarController::default()),
+        ChartKind::Line => Box::new(line::LineController::new(false)),
+        ChartKind::Scatter => Box::new(line::LineController::new(true)),
+        ChartKind::Bubble => Box::new(bubble::BubbleController::default()),
+        ChartKind::Doughnut | ChartKind::Pie => Box::new(doughnut::DoughnutController::default()),
+        ChartKind::PolarArea => Box::new(polar_area::PolarAreaController::default()),
+        ChartKind::Radar => Box::new(radar::RadarController::default()),
+        ChartKind::Matrix => Box::new(matrix::MatrixController::default()),
+        ChartKind::Treemap => Box::new(treemap::TreemapController::new(limits)),
+        ChartKind::Sankey => Box::new(sankey::SankeyController::new(limits)),
+        ChartKind::Venn | ChartKind::Euler => Box::new(venn::VennController::default()),
+        ChartKind::Choropleth | ChartKind::BubbleMap => Box::new(geo::GeoController::default()),
+        ChartKind::WordCloud => Box::new(word_cloud::WordCloudController::default()),
+        ChartKind::Tree
+        | ChartKind::Dendrogram
+        | ChartKind::Dendogram
+        | ChartKind::Graph
+        | ChartKind::ForceDirectedGraph => Box::new(graph_tree::GraphTreeController::new(limits)),
     }
 }
 

@@ -18,7 +18,7 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
-use chart_spec::model::{Dataset, Raw};
+use chart_spec::model::{ChartKind, Dataset, Raw};
 use chart_spec::model::{PluginDataset, VennOptions};
 use chart_spec::values::Font;
 use chart_spec::Rgba;
@@ -450,7 +450,7 @@ impl Controller for VennController {
 
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
-        if let (Some(o), "euler") = (options(ds), ds.kind.as_str()) {
+        if let (Some(o), ChartKind::Euler) = (options(ds), ds.kind) {
             let mut sets: Vec<&str> = Vec::new();
             for s in &o.slices {
                 if let [one] = s.sets.as_slice() {
@@ -489,7 +489,7 @@ impl Controller for VennController {
             xs.core.right - xs.core.left,
             ys.core.bottom - ys.core.top,
         );
-        self.layout = if ds.kind == "euler" {
+        self.layout = if ds.kind == ChartKind::Euler {
             match options(ds) {
                 Some(o) => euler_layout(&o.slices, bb, cx.cancel),
                 None => VennLayout::default(),

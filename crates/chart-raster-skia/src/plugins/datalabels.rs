@@ -17,7 +17,7 @@ use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{LineJoin, TextBaseline};
 use chart_spec::model::LabelOptions;
-use chart_spec::model::{DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay};
+use chart_spec::model::{ChartKind, DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay};
 use chart_spec::Rgba;
 use std::borrow::Cow;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
@@ -520,7 +520,7 @@ pub fn undrawn(
     elements: &[Option<Vec<Option<ElementGeometry>>>],
     datasets: &[chart_spec::model::Dataset],
 ) -> Vec<chart_spec::Message> {
-    let mut kinds: Vec<&str> = Vec::new();
+    let mut kinds: Vec<ChartKind> = Vec::new();
     for l in &labels.labels {
         let known = match elements.get(l.dataset) {
             Some(Some(e)) => !e.is_empty(),
@@ -529,8 +529,8 @@ pub fn undrawn(
             None => false,
         };
         if let Some(ds) = datasets.get(l.dataset).filter(|_| !known) {
-            if !kinds.contains(&ds.kind.as_str()) {
-                kinds.push(&ds.kind);
+            if !kinds.contains(&ds.kind) {
+                kinds.push(ds.kind);
             }
         }
     }
@@ -566,7 +566,9 @@ pub fn collect(
             None => Origin::None,
             Some(s) => match s.kind.radial() {
                 Some(g) => Origin::Center(g.x_center, g.y_center),
-                None if meta.index_axis == chart_spec::model::Axis::Y && meta.kind == "bar" => {
+                None if meta.index_axis == chart_spec::model::Axis::Y
+                    && meta.kind == ChartKind::Bar =>
+                {
                     Origin::Horizontal
                 }
                 None => Origin::Vertical,

@@ -6,7 +6,9 @@
 //! chart has `parsing: false` and the visible point count exceeds `threshold`
 //! (default `4 × chart.width`); [`should_decimate`] states those rules.
 
-use chart_spec::model::{DecimationAlgorithm as Algorithm, DecimationOptions};
+use chart_spec::model::{
+    ChartKind, DecimationAlgorithm as Algorithm, DecimationOptions, ScaleKind,
+};
 
 /// A parsed `{x, y}` data point and its index in the dataset.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -25,7 +27,7 @@ pub fn should_decimate(
     opts: &DecimationOptions,
     index_axis_is_x: bool,
     is_line: bool,
-    x_scale_type: &str,
+    x_scale_type: ScaleKind,
     parsing: bool,
     count: usize,
     chart_width: f64,
@@ -37,7 +39,7 @@ pub fn should_decimate(
     opts.enabled
         && index_axis_is_x
         && is_line
-        && (x_scale_type == "linear" || x_scale_type == "time")
+        && matches!(x_scale_type, ScaleKind::Linear | ScaleKind::Time)
         && !parsing
         && count as f64 > threshold
 }
@@ -229,8 +231,8 @@ pub fn apply(
         if !should_decimate(
             &opts,
             meta.index_axis == chart_spec::model::Axis::X,
-            ds.kind == "line",
-            &xs.core.opts.kind,
+            ds.kind == ChartKind::Line,
+            xs.core.opts.kind,
             ds.parsing,
             count,
             chart_width,
@@ -298,16 +300,40 @@ mod tests {
             ..Default::default()
         };
         assert!(should_decimate(
-            &o, true, true, "linear", false, 5000, 800.0
+            &o,
+            true,
+            true,
+            ScaleKind::Linear,
+            false,
+            5000,
+            800.0
         ));
         assert!(!should_decimate(
-            &o, true, true, "linear", true, 5000, 800.0
+            &o,
+            true,
+            true,
+            ScaleKind::Linear,
+            true,
+            5000,
+            800.0
         ));
         assert!(!should_decimate(
-            &o, true, true, "category", false, 5000, 800.0
+            &o,
+            true,
+            true,
+            ScaleKind::Category,
+            false,
+            5000,
+            800.0
         ));
         assert!(!should_decimate(
-            &o, true, true, "linear", false, 3000, 800.0
+            &o,
+            true,
+            true,
+            ScaleKind::Linear,
+            false,
+            3000,
+            800.0
         ));
     }
 

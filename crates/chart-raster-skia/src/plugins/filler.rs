@@ -6,7 +6,7 @@ use crate::controllers::{ChartData, Controller};
 use crate::elements::line::{is_between, Bounds, LineEl, LinePoint, Prop, Segment};
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
-use chart_spec::model::{Chart, Fill};
+use chart_spec::model::{Chart, ChartKind, Fill};
 use chart_spec::Rgba;
 
 /// A fill source (`meta.$filler`).
@@ -279,7 +279,7 @@ fn build_stack_line(
     let mut below: Vec<LineEl> = Vec::new();
     for &i in &data.sorted_visible {
         let m = &data.metas[i];
-        if m.id_for(vs.core.axis()) != Some(vs.core.id()) || m.kind != "line" {
+        if m.id_for(vs.core.axis()) != Some(vs.core.id()) || m.kind != ChartKind::Line {
             continue;
         }
         if m.index == src.index {

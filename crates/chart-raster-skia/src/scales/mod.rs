@@ -31,7 +31,7 @@ pub mod time;
 
 use crate::elements::{align_pixel, Ctx};
 use crate::text::TextEngine;
-use chart_spec::model::{Axis, Position, Raw, ScaleOptions};
+use chart_spec::model::{Axis, Position, Raw, ScaleKind, ScaleOptions};
 
 pub use fit::LabelSizes;
 
@@ -125,23 +125,20 @@ pub trait ScaleType {
     }
 }
 
-/// Creates the scale type for `kind`; `None` when not registered.
-pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Option<Box<dyn ScaleType>> {
-    match opts.kind.as_str() {
-        "category" => Some(Box::new(category::CategoryScale::new(
+/// Creates the scale of `opts.kind` (every registered type has one).
+pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Box<dyn ScaleType> {
+    match opts.kind {
+        ScaleKind::Category => Box::new(category::CategoryScale::new(
             opts.labels.clone().unwrap_or_else(|| labels.to_vec()),
-        ))),
-        "linear" => Some(Box::new(linear::LinearScale::default())),
-        "logarithmic" => Some(Box::new(log::LogScale::default())),
-        "time" | "timeseries" => Some(Box::new(time::TimeScale::new(
+        )),
+        ScaleKind::Linear => Box::new(linear::LinearScale::default()),
+        ScaleKind::Logarithmic => Box::new(log::LogScale::default()),
+        ScaleKind::Time | ScaleKind::TimeSeries => Box::new(time::TimeScale::new(
             opts,
             labels.to_vec(),
-            opts.kind == "timeseries",
-        ))),
-        "radialLinear" => Some(Box::new(radial_linear::RadialLinearScale::new(
-            labels.to_vec(),
-        ))),
-        _ => None,
+            opts.kind == ScaleKind::TimeSeries,
+        )),
+        ScaleKind::RadialLinear => Box::new(radial_linear::RadialLinearScale::new(labels.to_vec())),
     }
 }
 

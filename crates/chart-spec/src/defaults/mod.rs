@@ -13,7 +13,8 @@
 //!
 //! The resolver ([`crate::scopes`]) reads them as the last scopes of every chain, exactly as
 //! Chart.js's `getOptionScopes` does. Adding a chart or scale type means adding its entries
-//! to the file of its kind. Functions (scriptable defaults such as `tickColor`) cannot be
+//! to the file of its kind and a variant to [`ChartKind`] or [`ScaleKind`] (a test holds the
+//! enums and the tables' keys to each other). Functions (scriptable defaults such as `tickColor`) cannot be
 //! data; they are applied as explicit fallbacks where the option is resolved, with a comment
 //! naming the Chart.js route.
 
@@ -27,6 +28,7 @@ mod scale;
 
 pub use plugin_chart::venn_template;
 
+use crate::model::{ChartKind, ScaleKind};
 use serde_json::{Map, Value};
 use std::sync::LazyLock;
 
@@ -70,35 +72,25 @@ pub fn global() -> &'static Map<String, Value> {
 }
 
 /// `Chart.overrides[chart_type]`, when the type has overrides.
-pub fn overrides(chart_type: &str) -> Option<&'static Map<String, Value>> {
+pub fn overrides(chart_type: ChartKind) -> Option<&'static Map<String, Value>> {
     as_map(&OVERRIDES_ALL)
-        .get(chart_type)
+        .get(chart_type.name())
         .and_then(Value::as_object)
 }
 
 /// `Chart.defaults.datasets[chart_type]`: a controller's `static defaults`.
-pub fn dataset_type(chart_type: &str) -> Option<&'static Map<String, Value>> {
+pub fn dataset_type(chart_type: ChartKind) -> Option<&'static Map<String, Value>> {
     global()
         .get("datasets")
-        .and_then(|d| d.get(chart_type))
+        .and_then(|d| d.get(chart_type.name()))
         .and_then(Value::as_object)
 }
 
 /// `Chart.defaults.scales[scale_type]`: a scale's `static defaults`.
-pub fn scale_type(scale_type: &str) -> Option<&'static Map<String, Value>> {
+pub fn scale_type(scale_type: ScaleKind) -> Option<&'static Map<String, Value>> {
     as_map(&scale::SCALES)
-        .get(scale_type)
+        .get(scale_type.name())
         .and_then(Value::as_object)
-}
-
-/// True when a controller is registered for this chart or dataset type.
-pub fn is_registered_controller(chart_type: &str) -> bool {
-    dataset_type(chart_type).is_some()
-}
-
-/// True when a scale is registered for this type.
-pub fn is_registered_scale(t: &str) -> bool {
-    scale_type(t).is_some()
 }
 
 /// The option names of an element type: `Object.keys(defaults.elements[type])` plus the
@@ -126,25 +118,40 @@ mod tests {
     #[test]
     fn tables_are_objects() {
         assert_eq!(global()["color"], "#666");
-        assert!(overrides("bar").is_some());
-        assert!(overrides("nope").is_none());
-        assert!(is_registered_controller("line"));
-        assert!(!is_registered_controller("nope"));
+        assert!(overrides(ChartKind::Bar).is_some());
+        assert!(overrides(ChartKind::Bubble).is_some());
         assert!(element_keys("point").contains(&"radius"));
     }
 
     #[test]
     fn tables_hold_every_registered_type() {
         assert_eq!(
-            dataset_type("doughnut").map(|m| &m["cutout"]),
+            dataset_type(ChartKind::Doughnut).map(|m| &m["cutout"]),
             Some(&json!("50%"))
         );
-        assert_eq!(dataset_type("pie").map(|m| &m["cutout"]), Some(&json!(0)));
-        assert!(overrides("polarArea").is_some_and(|m| m.contains_key("scales")));
-        assert!(scale_type("timeseries").is_some());
-        assert!(scale_type("linear").is_some());
+        assert_eq!(
+            dataset_type(ChartKind::Pie).map(|m| &m["cutout"]),
+            Some(&json!(0))
+        );
+        assert!(overrides(ChartKind::PolarArea).is_some_and(|m| m.contains_key("scales")));
         assert_eq!(global()["plugins"]["decimation"]["enabled"], json!(false));
-        assert!(is_registered_controller("matrix"));
-        assert!(is_registered_controller("treemap"));
+    }
+
+    /// The registered kinds are the tables' keys, no more and no fewer: a controller or scale
+    /// added to one but not the other would be registered without defaults (or the reverse).
+    #[test]
+    fn kinds_are_the_tables_keys() {
+        let datasets = global()["datasets"].as_object().map(|m| m.len());
+        assert_eq!(datasets, Some(ChartKind::ALL.len()));
+        assert!(ChartKind::ALL
+            .into_iter()
+            .all(|k| dataset_type(k).is_some()));
+        assert_eq!(as_map(&scale::SCALES).len(), ScaleKind::ALL.len());
+        assert!(ScaleKind::ALL.into_iter().all(|k| scale_type(k).is_some()));
+        assert_eq!(ChartKind::from_name("Bar"), None);
+        assert_eq!(
+            ChartKind::from_name("dendogram"),
+            Some(ChartKind::Dendogram)
+        );
     }
 }

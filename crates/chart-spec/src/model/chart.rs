@@ -2,6 +2,7 @@
 
 use super::annotation::Annotations;
 use super::dataset::Dataset;
+use super::kind::ChartKind;
 use super::plugin::{
     DataLabels, DecimationOptions, FillerOptions, GradientSpec, LegendOptions, TitleOptions,
 };
@@ -13,8 +14,9 @@ use crate::values::{Font, Padding};
 /// The whole chart, resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Chart {
-    /// `type`.
-    pub kind: String,
+    /// `type`; `None` when the config names none (Chart.js still builds the chart when
+    /// every dataset names its own type).
+    pub kind: Option<ChartKind>,
     /// `data.labels`.
     pub labels: Vec<Raw>,
     /// `data.xLabels`.

@@ -5,6 +5,7 @@
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
 use super::element::{ArcOptions, BarOptions, LineOptions, PointOptions, Sides};
+use super::kind::ChartKind;
 use super::plugin_chart::PluginDataset;
 use super::raw::Raw;
 use super::scale::Axis;
@@ -84,7 +85,7 @@ pub struct Dataset {
     /// Position in `data.datasets`.
     pub index: usize,
     /// `dataset.type || config.type`.
-    pub kind: String,
+    pub kind: ChartKind,
     /// `'' + dataset.label` (`"undefined"` when absent, as Chart.js stores it).
     pub label: Option<String>,
     /// The lines of an array `label` (a multi-line legend label, which Chart.js's legend

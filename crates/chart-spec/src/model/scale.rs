@@ -3,6 +3,7 @@
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
+use super::kind::ScaleKind;
 use super::raw::Raw;
 use crate::color::Rgba;
 use crate::time::{DateAdapter, DisplayFormats, TimeUnit};
@@ -244,8 +245,8 @@ pub struct ScaleOptions {
     pub id: String,
     /// `axis`.
     pub axis: Axis,
-    /// `type` (category, linear, ...).
-    pub kind: String,
+    /// `type`. Default: category for x, linear for y, radialLinear for r.
+    pub kind: ScaleKind,
     /// `position` (after `buildOrUpdateScales` corrected it).
     pub position: Position,
     /// `display`. Default: true.

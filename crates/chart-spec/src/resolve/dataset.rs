@@ -10,8 +10,8 @@ use crate::color::parse_color;
 use crate::defaults;
 use crate::message::Message;
 use crate::model::{
-    ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, Clip, Dataset, Datum, Dim, Elements,
-    Raw, Sides,
+    ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset, Datum, Dim,
+    Elements, Raw, Sides,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
 use serde_json::Value;
@@ -54,13 +54,13 @@ pub(super) fn resolve_dataset(
     count: usize,
     msgs: &mut Vec<Message>,
 ) -> Dataset {
-    let kind = dk.kind.clone();
+    let kind = dk.kind;
     let index_axis = dk.index_axis;
     let ds_keys = vec![format!("datasets.{kind}"), String::new()];
     let ds_scopes = ctx.dataset_scopes(ds, &ds_keys);
     // The dataset-defaults table is a scope too (`defaults.datasets[type]`).
     let mut ds_scopes = ds_scopes;
-    if let Some(d) = defaults::dataset_type(&kind) {
+    if let Some(d) = defaults::dataset_type(kind) {
         ds_scopes.push(d);
     }
     let mut r = Reader::new(ds_scopes.clone(), format!("data.datasets[{index}]"), msgs);
@@ -149,7 +149,7 @@ pub(super) fn resolve_dataset(
         }
     };
     let draw_active_on_top = r.bool_or("drawActiveElementsOnTop", true);
-    let bar = if kind == "bar" {
+    let bar = if kind == ChartKind::Bar {
         Some(BarDatasetOptions {
             bar_percentage: r.num_or("barPercentage", 0.9),
             category_percentage: r.num_or("categoryPercentage", 0.8),
@@ -185,12 +185,12 @@ pub(super) fn resolve_dataset(
         let mut s = ctx.dataset_scopes(ds, &keys);
         // Chart.js registers controller defaults under `defaults.datasets[type]`, which the
         // `datasets.<type>` key of the defaults root already reached; elements likewise.
-        if let Some(d) = defaults::dataset_type(&kind) {
+        if let Some(d) = defaults::dataset_type(kind) {
             s.push(d);
         }
         s
     };
-    let data_element = defaults::dataset_type(&kind)
+    let data_element = defaults::dataset_type(kind)
         .and_then(|d| d.get("dataElementType"))
         .and_then(Value::as_str)
         .unwrap_or("point");
@@ -212,11 +212,11 @@ pub(super) fn resolve_dataset(
             resolve_point,
         ))
     };
-    let has_line = defaults::dataset_type(&kind)
+    let has_line = defaults::dataset_type(kind)
         .and_then(|d| d.get("datasetElementType"))
         .and_then(Value::as_str)
         == Some("line")
-        || (kind == "scatter");
+        || (kind == ChartKind::Scatter);
     let line = if has_line {
         let mut lo = resolve_line(
             &ElementLookup::new(element_scopes("line"), "line", None),
@@ -224,7 +224,7 @@ pub(super) fn resolve_dataset(
             count,
         );
         // LineController.update: `if (!this.options.showLine) options.borderWidth = 0`.
-        if !show_line && kind != "scatter" {
+        if !show_line && kind != ChartKind::Scatter {
             lo.border_width = 0.0;
         }
         // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
@@ -268,12 +268,12 @@ pub(super) fn resolve_dataset(
         None
     };
     let _ = &mut r;
-    let arc = matches!(kind.as_str(), "doughnut" | "pie")
-        .then(|| arc_dataset(&ds_scopes, ds, kind == "pie"));
+    let arc = matches!(kind, ChartKind::Doughnut | ChartKind::Pie)
+        .then(|| arc_dataset(&ds_scopes, ds, kind == ChartKind::Pie));
     let plugin = resolve_plugin_dataset(
-        &kind,
+        kind,
         ds,
-        &element_scopes(element_type(&kind)),
+        &element_scopes(element_type(kind)),
         &ctx.chart_scopes().child("font"),
         data.len(),
         ctx.limits,

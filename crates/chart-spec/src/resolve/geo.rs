@@ -6,7 +6,7 @@
 use super::lookup::global_font_scopes;
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
-use crate::model::{GeoOptions, GeoShape, LegendScale};
+use crate::model::{ChartKind, GeoOptions, GeoShape, LegendScale};
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
 use serde_json::{Map, Value};
@@ -104,13 +104,13 @@ fn color(v: Option<&Value>, index: Option<usize>) -> Option<Rgba> {
 /// The options of a `choropleth` or `bubbleMap` dataset; `scopes` are its element scopes
 /// (which end at the chart options, where `scales` are).
 pub fn resolve_geo(
-    kind: &str,
+    kind: ChartKind,
     ds: &Map<String, Value>,
     scopes: &Scopes<'_>,
     count: usize,
     limits: &Limits,
 ) -> GeoOptions {
-    let bubble = kind == "bubbleMap";
+    let bubble = kind == ChartKind::BubbleMap;
     let mut budget = Budget {
         polygons: limits.max_geo_polygons,
         vertices: limits.max_geo_vertices,

@@ -5,7 +5,7 @@
 use crate::color::{parse_color, Rgba};
 use crate::defaults;
 use crate::limits::Limits;
-use crate::model::{Align, Axis, Raw};
+use crate::model::{Align, Axis, ChartKind, Raw};
 use crate::scopes::{to_number, Reader, Scopes};
 use crate::values::{to_font, to_padding, Font, Indexable, Padding};
 use serde_json::{Map, Value};
@@ -44,13 +44,14 @@ impl Raw {
 /// A dataset's type and index axis ([`Ctx::dataset_kind`]).
 pub(super) struct DatasetKind {
     /// `dataset.type || config.type`.
-    pub(super) kind: String,
+    pub(super) kind: ChartKind,
     /// The dataset's `indexAxis`, else `getIndexAxis(type, options)`.
     pub(super) index_axis: Axis,
 }
 
 pub(super) struct Ctx<'a> {
-    pub(super) kind: String,
+    /// `config.type`, if given.
+    pub(super) kind: Option<ChartKind>,
     pub(super) options: &'a Obj,
     pub(super) overrides: &'a Obj,
     pub(super) global: &'a Obj,
@@ -62,7 +63,7 @@ impl<'a> Ctx<'a> {
     /// `chartOptionScopes()`: options, overrides[type], defaults.datasets[type], defaults.
     pub(super) fn chart_scopes(&self) -> Scopes<'a> {
         let mut s = Scopes::new(vec![self.options, self.overrides]);
-        if let Some(d) = defaults::dataset_type(&self.kind) {
+        if let Some(d) = self.kind.and_then(defaults::dataset_type) {
             s.push(d);
         }
         s.push(self.global);
@@ -93,24 +94,21 @@ impl<'a> Ctx<'a> {
         s
     }
 
-    /// A dataset's type (`dataset.type || config.type`) and index axis (its own `indexAxis`,
-    /// else `getIndexAxis`), worked out once per dataset for every resolver that needs them.
-    pub(super) fn dataset_kind(&self, ds: &Obj) -> DatasetKind {
-        let kind = ds
-            .get("type")
-            .and_then(Value::as_str)
-            .unwrap_or(&self.kind)
-            .to_string();
+    /// A dataset's index axis (its own `indexAxis`, else `getIndexAxis`) next to its type
+    /// (`dataset.type || config.type`, already parsed), worked out once per dataset for every
+    /// resolver that needs them.
+    pub(super) fn dataset_kind(&self, ds: &Obj, kind: ChartKind) -> DatasetKind {
         let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
             Some("y") => Axis::Y,
             Some("x") => Axis::X,
-            _ => self.index_axis(&kind),
+            _ => self.index_axis(Some(kind)),
         };
         DatasetKind { kind, index_axis }
     }
 
-    /// `getIndexAxis(type, options)`.
-    pub(super) fn index_axis(&self, kind: &str) -> Axis {
+    /// `getIndexAxis(type, options)`; `None`: the chart has no type (`options.datasets['']`
+    /// is then what Chart.js reads).
+    pub(super) fn index_axis(&self, kind: Option<ChartKind>) -> Axis {
         let pick = |v: Option<&Value>| match v.and_then(Value::as_str) {
             Some("y") => Some(Axis::Y),
             Some("x") => Some(Axis::X),
@@ -119,11 +117,16 @@ impl<'a> Ctx<'a> {
         let ds_opt = self
             .options
             .get("datasets")
-            .and_then(|d| d.get(kind))
+            .and_then(|d| d.get(kind.map_or("", ChartKind::name)))
             .and_then(|d| d.get("indexAxis"));
         pick(ds_opt)
             .or_else(|| pick(self.options.get("indexAxis")))
-            .or_else(|| pick(defaults::dataset_type(kind).and_then(|d| d.get("indexAxis"))))
+            .or_else(|| {
+                pick(
+                    kind.and_then(defaults::dataset_type)
+                        .and_then(|d| d.get("indexAxis")),
+                )
+            })
             .unwrap_or(Axis::X)
     }
 }

@@ -36,7 +36,7 @@ use crate::color::Rgba;
 use crate::defaults;
 use crate::limits::Limits;
 use crate::message::Message;
-use crate::model::{Axis, Chart, FillDrawTime, FillerOptions, Raw};
+use crate::model::{Axis, Chart, ChartKind, FillDrawTime, FillerOptions, Raw};
 use crate::scopes::{truthy, Reader, Scopes};
 use crate::values::{padding_from_scopes, to_font};
 use serde_json::Value;
@@ -143,29 +143,40 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         Some(Value::Array(a)) => a.iter().filter_map(Value::as_object).collect(),
         _ => Vec::new(),
     };
-    // Chart.js throws on the first unknown controller, chart type first.
+    // Chart.js throws on the first unknown controller, chart type first; the names are
+    // parsed into `ChartKind`s here, once.
     let every_dataset_typed = !raw_datasets.is_empty()
         && raw_datasets
             .iter()
             .all(|d| matches!(d.get("type"), Some(Value::String(_))));
+    let unregistered =
+        |name: &str| Message::error(format!("\"{name}\" is not a registered controller."));
     if kind.is_empty() && !every_dataset_typed {
-        msgs.push(Message::error(
-            "\"undefined\" is not a registered controller.",
-        ));
+        msgs.push(unregistered("undefined"));
         return Err(msgs);
     }
-    if !kind.is_empty() && !defaults::is_registered_controller(&kind) {
-        msgs.push(Message::error(format!(
-            "\"{kind}\" is not a registered controller."
-        )));
-        return Err(msgs);
-    }
+    let kind = if kind.is_empty() {
+        None
+    } else {
+        match ChartKind::from_name(&kind) {
+            Some(k) => Some(k),
+            None => {
+                msgs.push(unregistered(&kind));
+                return Err(msgs);
+            }
+        }
+    };
+    let mut dataset_kinds = Vec::with_capacity(raw_datasets.len());
     for ds in &raw_datasets {
-        if let Some(Value::String(t)) = ds.get("type") {
-            if !defaults::is_registered_controller(t) {
-                msgs.push(Message::error(format!(
-                    "\"{t}\" is not a registered controller."
-                )));
+        let k = match ds.get("type") {
+            Some(Value::String(t)) => ChartKind::from_name(t).ok_or_else(|| unregistered(t)),
+            // `dataset.type || config.type`; a chart without a type has typed datasets only.
+            _ => kind.ok_or_else(|| unregistered("undefined")),
+        };
+        match k {
+            Ok(k) => dataset_kinds.push(k),
+            Err(m) => {
+                msgs.push(m);
                 return Err(msgs);
             }
         }
@@ -189,14 +200,18 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
     };
 
     let ctx = Ctx {
-        kind: kind.clone(),
+        kind,
         options,
-        overrides: defaults::overrides(&kind).unwrap_or(&empty),
+        overrides: kind.and_then(defaults::overrides).unwrap_or(&empty),
         global: defaults::global(),
         limits,
     };
     // Each dataset's type and index axis, once (the plugins below change neither).
-    let kinds: Vec<DatasetKind> = raw_datasets.iter().map(|d| ctx.dataset_kind(d)).collect();
+    let kinds: Vec<DatasetKind> = raw_datasets
+        .iter()
+        .zip(dataset_kinds)
+        .map(|(d, k)| ctx.dataset_kind(d, k))
+        .collect();
 
     // Colors plugin: runs before elements resolve their options (beforeLayout), writing
     // palette colours into the datasets themselves.
@@ -317,7 +332,7 @@ fn read_labels(v: Option<&Value>) -> Vec<Raw> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Elements, Position};
+    use crate::model::{Elements, Position, ScaleKind};
     use serde_json::json;
 
     fn chart(v: Value) -> Chart {
@@ -352,12 +367,12 @@ mod tests {
         assert_eq!(c.scales.len(), 2);
         let x = &c.scales[0];
         assert_eq!(
-            (x.id.as_str(), x.kind.as_str(), x.offset),
+            (x.id.as_str(), x.kind.name(), x.offset),
             ("x", "category", true)
         );
         assert!(x.grid.offset);
         let y = &c.scales[1];
-        assert_eq!((y.kind.as_str(), y.begin_at_zero), ("linear", true));
+        assert_eq!((y.kind.name(), y.begin_at_zero), ("linear", true));
         assert_eq!(y.position, Position::Left);
     }
 
@@ -366,7 +381,7 @@ mod tests {
         let c = chart(json!({"type": "bar", "options": {"indexAxis": "y"},
             "data": {"datasets": [{"data": [1]}]}}));
         let y = c.scales.iter().find(|s| s.id == "y").unwrap();
-        assert_eq!(y.kind, "category");
+        assert_eq!(y.kind, ScaleKind::Category);
         let x = c.scales.iter().find(|s| s.id == "x").unwrap();
         assert!(x.begin_at_zero);
     }

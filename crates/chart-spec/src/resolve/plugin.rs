@@ -9,7 +9,7 @@ use super::scale::parse_position;
 use crate::color::Rgba;
 use crate::message::Message;
 use crate::model::{
-    Align, DecimationAlgorithm, DecimationOptions, LegendLabelOptions, LegendOptions,
+    Align, ChartKind, DecimationAlgorithm, DecimationOptions, LegendLabelOptions, LegendOptions,
     LegendTitleOptions, Position, Raw, TextDirection, TitleOptions,
 };
 use crate::scopes::{to_number, truthy, Reader};
@@ -56,20 +56,20 @@ pub(super) fn apply_colors_plugin(
     }
     let mut i = 0usize;
     for (ds, dk) in datasets.iter_mut().zip(kinds) {
-        let t = &dk.kind;
+        let t = dk.kind;
         let n = match ds.get("data") {
             Some(Value::Array(a)) => a.len(),
             _ => 0,
         };
-        match t.as_str() {
-            "doughnut" | "pie" => {
+        match t {
+            ChartKind::Doughnut | ChartKind::Pie => {
                 let v: Vec<Value> = (0..n)
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 1.0))
                     .collect();
                 i += n;
                 ds.insert("backgroundColor".into(), Value::Array(v));
             }
-            "polarArea" => {
+            ChartKind::PolarArea => {
                 let v: Vec<Value> = (0..n)
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 0.5))
                     .collect();

@@ -5,10 +5,10 @@
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{
-    CenterForce, CollideForce, ForceSimulation, Four, GraphOptions, LinkForce, ManyBodyForce,
-    MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset, PositionForce,
-    RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions,
-    TreemapText, VennOptions, VennSlice,
+    CenterForce, ChartKind, CollideForce, ForceSimulation, Four, GraphOptions, LinkForce,
+    ManyBodyForce, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset,
+    PositionForce, RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry,
+    TreemapOptions, TreemapText, VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
@@ -16,15 +16,19 @@ use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
 /// The element type whose `elements.<type>` scope a plugin dataset reads.
-pub fn element_type(kind: &str) -> &'static str {
+pub fn element_type(kind: ChartKind) -> &'static str {
     match kind {
-        "matrix" => "matrix",
-        "treemap" => "treemap",
-        "sankey" => "flow",
-        "venn" | "euler" => "arcSlice",
-        "choropleth" => "geoFeature",
-        "wordCloud" => "word",
-        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => "edgeLine",
+        ChartKind::Matrix => "matrix",
+        ChartKind::Treemap => "treemap",
+        ChartKind::Sankey => "flow",
+        ChartKind::Venn | ChartKind::Euler => "arcSlice",
+        ChartKind::Choropleth => "geoFeature",
+        ChartKind::WordCloud => "word",
+        ChartKind::Tree
+        | ChartKind::Dendrogram
+        | ChartKind::Dendogram
+        | ChartKind::Graph
+        | ChartKind::ForceDirectedGraph => "edgeLine",
         _ => "point",
     }
 }
@@ -96,7 +100,7 @@ pub fn to_corners(v: Option<&Value>) -> Four {
 /// (`dataset`, `datasets.<type>`, `elements.<element>`, defaults), `chart_font` the
 /// `Chart.defaults.font` fallback of fonts.
 pub fn resolve_plugin_dataset(
-    kind: &str,
+    kind: ChartKind,
     ds: &Map<String, Value>,
     scopes: &Scopes<'_>,
     chart_font: &Scopes<'_>,
@@ -110,7 +114,7 @@ pub fn resolve_plugin_dataset(
         a: 26,
     };
     match kind {
-        "matrix" => {
+        ChartKind::Matrix => {
             let rects = (0..count)
                 .map(|i| {
                     let num = |k: &str, d: f64| {
@@ -142,7 +146,7 @@ pub fn resolve_plugin_dataset(
                 .collect();
             Some(PluginDataset::Matrix(MatrixOptions { rects }))
         }
-        "treemap" => {
+        ChartKind::Treemap => {
             let key = ds.get("key").and_then(Value::as_str).map(String::from);
             let tree_leaf_key = ds
                 .get("treeLeafKey")
@@ -262,10 +266,10 @@ pub fn resolve_plugin_dataset(
                 },
             })))
         }
-        "sankey" => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
+        ChartKind::Sankey => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
             ds, scopes, chart_font,
         )))),
-        "venn" | "euler" => {
+        ChartKind::Venn | ChartKind::Euler => {
             let data = match ds.get("data") {
                 Some(Value::Array(a)) => a.as_slice(),
                 _ => &[],
@@ -302,7 +306,7 @@ pub fn resolve_plugin_dataset(
                 .collect();
             Some(PluginDataset::Venn(VennOptions { slices }))
         }
-        "wordCloud" => Some(PluginDataset::WordCloud(Box::new(
+        ChartKind::WordCloud => Some(PluginDataset::WordCloud(Box::new(
             super::word_cloud::resolve_word_cloud(
                 ds,
                 scopes,
@@ -311,12 +315,16 @@ pub fn resolve_plugin_dataset(
                 crate::font::DEFAULT_FAMILY,
             ),
         ))),
-        "choropleth" | "bubbleMap" => Some(PluginDataset::Geo(Box::new(super::geo::resolve_geo(
-            kind, ds, scopes, count, limits,
+        ChartKind::Choropleth | ChartKind::BubbleMap => Some(PluginDataset::Geo(Box::new(
+            super::geo::resolve_geo(kind, ds, scopes, count, limits),
+        ))),
+        ChartKind::Tree
+        | ChartKind::Dendrogram
+        | ChartKind::Dendogram
+        | ChartKind::Graph
+        | ChartKind::ForceDirectedGraph => Some(PluginDataset::Graph(Box::new(resolve_graph(
+            ds, scopes, kind,
         )))),
-        "tree" | "dendrogram" | "dendogram" | "graph" | "forceDirectedGraph" => Some(
-            PluginDataset::Graph(Box::new(resolve_graph(ds, scopes, kind))),
-        ),
         _ => None,
     }
 }
@@ -332,7 +340,7 @@ fn node_index(v: &Value) -> Option<NodeRef> {
     }
 }
 
-fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>, kind: &str) -> GraphOptions {
+fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>, kind: ChartKind) -> GraphOptions {
     let tree = scopes.child("tree");
     let data = match ds.get("data") {
         Some(Value::Array(a)) => a.as_slice(),
@@ -389,7 +397,7 @@ fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>, kind: &str) -> Gr
         directed: scopes.get("directed").is_some_and(truthy),
         arrow_size: num("arrowHeadSize", 15.0),
         arrow_offset: num("arrowHeadOffset", 5.0),
-        simulation: (kind == "forceDirectedGraph")
+        simulation: (kind == ChartKind::ForceDirectedGraph)
             .then(|| Box::new(resolve_simulation(&scopes.child("simulation")))),
     }
 }
@@ -813,7 +821,7 @@ mod tests {
             unreachable!()
         };
         let got = resolve_plugin_dataset(
-            "treemap",
+            ChartKind::Treemap,
             &ds,
             &Scopes::new(vec![&ds]),
             &Scopes::default(),
@@ -831,10 +839,8 @@ mod tests {
 
     #[test]
     fn tables_register_the_types() {
-        assert!(crate::defaults::is_registered_controller("matrix"));
-        assert!(crate::defaults::is_registered_controller("treemap"));
         assert_eq!(
-            crate::defaults::overrides("treemap")
+            crate::defaults::overrides(ChartKind::Treemap)
                 .and_then(|o| o.get("scales"))
                 .and_then(|s| s.get("x"))
                 .and_then(|x| x.get("display")),

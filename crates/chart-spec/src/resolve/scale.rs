@@ -10,7 +10,7 @@ use crate::defaults;
 use crate::message::Message;
 use crate::model::{
     AngleLineOptions, Axis, BorderOptions, CrossAlign, Display, Grace, GridOptions, NumberFormat,
-    PointLabelOptions, Position, RadialScaleOptions, Raw, ScaleExtra, ScaleOptions,
+    PointLabelOptions, Position, RadialScaleOptions, Raw, ScaleExtra, ScaleKind, ScaleOptions,
     ScaleTitleOptions, Stacked, TickOptions, TimeScaleOptions, TimeSource,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
@@ -101,7 +101,7 @@ pub(super) fn resolve_scales(
         Some(Value::Object(s)) => s,
         _ => &empty,
     };
-    let chart_index_axis = ctx.index_axis(&ctx.kind);
+    let chart_index_axis = ctx.index_axis(ctx.kind);
     let chart_default_scales = ctx
         .overrides
         .get("scales")
@@ -131,6 +131,7 @@ pub(super) fn resolve_scales(
         let type_defaults = conf
             .get("type")
             .and_then(Value::as_str)
+            .and_then(ScaleKind::from_name)
             .and_then(defaults::scale_type);
         let axis = match determine_axis(id, &[Some(conf)])
             .or(from_ds)
@@ -166,7 +167,7 @@ pub(super) fn resolve_scales(
     }
     for (ds, dk) in datasets.iter().zip(kinds) {
         let index_axis = dk.index_axis;
-        let Some(ds_defaults) = defaults::overrides(&dk.kind)
+        let Some(ds_defaults) = defaults::overrides(dk.kind)
             .and_then(|o| o.get("scales"))
             .and_then(Value::as_object)
         else {
@@ -225,20 +226,23 @@ pub(super) fn resolve_scales(
         let mut scopes = Scopes::new(list);
         // The scale type: merged `type`, else the default for the axis.
         let kind = match scopes.get("type") {
-            Some(Value::String(s)) => s.clone(),
-            _ => match axis {
-                Axis::X => "category".to_string(),
-                Axis::Y => "linear".to_string(),
-                Axis::R => "radialLinear".to_string(),
-            },
+            Some(Value::String(s)) => ScaleKind::from_name(s).ok_or(s),
+            _ => Ok(match axis {
+                Axis::X => ScaleKind::Category,
+                Axis::Y => ScaleKind::Linear,
+                Axis::R => ScaleKind::RadialLinear,
+            }),
         };
-        if !defaults::is_registered_scale(&kind) {
-            msgs.push(Message::error(format!(
-                "\"{kind}\" is not a registered scale."
-            )));
-            return Err(std::mem::take(msgs));
-        }
-        if let Some(t) = defaults::scale_type(&kind) {
+        let kind = match kind {
+            Ok(k) => k,
+            Err(name) => {
+                msgs.push(Message::error(format!(
+                    "\"{name}\" is not a registered scale."
+                )));
+                return Err(std::mem::take(msgs));
+            }
+        };
+        if let Some(t) = defaults::scale_type(kind) {
             scopes.push(t);
         }
         if let Some(s) = ctx.global.get("scale").and_then(Value::as_object) {
@@ -252,7 +256,7 @@ pub(super) fn resolve_scales(
 fn resolve_scale(
     id: &str,
     axis: Axis,
-    kind: String,
+    kind: ScaleKind,
     scopes: Scopes<'_>,
     chart_font: &Scopes<'_>,
     msgs: &mut Vec<Message>,
@@ -268,7 +272,6 @@ fn resolve_scale(
         }
         _ => dposition,
     };
-    let kind_for_extra = kind.clone();
     let mut r = Reader::new(scopes.clone(), format!("options.scales.{id}"), msgs);
     let display = match r.raw("display") {
         Some(Value::String(s)) if s == "auto" => Display::Auto,
@@ -484,7 +487,7 @@ fn resolve_scale(
         border,
         title,
         ticks,
-        extra: scale_extra(&kind_for_extra, &scopes, r.messages),
+        extra: scale_extra(kind, &scopes, r.messages),
     }
 }
 
@@ -645,13 +648,13 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
 }
 
 /// The type-specific options of a scale.
-fn scale_extra(kind: &str, scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> ScaleExtra {
+fn scale_extra(kind: ScaleKind, scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> ScaleExtra {
     match kind {
-        "time" | "timeseries" => ScaleExtra {
+        ScaleKind::Time | ScaleKind::TimeSeries => ScaleExtra {
             time: Some(time_options(scopes)),
             radial: None,
         },
-        "radialLinear" => ScaleExtra {
+        ScaleKind::RadialLinear => ScaleExtra {
             time: None,
             radial: Some(radial_options(scopes, msgs)),
         },

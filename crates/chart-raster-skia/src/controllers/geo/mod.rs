@@ -18,7 +18,9 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
-use chart_spec::model::{Dataset, Elements, GeoOptions, GeoShape, LegendScale, PluginDataset, Raw};
+use chart_spec::model::{
+    ChartKind, Dataset, Elements, GeoOptions, GeoShape, LegendScale, PluginDataset, Raw,
+};
 use chart_spec::{Cancel, Rgba};
 use projection::Projection;
 
@@ -235,7 +237,7 @@ impl Controller for GeoController {
         self.projection = Projection::fitted(o, &outline, cx.area);
         // A bubble map spreads sizes over the size scale, a choropleth colours over the colour
         // scale.
-        let legend = if ds.kind == "bubbleMap" {
+        let legend = if ds.kind == ChartKind::BubbleMap {
             &o.size_legend
         } else {
             &o.color_legend
@@ -306,7 +308,7 @@ impl Controller for GeoController {
                 );
             }
         }
-        if ds.kind == "choropleth" {
+        if ds.kind == ChartKind::Choropleth {
             for (i, f) in o.features.iter().enumerate() {
                 if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
                     break;

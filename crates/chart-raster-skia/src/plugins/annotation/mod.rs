@@ -20,7 +20,7 @@ use chart_spec::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, DrawTime, Shape,
 };
 use chart_spec::model::annotation::{ControlOffset, LabelSize};
-use chart_spec::model::{Axis, Raw};
+use chart_spec::model::{Axis, ChartKind, Raw};
 use chart_spec::Limits;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -181,7 +181,7 @@ pub fn doughnut_hole(
     let mut best: Option<(f64, f64, f64)> = None;
     for &i in &data.sorted_visible {
         let (meta, ds) = (&data.metas[i], &datasets[i]);
-        if !matches!(meta.kind.as_str(), "doughnut" | "pie")
+        if !matches!(meta.kind, ChartKind::Doughnut | ChartKind::Pie)
             || ds.arc.as_ref().is_none_or(|a| a.circumference < 90.0)
         {
             continue;
