@@ -73,6 +73,16 @@ struct Ruler {
     ratio: f64,
 }
 
+/// `_getStackIndex`: the position of a dataset's stack among `stacks` (the last one when it
+/// names none).
+fn own_stack_index(meta: &Meta, stacks: &[Option<String>]) -> f64 {
+    let idx = match &meta.stack {
+        Some(_) => stacks.iter().position(|s| *s == meta.stack),
+        None => None,
+    };
+    idx.unwrap_or(stacks.len() - 1) as f64
+}
+
 impl BarController {
     /// `_getStacks(last, dataIndex)`.
     fn get_stacks(
@@ -144,6 +154,21 @@ impl BarController {
 
     /// `computeMinSampleSize`.
     fn min_sample_size(meta: &Meta, data: &ChartData, i_scale: &Scale) -> f64 {
+        let c = &i_scale.core;
+        let key = (
+            c.id().to_string(),
+            meta.kind,
+            [c.start_pixel, c.end_pixel, c.min, c.max].map(f64::to_bits),
+        );
+        if let Some(&min) = data.bar_min_size.borrow().get(&key) {
+            return min;
+        }
+        let min = Self::compute_min_sample_size(meta, data, i_scale);
+        data.bar_min_size.borrow_mut().insert(key, min);
+        min
+    }
+
+    fn compute_min_sample_size(meta: &Meta, data: &ChartData, i_scale: &Scale) -> f64 {
         let iaxis = i_scale.core.axis();
         let mut values: Vec<f64> = Vec::new();
         for &j in &data.sorted_visible {
@@ -426,6 +451,12 @@ impl Controller for BarController {
             })
             .map(|p| p as f64)
             .unwrap_or(-1.0);
+        // `_getStackIndex` without `skipNull` is the same for every point: once, not once per
+        // point (each walk visits every dataset).
+        let stack_index = own_stack_index(
+            meta,
+            &Self::get_stacks(meta, cx.data, i_scale, Some(meta.index), None),
+        );
         for (i, p) in meta.parsed.iter().enumerate() {
             if i % 4096 == 4095 && cx.cancel.is_cancelled() {
                 return;
@@ -479,18 +510,14 @@ impl Controller for BarController {
                         (size / stack_count, ratio, ruler.pixels[i] - size / 2.0)
                     }
                 };
-                let stacks = Self::get_stacks(
-                    meta,
-                    cx.data,
-                    i_scale,
-                    Some(meta.index),
-                    if o.skip_null { Some(i) } else { None },
-                );
-                let idx = match &meta.stack {
-                    Some(_) => stacks.iter().position(|s| *s == meta.stack),
-                    None => None,
-                };
-                let stack_index = idx.unwrap_or(stacks.len() - 1) as f64 + axis_number;
+                let stack_index = if o.skip_null {
+                    own_stack_index(
+                        meta,
+                        &Self::get_stacks(meta, cx.data, i_scale, Some(meta.index), Some(i)),
+                    )
+                } else {
+                    stack_index
+                } + axis_number;
                 (
                     start + chunk * stack_index + chunk / 2.0,
                     max_thick.min(chunk * ratio),

@@ -171,6 +171,11 @@ pub struct StackEntry {
     /// visible dataset gives the same sums without scanning datasets that have no point at
     /// this index value.
     pub members: Vec<(usize, usize)>,
+    /// The value of each of [`StackEntry::members`], in the same order. `applyStack` walks
+    /// every earlier member for each data point (datasets² × points: 1,000 stacked datasets of
+    /// 250 points took 30 s when each step looked its value up in `values`); read in order,
+    /// the same additions in the same order cost a few nanoseconds each.
+    pub member_values: Vec<Option<f64>>,
     /// `_top`: last visible dataset with a positive value.
     pub top: Option<usize>,
     /// `_bottom`: last visible dataset with a negative value.
@@ -191,8 +196,13 @@ pub struct ChartData {
     /// `chart.options.indexAxis`.
     pub chart_index_axis: Axis,
     /// `_visualValues` changed by `minBarLength` during updates: (stack key, index value
-    /// bits) → dataset index → value.
-    pub visual: std::cell::RefCell<HashMap<(String, u64), HashMap<usize, f64>>>,
+    /// bits) → value by dataset index (a vector: `applyStack` reads it once per member).
+    pub visual: std::cell::RefCell<HashMap<(String, u64), Vec<Option<f64>>>>,
+    /// `computeMinSampleSize` of each index scale and bar type, by (scale id, type, the
+    /// scale's pixel range and value range bits): Chart.js keeps the sorted values in
+    /// `scale._cache.$bar` rather than gathering and sorting every dataset's values again for
+    /// each dataset (1,000 bar datasets of 250 points: 1,000 sorts of 250,000 values).
+    pub bar_min_size: std::cell::RefCell<HashMap<(String, ChartKind, [u64; 4]), f64>>,
     /// Position of each dataset in `sorted_visible`, by dataset index (set by
     /// [`ChartData::build_stacks`]).
     pub visible_position: Vec<Option<usize>>,
@@ -253,6 +263,11 @@ impl ChartData {
                     .filter_map(|&i| Some((position.get(i).copied().flatten()?, i)))
                     .collect();
                 e.members.sort_unstable();
+                e.member_values = e
+                    .members
+                    .iter()
+                    .map(|&(_, i)| e.values.get(&i).copied().flatten())
+                    .collect();
             }
         }
         // getLastIndexInStack: visible metas of the value scale and type, last first. Chart.js
@@ -316,11 +331,13 @@ impl ChartData {
 
     /// Records a `_visualValues` change (bar `minBarLength`).
     pub fn set_visual(&self, meta: &Meta, p: &Parsed, value: f64) {
-        self.visual
-            .borrow_mut()
+        let mut visual = self.visual.borrow_mut();
+        let slots = visual
             .entry((Self::stack_key(meta), key_bits(p.get(meta.index_axis))))
-            .or_default()
-            .insert(meta.index, value);
+            .or_insert_with(|| vec![None; self.metas.len()]);
+        if let Some(slot) = slots.get_mut(meta.index) {
+            *slot = Some(value);
+        }
     }
 
     fn apply_stack_inner(
@@ -350,16 +367,16 @@ impl ChartData {
         } else {
             None
         };
-        for &(_, k) in &entry.members {
+        for (&(_, k), &own) in entry.members.iter().zip(&entry.member_values) {
             if k == meta.index {
                 if all {
                     continue;
                 }
                 break;
             }
-            let other = match overrides.and_then(|o| o.get(&k)) {
-                Some(&v) => Some(v),
-                None => entry.values.get(&k).copied().flatten(),
+            let other = match overrides.and_then(|o| o.get(k).copied().flatten()) {
+                Some(v) => Some(v),
+                None => own,
             };
             if let Some(other) = other {
                 if other.is_finite() && (single || value == 0.0 || sign(value) == sign(other)) {
