@@ -231,7 +231,7 @@ pub fn update(
     // Layout boxes: legend, subtitle, title (plugin start order), then scales.
     let mut legend = chart.legend.as_ref().map(|lo| {
         let items = legend_items(chart, lo, &ctrls, &all_sorted);
-        LegendBox::new(lo.clone(), items)
+        LegendBox::new(lo.clone(), items, cancel.clone())
     });
     let mut subtitle = chart.subtitle.as_ref().map(|t| TitleBox::new(t.clone()));
     let mut title = chart.title.as_ref().map(|t| TitleBox::new(t.clone()));

@@ -387,6 +387,33 @@ fn a_thousand_stacked_datasets_render_in_bounded_time() {
     );
 }
 
+/// Each legend item's text is shaped while the legend is fitted and drawn; 1,000 labels of
+/// 9,000 combining marks (found by `cargo xtask sweep`) took 7 s without polling the
+/// `Cancel`, so a render answered 504 kept its thread. Now the legend polls it per item.
+#[test]
+fn a_legend_of_long_labels_stops_when_cancelled() {
+    let datasets: Vec<Value> = (0..1000)
+        .map(|_| json!({"label": format!("a{}", "\u{301}".repeat(9000)), "data": [1]}))
+        .collect();
+    let cfg = json!({"type": "line", "data": {"labels": ["a"], "datasets": datasets},
+        "options": {"plugins": {"legend": {"position": "right"}}}});
+    let started = std::time::Instant::now();
+    let out = within(Duration::from_secs(120), move || {
+        let cancel = Cancel::with_deadline(std::time::Instant::now() + Duration::from_millis(300));
+        Engine::new().render_chart_with(cfg.as_object().expect("object"), &settings(), &cancel)
+    });
+    assert!(
+        matches!(out, Err(Error::Cancelled)),
+        "{:?}",
+        out.map(|o| o.messages)
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(3),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
 /// `generate` of scale.time throws past 100,000 steps of the unit.
 #[test]
 fn time_ticks_too_far_apart_fail_the_chart_as_chartjs_does() {
