@@ -586,7 +586,12 @@ fn glyph_path(
     let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
         let px_per_unit = size * d / face.upem;
         if g.latin {
-            face.hint.as_ref().map(|h| (h.keys(px_per_unit), d))
+            face.hint.as_ref().map(|h| {
+                let keys = h.keys(px_per_unit);
+                let outline = face.outline(g.glyph);
+                let glyph = h.glyph_keys(&keys, &outline, face.upem, px_per_unit);
+                (glyph.unwrap_or(keys), d)
+            })
         } else {
             // Other scripts (CJK): the auto-hinter aligns the em box's top and bottom (typo
             // ascender and descender) to whole pixels.
