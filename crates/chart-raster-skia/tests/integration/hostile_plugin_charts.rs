@@ -719,6 +719,26 @@ fn an_euler_diagram_past_its_budgets_is_cut_and_bounded() {
     );
 }
 
+/// genDistinctPath compared every entry with every other (a sort of one's sets per pair),
+/// over all entries, not only the ones within the area budget: 99,000 entries (found by
+/// `cargo xtask sweep`) never ended and polled no `Cancel`.
+#[test]
+fn an_euler_diagram_of_99000_entries_ends() {
+    let shapes = [json!(["A"]), json!(["B"]), json!(["A", "B"]), json!(["C"])];
+    let data: Vec<Value> = (0..99_000)
+        .map(|i| json!({"sets": shapes[i % 4], "value": 10 - (i % 4)}))
+        .collect();
+    let cfg = euler(data);
+    let (tx, rx) = std::sync::mpsc::channel();
+    std::thread::spawn(move || {
+        let _ = tx.send(scene_items(&cfg));
+    });
+    let items = rx
+        .recv_timeout(Duration::from_secs(60))
+        .expect("the layout ends within 60 s");
+    assert!(items > 0);
+}
+
 #[test]
 fn euler_odd_data_does_not_panic() {
     for data in [
