@@ -390,12 +390,12 @@ fn build_controllers(
     };
     let mut ctrls: Vec<Box<dyn Controller>> = Vec::new();
     for ds in &chart.datasets {
-        let c = controllers::create(ds.kind, limits);
+        let c = controllers::create(ds.kind.chart_kind(), limits);
         let x_id = ds.x_axis_id.clone().or_else(|| first_id(Axis::X));
         let y_id = ds.y_axis_id.clone().or_else(|| first_id(Axis::Y));
         let mut meta = Meta {
             index: ds.index,
-            kind: ds.kind,
+            kind: ds.kind.chart_kind(),
             order: ds.order,
             visible: !ds.hidden,
             index_axis: ds.index_axis,
@@ -404,7 +404,7 @@ fn build_controllers(
             parsed: Vec::new(),
             stacked: None,
             stack: ds.stack.clone(),
-            grouped: ds.bar.as_ref().is_none_or(|b| b.grouped),
+            grouped: ds.kind.bar().is_none_or(|b| b.grouped),
             given_x_id: ds.x_axis_id.clone(),
             given_y_id: ds.y_axis_id.clone(),
         };

@@ -401,7 +401,7 @@ impl Controller for BarController {
         let (Some(i_scale), Some(v_scale)) = (cx.scale(meta.i_id()), cx.scale(meta.v_id())) else {
             return;
         };
-        let Some(o) = ds.bar.as_ref() else { return };
+        let Some(o) = ds.kind.bar() else { return };
         let Elements::Bar(opts) = &ds.elements else {
             return;
         };

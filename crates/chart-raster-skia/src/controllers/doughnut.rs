@@ -24,7 +24,7 @@ pub struct DoughnutController {
 }
 
 fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
-    let Some(a) = ds.arc.as_ref() else {
+    let Some(a) = ds.kind.arc() else {
         // Another controller's dataset in a mixed chart: weight 1, its elements' border
         // widths count in `getMaxBorderWidth` when it is the first visible dataset.
         let border_widths = match &ds.elements {
@@ -81,8 +81,8 @@ impl Controller for DoughnutController {
         _chart_labels: &[Raw],
     ) {
         meta.parsed = ds
-            .arc
-            .as_ref()
+            .kind
+            .arc()
             .map(|a| {
                 a.values
                     .iter()
@@ -103,7 +103,10 @@ impl Controller for DoughnutController {
             .iter()
             .map(|d| {
                 let visible = cx.data.metas.get(d.index).is_some_and(|m| m.visible);
-                (d.index, ring_input(d, visible, d.kind == ds.kind))
+                (
+                    d.index,
+                    ring_input(d, visible, d.kind.chart_kind() == ds.kind.chart_kind()),
+                )
             })
             .collect();
         let inputs: Vec<RingInput> = rings.iter().map(|(_, r)| r.clone()).collect();

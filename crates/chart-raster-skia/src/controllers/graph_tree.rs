@@ -19,7 +19,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, Raw};
-use chart_spec::model::{ForceSimulation, GraphOptions, NodeRef, PluginDataset};
+use chart_spec::model::{ForceSimulation, GraphOptions, NodeRef};
 use chart_spec::Cancel;
 use std::collections::HashMap;
 use std::f64::consts::PI;
@@ -436,10 +436,7 @@ pub struct GraphTreeController {
 }
 
 fn options(ds: &Dataset) -> Option<&GraphOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Graph(g)) => Some(g),
-        _ => None,
-    }
+    ds.kind.graph()
 }
 
 /// A node reference as a data index; labels are looked up in `by_label` (the first index
@@ -501,12 +498,16 @@ impl Controller for GraphTreeController {
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
         let Some(o) = options(ds) else { return };
-        let tree = !matches!(ds.kind, ChartKind::Graph | ChartKind::ForceDirectedGraph);
+        let tree = !matches!(
+            ds.kind.chart_kind(),
+            ChartKind::Graph | ChartKind::ForceDirectedGraph
+        );
         let mut n = ds.data.len();
         if !tree && n > self.limits.max_graph_nodes {
             self.messages.push(chart_spec::Message::warn(format!(
                 "{}: only the first {} of {n} nodes are drawn (the graph node budget)",
-                ds.kind, self.limits.max_graph_nodes
+                ds.kind.chart_kind(),
+                self.limits.max_graph_nodes
             )));
             n = self.limits.max_graph_nodes;
         }
@@ -528,7 +529,7 @@ impl Controller for GraphTreeController {
         if !tree && self.edges.len() > self.limits.max_graph_edges {
             self.messages.push(chart_spec::Message::warn(format!(
                 "{}: only the first {} of {} edges are drawn (the graph edge budget)",
-                ds.kind,
+                ds.kind.chart_kind(),
                 self.limits.max_graph_edges,
                 self.edges.len()
             )));

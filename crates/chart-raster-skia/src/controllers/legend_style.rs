@@ -77,7 +77,7 @@ impl LegendStyle {
     /// `usePointStyle` or a scatter without `showLine`, else the first point's, else none.
     pub fn of_line_dataset(ds: &Dataset, scatter: bool, use_point_style: bool) -> LegendStyle {
         if !use_point_style && (!scatter || ds.show_line) {
-            if let Some(l) = &ds.line {
+            if let Some(l) = ds.kind.line() {
                 let mut lw = l.border_width;
                 if !ds.show_line && !scatter {
                     lw = 0.0;

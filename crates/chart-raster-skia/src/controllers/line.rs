@@ -38,7 +38,7 @@ impl Controller for LineController {
         self.overflow(
             ds,
             meta,
-            ds.line.as_ref().map(|l| l.border_width).unwrap_or(0.0),
+            ds.kind.line().map(|l| l.border_width).unwrap_or(0.0),
         )
     }
 
@@ -108,8 +108,8 @@ impl LineController {
         let iaxis = i_scale.core.axis();
         let vaxis = v_scale.core.axis();
         let max_gap = ds
-            .line
-            .as_ref()
+            .kind
+            .line()
             .and_then(|l| l.span_gaps)
             .filter(|g| g.is_finite())
             .unwrap_or(f64::INFINITY);
@@ -159,7 +159,7 @@ impl LineController {
         self.draw_range = visible_range(meta, i_scale, ds);
         let has_line = if self.scatter { ds.show_line } else { true };
         if has_line {
-            if let Some(lo) = &ds.line {
+            if let Some(lo) = ds.kind.line() {
                 // The scatter controller's `fill: false` default is resolved in the options;
                 // an explicit `fill` on a scatter line fills like a line chart.
                 let mut l = LineEl::new(lps, lo.clone());
@@ -222,7 +222,7 @@ fn visible_range(meta: &Meta, i_scale: &ScaleT, ds: &Dataset) -> (usize, usize) 
     if !sorted || n == 0 {
         return (0, n);
     }
-    let span_gaps = ds.line.as_ref().and_then(|l| l.span_gaps).is_some();
+    let span_gaps = ds.kind.line().and_then(|l| l.span_gaps).is_some();
     let (min, max, min_def, max_def) = i_scale.core.user_bounds();
     let val = |i: usize| meta.parsed[i].get(iaxis).unwrap_or(0.0);
     // _lookup: `lo` is the last index whose value is below `value` (0 when none).

@@ -9,7 +9,7 @@ use crate::elements::{Area, Ctx, P};
 use crate::plugins::bounds::{finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{MatrixRect, PluginDataset};
+use chart_spec::model::{DatasetKind, MatrixRect};
 use chart_spec::Cancel;
 
 /// How often the loops over data poll the render's [`Cancel`].
@@ -40,8 +40,8 @@ pub struct MatrixController {
 }
 
 fn options(ds: &Dataset) -> &[MatrixRect] {
-    match &ds.plugin {
-        Some(PluginDataset::Matrix(m)) => &m.rects,
+    match &ds.kind {
+        DatasetKind::Matrix(m) => &m.rects,
         _ => &[],
     }
 }

@@ -41,7 +41,7 @@ impl Controller for RadarController {
                 ..LinePoint::default()
             });
         }
-        if let Some(lo) = &ds.line {
+        if let Some(lo) = ds.kind.line() {
             let mut lo = lo.clone();
             if !ds.show_line {
                 lo.border_width = 0.0;

@@ -18,8 +18,8 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
+use chart_spec::model::VennOptions;
 use chart_spec::model::{ChartKind, Dataset, Raw};
-use chart_spec::model::{PluginDataset, VennOptions};
 use chart_spec::values::Font;
 use chart_spec::Rgba;
 
@@ -278,10 +278,7 @@ pub struct VennController {
 }
 
 fn options(ds: &Dataset) -> Option<&VennOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Venn(v)) => Some(v),
-        _ => None,
-    }
+    ds.kind.venn()
 }
 
 /// The region's outline: SVG arcs `A r r 0 large sweep x2 y2` around a known centre are canvas
@@ -450,7 +447,7 @@ impl Controller for VennController {
 
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
         meta.parsed.clear();
-        if let (Some(o), ChartKind::Euler) = (options(ds), ds.kind) {
+        if let (Some(o), ChartKind::Euler) = (options(ds), ds.kind.chart_kind()) {
             let mut sets: Vec<&str> = Vec::new();
             for s in &o.slices {
                 if let [one] = s.sets.as_slice() {
@@ -489,7 +486,7 @@ impl Controller for VennController {
             xs.core.right - xs.core.left,
             ys.core.bottom - ys.core.top,
         );
-        self.layout = if ds.kind == ChartKind::Euler {
+        self.layout = if ds.kind.chart_kind() == ChartKind::Euler {
             match options(ds) {
                 Some(o) => euler_layout(&o.slices, bb, cx.cancel),
                 None => VennLayout::default(),

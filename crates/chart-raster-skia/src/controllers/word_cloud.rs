@@ -20,7 +20,7 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
-use chart_spec::model::{Dataset, PluginDataset, Raw, Word, WordCloudOptions};
+use chart_spec::model::{Dataset, DatasetKind, Raw, Word, WordCloudOptions};
 use chart_spec::values::Font;
 use chart_spec::Cancel;
 
@@ -394,8 +394,8 @@ fn run_cloud(
 }
 
 fn options(ds: &Dataset) -> Option<&WordCloudOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::WordCloud(o)) => Some(o),
+    match &ds.kind {
+        DatasetKind::WordCloud(o) => Some(o),
         _ => None,
     }
 }

@@ -529,8 +529,8 @@ pub fn undrawn(
             None => false,
         };
         if let Some(ds) = datasets.get(l.dataset).filter(|_| !known) {
-            if !kinds.contains(&ds.kind) {
-                kinds.push(ds.kind);
+            if !kinds.contains(&ds.kind.chart_kind()) {
+                kinds.push(ds.kind.chart_kind());
             }
         }
     }

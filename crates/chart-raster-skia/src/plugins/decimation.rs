@@ -231,7 +231,7 @@ pub fn apply(
         if !should_decimate(
             &opts,
             meta.index_axis == chart_spec::model::Axis::X,
-            ds.kind == ChartKind::Line,
+            ds.kind.chart_kind() == ChartKind::Line,
             xs.core.opts.kind,
             ds.parsing,
             count,

@@ -153,5 +153,14 @@ mod tests {
             ChartKind::from_name("dendogram"),
             Some(ChartKind::Dendogram)
         );
+        // `DatasetKind` gives a line element to line and radar (their `datasetElementType`)
+        // and to scatter (its `showLine`), to no other type.
+        let with_line: Vec<ChartKind> = ChartKind::ALL
+            .into_iter()
+            .filter(|&k| {
+                dataset_type(k).and_then(|d| d.get("datasetElementType")) == Some(&json!("line"))
+            })
+            .collect();
+        assert_eq!(with_line, [ChartKind::Line, ChartKind::Radar]);
     }
 }

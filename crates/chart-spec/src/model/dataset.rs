@@ -1,14 +1,18 @@
-//! A dataset, resolved: its data, its controller's options (bar sizing, doughnut cutout and
-//! circumference), the per-index element options and, for a bundled plugin chart type, that
-//! type's options ([`super::plugin_chart`]).
+//! A dataset, resolved: its data, its [`DatasetKind`] (the type with its controller's options:
+//! bar sizing, doughnut cutout and circumference, the line element, or a bundled plugin chart
+//! type's options from [`super::plugin_chart`]) and the per-index element options.
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
 use super::element::{ArcOptions, BarOptions, LineOptions, PointOptions, Sides};
+use super::geo::GeoOptions;
 use super::kind::ChartKind;
-use super::plugin_chart::PluginDataset;
+use super::plugin_chart::{
+    GraphOptions, MatrixOptions, SankeyOptions, TreemapOptions, VennOptions,
+};
 use super::raw::Raw;
 use super::scale::Axis;
+use super::word_cloud::WordCloudOptions;
 
 /// One data entry of a dataset, with `parsing` keys already applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -79,13 +83,144 @@ pub enum Elements {
     Arc(Vec<ArcOptions>),
 }
 
+/// A dataset's type with what only that type has: its controller's options (bar sizing,
+/// doughnut cutout and values), its line element, or a bundled plugin chart's options. One
+/// variant per [`ChartKind`], so a bar dataset cannot carry a line, nor a pie a sankey.
+#[derive(Debug, Clone, PartialEq)]
+pub enum DatasetKind {
+    /// `bar`.
+    Bar(BarDatasetOptions),
+    /// `line`: its line element.
+    Line(LineOptions),
+    /// `scatter`: its line element (drawn when `showLine`).
+    Scatter(LineOptions),
+    /// `radar`: its line element.
+    Radar(LineOptions),
+    /// `bubble`.
+    Bubble,
+    /// `doughnut`.
+    Doughnut(ArcDatasetOptions),
+    /// `pie`.
+    Pie(ArcDatasetOptions),
+    /// `polarArea`.
+    PolarArea,
+    /// chartjs-chart-matrix.
+    Matrix(MatrixOptions),
+    /// chartjs-chart-treemap.
+    Treemap(Box<TreemapOptions>),
+    /// chartjs-chart-sankey.
+    Sankey(Box<SankeyOptions>),
+    /// chartjs-chart-venn, Venn layout.
+    Venn(VennOptions),
+    /// chartjs-chart-venn, Euler layout.
+    Euler(VennOptions),
+    /// chartjs-chart-wordcloud.
+    WordCloud(Box<WordCloudOptions>),
+    /// chartjs-chart-geo, areas coloured by value.
+    Choropleth(Box<GeoOptions>),
+    /// chartjs-chart-geo, bubbles on a map.
+    BubbleMap(Box<GeoOptions>),
+    /// chartjs-chart-graph, tree layout.
+    Tree(Box<GraphOptions>),
+    /// chartjs-chart-graph, dendrogram layout.
+    Dendrogram(Box<GraphOptions>),
+    /// chartjs-chart-graph's misspelt `dendogram` alias.
+    Dendogram(Box<GraphOptions>),
+    /// chartjs-chart-graph, positions from the data.
+    Graph(Box<GraphOptions>),
+    /// chartjs-chart-graph, positions from a force simulation.
+    ForceDirectedGraph(Box<GraphOptions>),
+}
+
+impl DatasetKind {
+    /// The registered type.
+    pub fn chart_kind(&self) -> ChartKind {
+        match self {
+            DatasetKind::Bar(_) => ChartKind::Bar,
+            DatasetKind::Line(_) => ChartKind::Line,
+            DatasetKind::Scatter(_) => ChartKind::Scatter,
+            DatasetKind::Radar(_) => ChartKind::Radar,
+            DatasetKind::Bubble => ChartKind::Bubble,
+            DatasetKind::Doughnut(_) => ChartKind::Doughnut,
+            DatasetKind::Pie(_) => ChartKind::Pie,
+            DatasetKind::PolarArea => ChartKind::PolarArea,
+            DatasetKind::Matrix(_) => ChartKind::Matrix,
+            DatasetKind::Treemap(_) => ChartKind::Treemap,
+            DatasetKind::Sankey(_) => ChartKind::Sankey,
+            DatasetKind::Venn(_) => ChartKind::Venn,
+            DatasetKind::Euler(_) => ChartKind::Euler,
+            DatasetKind::WordCloud(_) => ChartKind::WordCloud,
+            DatasetKind::Choropleth(_) => ChartKind::Choropleth,
+            DatasetKind::BubbleMap(_) => ChartKind::BubbleMap,
+            DatasetKind::Tree(_) => ChartKind::Tree,
+            DatasetKind::Dendrogram(_) => ChartKind::Dendrogram,
+            DatasetKind::Dendogram(_) => ChartKind::Dendogram,
+            DatasetKind::Graph(_) => ChartKind::Graph,
+            DatasetKind::ForceDirectedGraph(_) => ChartKind::ForceDirectedGraph,
+        }
+    }
+
+    /// The bar controller's options (bar datasets).
+    pub fn bar(&self) -> Option<&BarDatasetOptions> {
+        match self {
+            DatasetKind::Bar(b) => Some(b),
+            _ => None,
+        }
+    }
+
+    /// The line element's options (line, scatter and radar datasets: the types whose
+    /// controller has a `datasetElementType` line, and scatter's `showLine`).
+    pub fn line(&self) -> Option<&LineOptions> {
+        match self {
+            DatasetKind::Line(l) | DatasetKind::Scatter(l) | DatasetKind::Radar(l) => Some(l),
+            _ => None,
+        }
+    }
+
+    /// The doughnut controller's options and values (doughnut and pie datasets).
+    pub fn arc(&self) -> Option<&ArcDatasetOptions> {
+        match self {
+            DatasetKind::Doughnut(a) | DatasetKind::Pie(a) => Some(a),
+            _ => None,
+        }
+    }
+
+    /// chartjs-chart-geo's options (choropleth and bubble map datasets).
+    pub fn geo(&self) -> Option<&GeoOptions> {
+        match self {
+            DatasetKind::Choropleth(g) | DatasetKind::BubbleMap(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// chartjs-chart-graph's options (tree, dendrogram and graph datasets).
+    pub fn graph(&self) -> Option<&GraphOptions> {
+        match self {
+            DatasetKind::Tree(g)
+            | DatasetKind::Dendrogram(g)
+            | DatasetKind::Dendogram(g)
+            | DatasetKind::Graph(g)
+            | DatasetKind::ForceDirectedGraph(g) => Some(g),
+            _ => None,
+        }
+    }
+
+    /// chartjs-chart-venn's options (venn and euler datasets).
+    pub fn venn(&self) -> Option<&VennOptions> {
+        match self {
+            DatasetKind::Venn(v) | DatasetKind::Euler(v) => Some(v),
+            _ => None,
+        }
+    }
+}
+
 /// One dataset, resolved.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Dataset {
     /// Position in `data.datasets`.
     pub index: usize,
-    /// `dataset.type || config.type`.
-    pub kind: ChartKind,
+    /// `dataset.type || config.type`, with the options only that type has.
+    pub kind: DatasetKind,
     /// `'' + dataset.label` (`"undefined"` when absent, as Chart.js stores it).
     pub label: Option<String>,
     /// The lines of an array `label` (a multi-line legend label, which Chart.js's legend
@@ -113,16 +248,8 @@ pub struct Dataset {
     pub clip: Option<Clip>,
     /// `drawActiveElementsOnTop`. Default: true.
     pub draw_active_on_top: bool,
-    /// Bar controller options, for bar datasets.
-    pub bar: Option<BarDatasetOptions>,
-    /// Line element options, for datasets with a line (line, radar).
-    pub line: Option<LineOptions>,
     /// Per-data-index element options.
     pub elements: Elements,
-    /// Doughnut/pie controller options and values, for those datasets.
-    pub arc: Option<ArcDatasetOptions>,
-    /// Options of a bundled plugin chart type (matrix, treemap).
-    pub plugin: Option<PluginDataset>,
 }
 
 /// A length as a number or a `'N%'` string (`cutout`, `radius`).

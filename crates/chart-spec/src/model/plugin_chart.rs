@@ -9,25 +9,6 @@ use crate::color::Rgba;
 use crate::values::Font;
 use std::collections::BTreeMap;
 
-/// Resolved options of a plugin chart type's dataset.
-#[derive(Debug, Clone, PartialEq)]
-pub enum PluginDataset {
-    /// chartjs-chart-matrix.
-    Matrix(MatrixOptions),
-    /// chartjs-chart-treemap.
-    Treemap(Box<TreemapOptions>),
-    /// chartjs-chart-sankey.
-    Sankey(Box<SankeyOptions>),
-    /// chartjs-chart-venn (`venn` and `euler`).
-    Venn(VennOptions),
-    /// chartjs-chart-graph's tree layouts (`tree`, `dendrogram`) and graphs.
-    Graph(Box<GraphOptions>),
-    /// chartjs-chart-geo (`choropleth`, `bubbleMap`).
-    Geo(Box<super::geo::GeoOptions>),
-    /// chartjs-chart-wordcloud (`wordCloud`).
-    WordCloud(Box<super::word_cloud::WordCloudOptions>),
-}
-
 /// chartjs-chart-graph tree and dendrogram options, with the edges and their style.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GraphOptions {

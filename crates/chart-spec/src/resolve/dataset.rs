@@ -4,14 +4,18 @@
 use super::element::{
     plus, resolve_arcs, resolve_bar, resolve_elements, resolve_line, resolve_point, ElementLookup,
 };
-use super::lookup::{num_array, Ctx, DatasetKind, Obj};
-use super::plugin_chart::{element_type, resolve_plugin_dataset};
-use crate::color::parse_color;
+use super::geo::resolve_geo;
+use super::lookup::{num_array, Ctx, DatasetType, Obj};
+use super::plugin_chart::{
+    element_type, resolve_graph, resolve_matrix, resolve_sankey, resolve_treemap, resolve_venn,
+};
+use super::word_cloud::resolve_word_cloud;
+use crate::color::{parse_color, Rgba};
 use crate::defaults;
 use crate::message::Message;
 use crate::model::{
-    ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset, Datum, Dim,
-    Elements, Raw, Sides,
+    ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset,
+    DatasetKind, Datum, Dim, Elements, LineOptions, Raw, Sides,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
 use serde_json::Value;
@@ -50,7 +54,7 @@ pub(super) fn resolve_dataset(
     ctx: &Ctx<'_>,
     index: usize,
     ds: &Obj,
-    dk: &DatasetKind,
+    dk: &DatasetType,
     count: usize,
     msgs: &mut Vec<Message>,
 ) -> Dataset {
@@ -149,31 +153,6 @@ pub(super) fn resolve_dataset(
         }
     };
     let draw_active_on_top = r.bool_or("drawActiveElementsOnTop", true);
-    let bar = if kind == ChartKind::Bar {
-        Some(BarDatasetOptions {
-            bar_percentage: r.num_or("barPercentage", 0.9),
-            category_percentage: r.num_or("categoryPercentage", 0.8),
-            bar_thickness: match r.raw("barThickness") {
-                Some(Value::String(s)) if s == "flex" => Some(BarThickness::Flex),
-                Some(v) => {
-                    let n = to_number(v);
-                    if n.is_finite() {
-                        Some(BarThickness::Px(n))
-                    } else {
-                        None
-                    }
-                }
-                None => None,
-            },
-            max_bar_thickness: r.num("maxBarThickness").unwrap_or(f64::INFINITY),
-            min_bar_length: r.num_or("minBarLength", 0.0),
-            grouped: r.bool_or("grouped", true),
-            skip_null: r.bool_or("skipNull", false),
-            base: r.num("base"),
-        })
-    } else {
-        None
-    };
 
     let element_scopes = |el: &str| {
         let keys = vec![
@@ -212,72 +191,69 @@ pub(super) fn resolve_dataset(
             resolve_point,
         ))
     };
-    let has_line = defaults::dataset_type(kind)
-        .and_then(|d| d.get("datasetElementType"))
-        .and_then(Value::as_str)
-        == Some("line")
-        || (kind == ChartKind::Scatter);
-    let line = if has_line {
-        let mut lo = resolve_line(
-            &ElementLookup::new(element_scopes("line"), "line", None),
+    let line = |r: &mut Reader<'_, '_>| {
+        line_options(
+            element_scopes("line"),
+            &ds_scopes,
+            r,
+            !show_line && kind != ChartKind::Scatter,
             index,
             count,
-        );
-        // LineController.update: `if (!this.options.showLine) options.borderWidth = 0`.
-        if !show_line && kind != ChartKind::Scatter {
-            lo.border_width = 0.0;
-        }
-        // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
-        // style; `setStyle(ctx, options, segment.style)` and the filler's
-        // `segment.style.backgroundColor` then override the line's own values.
-        let seg_scopes = ds_scopes.child("segment");
-        if !seg_scopes.is_empty() {
-            let col = |k: &str| {
-                seg_scopes
-                    .get(k)
-                    .and_then(Value::as_str)
-                    .and_then(parse_color)
-            };
-            if let Some(c) = col("borderColor") {
-                lo.border_color = c;
-            }
-            if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
-                lo.border_width = w;
-            }
-            if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
-                lo.border_dash = num_array(seg_scopes.get("borderDash"));
-            }
-            if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
-                lo.border_dash_offset = o;
-            }
-            if let Some(c) = col("backgroundColor") {
-                lo.fill.above = Some(c);
-                lo.fill.below = Some(c);
-            }
-        }
-        // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
-        if let Some(v) = r.raw("spanGaps") {
-            lo.span_gaps = match v {
-                Value::Number(n) => n.as_f64(),
-                v if truthy(v) => Some(f64::INFINITY),
-                _ => None,
-            };
-        }
-        Some(lo)
-    } else {
-        None
+        )
     };
-    let _ = &mut r;
-    let arc = matches!(kind, ChartKind::Doughnut | ChartKind::Pie)
-        .then(|| arc_dataset(&ds_scopes, ds, kind == ChartKind::Pie));
-    let plugin = resolve_plugin_dataset(
-        kind,
-        ds,
-        &element_scopes(element_type(kind)),
-        &ctx.chart_scopes().child("font"),
-        data.len(),
-        ctx.limits,
-    );
+    let plugin_scopes = || element_scopes(element_type(kind));
+    let chart_font = || ctx.chart_scopes().child("font");
+    let n_data = data.len();
+    let kind = match kind {
+        ChartKind::Bar => DatasetKind::Bar(bar_options(&mut r)),
+        ChartKind::Line => DatasetKind::Line(line(&mut r)),
+        ChartKind::Scatter => DatasetKind::Scatter(line(&mut r)),
+        ChartKind::Radar => DatasetKind::Radar(line(&mut r)),
+        ChartKind::Bubble => DatasetKind::Bubble,
+        ChartKind::Doughnut => DatasetKind::Doughnut(arc_dataset(&ds_scopes, ds, false)),
+        ChartKind::Pie => DatasetKind::Pie(arc_dataset(&ds_scopes, ds, true)),
+        ChartKind::PolarArea => DatasetKind::PolarArea,
+        ChartKind::Matrix => DatasetKind::Matrix(resolve_matrix(&plugin_scopes(), n_data)),
+        ChartKind::Treemap => DatasetKind::Treemap(Box::new(resolve_treemap(
+            ds,
+            &plugin_scopes(),
+            &chart_font(),
+            ctx.limits,
+        ))),
+        ChartKind::Sankey => DatasetKind::Sankey(Box::new(resolve_sankey(
+            ds,
+            &plugin_scopes(),
+            &chart_font(),
+        ))),
+        ChartKind::Venn => DatasetKind::Venn(resolve_venn(ds, &plugin_scopes(), n_data)),
+        ChartKind::Euler => DatasetKind::Euler(resolve_venn(ds, &plugin_scopes(), n_data)),
+        ChartKind::WordCloud => DatasetKind::WordCloud(Box::new(resolve_word_cloud(
+            ds,
+            &plugin_scopes(),
+            n_data,
+            Rgba::rgb(102, 102, 102),
+            crate::font::DEFAULT_FAMILY,
+        ))),
+        ChartKind::Choropleth | ChartKind::BubbleMap => {
+            let geo = Box::new(resolve_geo(kind, ds, &plugin_scopes(), n_data, ctx.limits));
+            if kind == ChartKind::Choropleth {
+                DatasetKind::Choropleth(geo)
+            } else {
+                DatasetKind::BubbleMap(geo)
+            }
+        }
+        ChartKind::Tree => DatasetKind::Tree(Box::new(resolve_graph(ds, &plugin_scopes(), kind))),
+        ChartKind::Dendrogram => {
+            DatasetKind::Dendrogram(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
+        }
+        ChartKind::Dendogram => {
+            DatasetKind::Dendogram(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
+        }
+        ChartKind::Graph => DatasetKind::Graph(Box::new(resolve_graph(ds, &plugin_scopes(), kind))),
+        ChartKind::ForceDirectedGraph => {
+            DatasetKind::ForceDirectedGraph(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
+        }
+    };
     Dataset {
         index,
         kind,
@@ -294,11 +270,7 @@ pub(super) fn resolve_dataset(
         show_line,
         clip,
         draw_active_on_top,
-        bar,
-        line,
         elements,
-        arc,
-        plugin,
     }
 }
 
@@ -317,6 +289,86 @@ fn dim(v: Option<&Value>, default: Dim) -> Dim {
         }
         Some(v) => Dim::Px(to_number(v)),
         None => default,
+    }
+}
+
+/// The line element of a line, scatter or radar dataset: `scopes` are its element scopes;
+/// `hidden` when the line is not drawn (`showLine: false` outside scatter), which zeroes its
+/// border width as `LineController.update` does.
+fn line_options(
+    scopes: Scopes<'_>,
+    ds_scopes: &Scopes<'_>,
+    r: &mut Reader<'_, '_>,
+    hidden: bool,
+    index: usize,
+    count: usize,
+) -> LineOptions {
+    let mut lo = resolve_line(&ElementLookup::new(scopes, "line", None), index, count);
+    // LineController.update: `if (!this.options.showLine) options.borderWidth = 0`.
+    if hidden {
+        lo.border_width = 0.0;
+    }
+    // `segment` styles: functions in JavaScript, so in JSON every segment gets the same
+    // style; `setStyle(ctx, options, segment.style)` and the filler's
+    // `segment.style.backgroundColor` then override the line's own values.
+    let seg_scopes = ds_scopes.child("segment");
+    if !seg_scopes.is_empty() {
+        let col = |k: &str| {
+            seg_scopes
+                .get(k)
+                .and_then(Value::as_str)
+                .and_then(parse_color)
+        };
+        if let Some(c) = col("borderColor") {
+            lo.border_color = c;
+        }
+        if let Some(w) = seg_scopes.get("borderWidth").and_then(Value::as_f64) {
+            lo.border_width = w;
+        }
+        if let Some(Value::Array(_)) = seg_scopes.get("borderDash") {
+            lo.border_dash = num_array(seg_scopes.get("borderDash"));
+        }
+        if let Some(o) = seg_scopes.get("borderDashOffset").and_then(Value::as_f64) {
+            lo.border_dash_offset = o;
+        }
+        if let Some(c) = col("backgroundColor") {
+            lo.fill.above = Some(c);
+            lo.fill.below = Some(c);
+        }
+    }
+    // The controller's own `spanGaps` option (dataset scopes) drives gap handling.
+    if let Some(v) = r.raw("spanGaps") {
+        lo.span_gaps = match v {
+            Value::Number(n) => n.as_f64(),
+            v if truthy(v) => Some(f64::INFINITY),
+            _ => None,
+        };
+    }
+    lo
+}
+
+/// The bar controller's own options (`this.options`).
+fn bar_options(r: &mut Reader<'_, '_>) -> BarDatasetOptions {
+    BarDatasetOptions {
+        bar_percentage: r.num_or("barPercentage", 0.9),
+        category_percentage: r.num_or("categoryPercentage", 0.8),
+        bar_thickness: match r.raw("barThickness") {
+            Some(Value::String(s)) if s == "flex" => Some(BarThickness::Flex),
+            Some(v) => {
+                let n = to_number(v);
+                if n.is_finite() {
+                    Some(BarThickness::Px(n))
+                } else {
+                    None
+                }
+            }
+            None => None,
+        },
+        max_bar_thickness: r.num("maxBarThickness").unwrap_or(f64::INFINITY),
+        min_bar_length: r.num_or("minBarLength", 0.0),
+        grouped: r.bool_or("grouped", true),
+        skip_null: r.bool_or("skipNull", false),
+        base: r.num("base"),
     }
 }
 

@@ -41,8 +41,8 @@ impl Raw {
     }
 }
 
-/// A dataset's type and index axis ([`Ctx::dataset_kind`]).
-pub(super) struct DatasetKind {
+/// A dataset's type and index axis ([`Ctx::dataset_type`]).
+pub(super) struct DatasetType {
     /// `dataset.type || config.type`.
     pub(super) kind: ChartKind,
     /// The dataset's `indexAxis`, else `getIndexAxis(type, options)`.
@@ -97,13 +97,13 @@ impl<'a> Ctx<'a> {
     /// A dataset's index axis (its own `indexAxis`, else `getIndexAxis`) next to its type
     /// (`dataset.type || config.type`, already parsed), worked out once per dataset for every
     /// resolver that needs them.
-    pub(super) fn dataset_kind(&self, ds: &Obj, kind: ChartKind) -> DatasetKind {
+    pub(super) fn dataset_type(&self, ds: &Obj, kind: ChartKind) -> DatasetType {
         let index_axis = match ds.get("indexAxis").and_then(Value::as_str) {
             Some("y") => Axis::Y,
             Some("x") => Axis::X,
             _ => self.index_axis(Some(kind)),
         };
-        DatasetKind { kind, index_axis }
+        DatasetType { kind, index_axis }
     }
 
     /// `getIndexAxis(type, options)`; `None`: the chart has no type (`options.datasets['']`

@@ -29,7 +29,7 @@ pub use gradient::{apply_gradient_sentinels, resolve_gradients};
 pub use lookup::{default_font, padding_of};
 
 use self::dataset::resolve_dataset;
-use self::lookup::{Ctx, DatasetKind, Obj};
+use self::lookup::{Ctx, DatasetType, Obj};
 use self::plugin::{apply_colors_plugin, decimation, resolve_legend, resolve_title};
 use self::scale::resolve_scales;
 use crate::color::Rgba;
@@ -207,10 +207,10 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         limits,
     };
     // Each dataset's type and index axis, once (the plugins below change neither).
-    let kinds: Vec<DatasetKind> = raw_datasets
+    let kinds: Vec<DatasetType> = raw_datasets
         .iter()
         .zip(dataset_kinds)
-        .map(|(d, k)| ctx.dataset_kind(d, k))
+        .map(|(d, k)| ctx.dataset_type(d, k))
         .collect();
 
     // Colors plugin: runs before elements resolve their options (beforeLayout), writing
@@ -400,7 +400,7 @@ mod tests {
         assert_eq!(p[1].background_color, Rgba::rgb(0, 255, 0));
         assert_eq!(p[1].radius, 7.0);
         assert_eq!(p[0].border_color, Rgba::rgb(0, 0, 255));
-        assert_eq!(c.datasets[0].line.as_ref().unwrap().border_width, 3.0);
+        assert_eq!(c.datasets[0].kind.line().map(|l| l.border_width), Some(3.0));
     }
 
     #[test]

@@ -3,7 +3,7 @@
 
 use super::element::point_style;
 use super::lookup::{
-    global_color, global_font_scopes, parse_align, text_lines, Ctx, DatasetKind, Obj,
+    global_color, global_font_scopes, parse_align, text_lines, Ctx, DatasetType, Obj,
 };
 use super::scale::parse_position;
 use crate::color::Rgba;
@@ -33,7 +33,7 @@ fn css(c: Rgba, alpha: f64) -> Value {
 /// Mirrors plugin.colors `beforeLayout`: when no colour is configured anywhere (or
 /// `forceOverride`), datasets get the default palette in order.
 pub(super) fn apply_colors_plugin(
-    kinds: &[DatasetKind],
+    kinds: &[DatasetType],
     options: &Obj,
     opts: Option<&Obj>,
     datasets: &mut [Obj],

@@ -6,9 +6,9 @@ use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{
     CenterForce, ChartKind, CollideForce, ForceSimulation, Four, GraphOptions, LinkForce,
-    ManyBodyForce, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PluginDataset,
-    PositionForce, RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry,
-    TreemapOptions, TreemapText, VennOptions, VennSlice,
+    ManyBodyForce, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PositionForce,
+    RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions,
+    TreemapText, VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::to_font;
@@ -96,237 +96,208 @@ pub fn to_corners(v: Option<&Value>) -> Four {
     }
 }
 
-/// Resolves a plugin type's dataset options: `scopes` are the dataset's element scopes
-/// (`dataset`, `datasets.<type>`, `elements.<element>`, defaults), `chart_font` the
-/// `Chart.defaults.font` fallback of fonts.
-pub fn resolve_plugin_dataset(
-    kind: ChartKind,
+/// The default colour of matrix and treemap elements, `rgba(0,0,0,0.1)`.
+const DEFAULT_COLOR: Rgba = Rgba {
+    r: 0,
+    g: 0,
+    b: 0,
+    a: 26,
+};
+
+// The plugin types' dataset options: `scopes` are the dataset's element scopes (`dataset`,
+// `datasets.<type>`, `elements.<element>` with [`element_type`], defaults), `chart_font` the
+// `Chart.defaults.font` fallback of fonts.
+
+/// chartjs-chart-matrix: one rectangle's options per data index.
+pub fn resolve_matrix(scopes: &Scopes<'_>, count: usize) -> MatrixOptions {
+    let rects = (0..count)
+        .map(|i| {
+            let num = |k: &str, d: f64| {
+                at(scopes.get(k), Some(i))
+                    .filter(|v| v.is_number() || v.is_string())
+                    .map(to_number)
+                    .filter(|n| n.is_finite())
+                    .unwrap_or(d)
+            };
+            let s = |k: &str| {
+                at(scopes.get(k), Some(i))
+                    .and_then(Value::as_str)
+                    .unwrap_or("center")
+                    .to_string()
+            };
+            MatrixRect {
+                width: num("width", 20.0),
+                height: num("height", 20.0),
+                anchor_x: s("anchorX"),
+                anchor_y: s("anchorY"),
+                background_color: color_at(scopes.get("backgroundColor"), Some(i))
+                    .unwrap_or(DEFAULT_COLOR),
+                border_color: color_at(scopes.get("borderColor"), Some(i)).unwrap_or(DEFAULT_COLOR),
+                border_width: to_trbl(at(scopes.get("borderWidth"), Some(i))),
+                border_radius: to_corners(at(scopes.get("borderRadius"), Some(i))),
+            }
+        })
+        .collect();
+    MatrixOptions { rects }
+}
+
+/// chartjs-chart-treemap: the tree built from the data, its grouping and the element options.
+pub fn resolve_treemap(
     ds: &Map<String, Value>,
     scopes: &Scopes<'_>,
     chart_font: &Scopes<'_>,
-    count: usize,
     limits: &Limits,
-) -> Option<PluginDataset> {
-    let default_color = Rgba {
+) -> TreemapOptions {
+    let key = ds.get("key").and_then(Value::as_str).map(String::from);
+    let tree_leaf_key = ds
+        .get("treeLeafKey")
+        .and_then(Value::as_str)
+        .unwrap_or("_leaf")
+        .to_string();
+    let (tree, tree_len) = treemap_tree(
+        ds.get("tree").or_else(|| ds.get("data")),
+        key.as_deref().unwrap_or_default(),
+        &tree_leaf_key,
+        limits.max_treemap_leaves,
+    );
+    let text = |key: &str, labels: bool| {
+        let s = scopes.child(key);
+        let fonts = match s.get("font") {
+            Some(Value::Array(a)) => a
+                .iter()
+                .filter_map(Value::as_object)
+                .map(|f| to_font(&Scopes::new(vec![f]), chart_font))
+                .collect(),
+            _ => vec![to_font(&s.child("font"), chart_font)],
+        };
+        let colors = match s.get("color") {
+            Some(Value::Array(a)) => a.iter().filter_map(|c| color_at(Some(c), None)).collect(),
+            c => vec![color_at(c, None).unwrap_or(Rgba::rgb(0, 0, 0))],
+        };
+        let text = match s.get("formatter") {
+            Some(Value::String(t)) => Some(vec![t.clone()]),
+            Some(Value::Array(a)) => {
+                Some(a.iter().map(|v| Raw::from_json(v).to_js_string()).collect())
+            }
+            _ => None,
+        };
+        TreemapText {
+            display: s.get("display").map(truthy).unwrap_or(!labels),
+            colors,
+            fonts: if fonts.is_empty() {
+                vec![to_font(&Scopes::default(), chart_font)]
+            } else {
+                fonts
+            },
+            padding: s
+                .get("padding")
+                .map(to_number)
+                .filter(|n| n.is_finite())
+                .unwrap_or(3.0),
+            align: s.get("align").and_then(Value::as_str).map(String::from),
+            position: s
+                .get("position")
+                .and_then(Value::as_str)
+                .unwrap_or("middle")
+                .to_string(),
+            overflow: s
+                .get("overflow")
+                .and_then(Value::as_str)
+                .unwrap_or("cut")
+                .to_string(),
+            text,
+        }
+    };
+    let num = |k: &str, d: f64| {
+        scopes
+            .get(k)
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(d)
+    };
+    let dividers = scopes.child("dividers");
+    TreemapOptions {
+        tree,
+        tree_len,
+        key,
+        groups: match ds.get("groups") {
+            Some(Value::Array(a)) => a.iter().map(|v| Raw::from_json(v).to_js_string()).collect(),
+            _ => Vec::new(),
+        },
+        tree_leaf_key,
+        layout_spacing: ds
+            .get("spacing")
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(0.0),
+        layout_border_width: to_trbl(ds.get("borderWidth")),
+        display_mode: scopes
+            .get("displayMode")
+            .and_then(Value::as_str)
+            .unwrap_or("containerBoxes")
+            .to_string(),
+        rtl: scopes.get("rtl").is_some_and(truthy),
+        unsorted: scopes.get("unsorted").is_some_and(truthy),
+        spacing: num("spacing", 0.5),
+        border_width: to_trbl(scopes.get("borderWidth")),
+        border_radius: to_corners(scopes.get("borderRadius")),
+        background_color: color_at(scopes.get("backgroundColor"), None).unwrap_or(DEFAULT_COLOR),
+        border_color: color_at(scopes.get("borderColor"), None).unwrap_or(DEFAULT_COLOR),
+        captions: text("captions", false),
+        labels: text("labels", true),
+        dividers: dividers.get("display").is_some_and(truthy),
+        divider_color: color_at(dividers.get("lineColor"), None).unwrap_or(Rgba::rgb(0, 0, 0)),
+        divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
+        divider_dash: super::lookup::num_array(dividers.get("lineDash")),
+        divider_dash_offset: dividers
+            .get("lineDashOffset")
+            .map(to_number)
+            .filter(|n| n.is_finite())
+            .unwrap_or(0.0),
+        divider_cap: match dividers.get("lineCapStyle").and_then(Value::as_str) {
+            Some("round") => crate::model::CapStyle::Round,
+            Some("square") => crate::model::CapStyle::Square,
+            _ => crate::model::CapStyle::Butt,
+        },
+    }
+}
+
+/// chartjs-chart-venn (`venn` and `euler`): one slice per data entry.
+pub fn resolve_venn(ds: &Map<String, Value>, scopes: &Scopes<'_>, count: usize) -> VennOptions {
+    let data = match ds.get("data") {
+        Some(Value::Array(a)) => a.as_slice(),
+        _ => &[],
+    };
+    let default_border = Rgba {
         r: 0,
         g: 0,
         b: 0,
         a: 26,
     };
-    match kind {
-        ChartKind::Matrix => {
-            let rects = (0..count)
-                .map(|i| {
-                    let num = |k: &str, d: f64| {
-                        at(scopes.get(k), Some(i))
-                            .filter(|v| v.is_number() || v.is_string())
-                            .map(to_number)
-                            .filter(|n| n.is_finite())
-                            .unwrap_or(d)
-                    };
-                    let s = |k: &str| {
-                        at(scopes.get(k), Some(i))
-                            .and_then(Value::as_str)
-                            .unwrap_or("center")
-                            .to_string()
-                    };
-                    MatrixRect {
-                        width: num("width", 20.0),
-                        height: num("height", 20.0),
-                        anchor_x: s("anchorX"),
-                        anchor_y: s("anchorY"),
-                        background_color: color_at(scopes.get("backgroundColor"), Some(i))
-                            .unwrap_or(default_color),
-                        border_color: color_at(scopes.get("borderColor"), Some(i))
-                            .unwrap_or(default_color),
-                        border_width: to_trbl(at(scopes.get("borderWidth"), Some(i))),
-                        border_radius: to_corners(at(scopes.get("borderRadius"), Some(i))),
-                    }
-                })
-                .collect();
-            Some(PluginDataset::Matrix(MatrixOptions { rects }))
-        }
-        ChartKind::Treemap => {
-            let key = ds.get("key").and_then(Value::as_str).map(String::from);
-            let tree_leaf_key = ds
-                .get("treeLeafKey")
-                .and_then(Value::as_str)
-                .unwrap_or("_leaf")
-                .to_string();
-            let (tree, tree_len) = treemap_tree(
-                ds.get("tree").or_else(|| ds.get("data")),
-                key.as_deref().unwrap_or_default(),
-                &tree_leaf_key,
-                limits.max_treemap_leaves,
-            );
-            let text = |key: &str, labels: bool| {
-                let s = scopes.child(key);
-                let fonts = match s.get("font") {
-                    Some(Value::Array(a)) => a
-                        .iter()
-                        .filter_map(Value::as_object)
-                        .map(|f| to_font(&Scopes::new(vec![f]), chart_font))
-                        .collect(),
-                    _ => vec![to_font(&s.child("font"), chart_font)],
-                };
-                let colors = match s.get("color") {
-                    Some(Value::Array(a)) => {
-                        a.iter().filter_map(|c| color_at(Some(c), None)).collect()
-                    }
-                    c => vec![color_at(c, None).unwrap_or(Rgba::rgb(0, 0, 0))],
-                };
-                let text = match s.get("formatter") {
-                    Some(Value::String(t)) => Some(vec![t.clone()]),
-                    Some(Value::Array(a)) => {
-                        Some(a.iter().map(|v| Raw::from_json(v).to_js_string()).collect())
-                    }
-                    _ => None,
-                };
-                TreemapText {
-                    display: s.get("display").map(truthy).unwrap_or(!labels),
-                    colors,
-                    fonts: if fonts.is_empty() {
-                        vec![to_font(&Scopes::default(), chart_font)]
-                    } else {
-                        fonts
-                    },
-                    padding: s
-                        .get("padding")
-                        .map(to_number)
-                        .filter(|n| n.is_finite())
-                        .unwrap_or(3.0),
-                    align: s.get("align").and_then(Value::as_str).map(String::from),
-                    position: s
-                        .get("position")
-                        .and_then(Value::as_str)
-                        .unwrap_or("middle")
-                        .to_string(),
-                    overflow: s
-                        .get("overflow")
-                        .and_then(Value::as_str)
-                        .unwrap_or("cut")
-                        .to_string(),
-                    text,
-                }
-            };
-            let num = |k: &str, d: f64| {
-                scopes
-                    .get(k)
-                    .map(to_number)
-                    .filter(|n| n.is_finite())
-                    .unwrap_or(d)
-            };
-            let dividers = scopes.child("dividers");
-            Some(PluginDataset::Treemap(Box::new(TreemapOptions {
-                tree,
-                tree_len,
-                key,
-                groups: match ds.get("groups") {
-                    Some(Value::Array(a)) => {
-                        a.iter().map(|v| Raw::from_json(v).to_js_string()).collect()
-                    }
-                    _ => Vec::new(),
-                },
-                tree_leaf_key,
-                layout_spacing: ds
-                    .get("spacing")
-                    .map(to_number)
-                    .filter(|n| n.is_finite())
-                    .unwrap_or(0.0),
-                layout_border_width: to_trbl(ds.get("borderWidth")),
-                display_mode: scopes
-                    .get("displayMode")
-                    .and_then(Value::as_str)
-                    .unwrap_or("containerBoxes")
-                    .to_string(),
-                rtl: scopes.get("rtl").is_some_and(truthy),
-                unsorted: scopes.get("unsorted").is_some_and(truthy),
-                spacing: num("spacing", 0.5),
-                border_width: to_trbl(scopes.get("borderWidth")),
-                border_radius: to_corners(scopes.get("borderRadius")),
-                background_color: color_at(scopes.get("backgroundColor"), None)
-                    .unwrap_or(default_color),
-                border_color: color_at(scopes.get("borderColor"), None).unwrap_or(default_color),
-                captions: text("captions", false),
-                labels: text("labels", true),
-                dividers: dividers.get("display").is_some_and(truthy),
-                divider_color: color_at(dividers.get("lineColor"), None)
-                    .unwrap_or(Rgba::rgb(0, 0, 0)),
-                divider_width: dividers.get("lineWidth").map(to_number).unwrap_or(1.0),
-                divider_dash: super::lookup::num_array(dividers.get("lineDash")),
-                divider_dash_offset: dividers
-                    .get("lineDashOffset")
-                    .map(to_number)
-                    .filter(|n| n.is_finite())
-                    .unwrap_or(0.0),
-                divider_cap: match dividers.get("lineCapStyle").and_then(Value::as_str) {
-                    Some("round") => crate::model::CapStyle::Round,
-                    Some("square") => crate::model::CapStyle::Square,
-                    _ => crate::model::CapStyle::Butt,
-                },
-            })))
-        }
-        ChartKind::Sankey => Some(PluginDataset::Sankey(Box::new(resolve_sankey(
-            ds, scopes, chart_font,
-        )))),
-        ChartKind::Venn | ChartKind::Euler => {
-            let data = match ds.get("data") {
-                Some(Value::Array(a)) => a.as_slice(),
-                _ => &[],
-            };
-            let default_border = Rgba {
-                r: 0,
-                g: 0,
-                b: 0,
-                a: 26,
-            };
-            let slices = (0..count)
-                .map(|i| VennSlice {
-                    value: data
-                        .get(i)
-                        .and_then(|d| d.get("value"))
-                        .map(to_number)
-                        .unwrap_or(f64::NAN),
-                    sets: match data.get(i).and_then(|d| d.get("sets")) {
-                        Some(Value::Array(a)) => a
-                            .iter()
-                            .take(64)
-                            .map(|v| Raw::from_json(v).to_js_string())
-                            .collect(),
-                        _ => Vec::new(),
-                    },
-                    background_color: color_at(scopes.get("backgroundColor"), Some(i)),
-                    border_color: color_at(scopes.get("borderColor"), Some(i))
-                        .or(Some(default_border)),
-                    border_width: at(scopes.get("borderWidth"), Some(i))
-                        .map(to_number)
-                        .filter(|n| n.is_finite())
-                        .unwrap_or(0.0),
-                })
-                .collect();
-            Some(PluginDataset::Venn(VennOptions { slices }))
-        }
-        ChartKind::WordCloud => Some(PluginDataset::WordCloud(Box::new(
-            super::word_cloud::resolve_word_cloud(
-                ds,
-                scopes,
-                count,
-                Rgba::rgb(102, 102, 102),
-                crate::font::DEFAULT_FAMILY,
-            ),
-        ))),
-        ChartKind::Choropleth | ChartKind::BubbleMap => Some(PluginDataset::Geo(Box::new(
-            super::geo::resolve_geo(kind, ds, scopes, count, limits),
-        ))),
-        ChartKind::Tree
-        | ChartKind::Dendrogram
-        | ChartKind::Dendogram
-        | ChartKind::Graph
-        | ChartKind::ForceDirectedGraph => Some(PluginDataset::Graph(Box::new(resolve_graph(
-            ds, scopes, kind,
-        )))),
-        _ => None,
-    }
+    let slices = (0..count)
+        .map(|i| VennSlice {
+            value: data
+                .get(i)
+                .and_then(|d| d.get("value"))
+                .map(to_number)
+                .unwrap_or(f64::NAN),
+            sets: match data.get(i).and_then(|d| d.get("sets")) {
+                Some(Value::Array(a)) => a
+                    .iter()
+                    .take(64)
+                    .map(|v| Raw::from_json(v).to_js_string())
+                    .collect(),
+                _ => Vec::new(),
+            },
+            background_color: color_at(scopes.get("backgroundColor"), Some(i)),
+            border_color: color_at(scopes.get("borderColor"), Some(i)).or(Some(default_border)),
+            border_width: at(scopes.get("borderWidth"), Some(i))
+                .map(to_number)
+                .filter(|n| n.is_finite())
+                .unwrap_or(0.0),
+        })
+        .collect();
+    VennOptions { slices }
 }
 
 fn node_index(v: &Value) -> Option<NodeRef> {
@@ -340,7 +311,11 @@ fn node_index(v: &Value) -> Option<NodeRef> {
     }
 }
 
-fn resolve_graph(ds: &Map<String, Value>, scopes: &Scopes<'_>, kind: ChartKind) -> GraphOptions {
+pub fn resolve_graph(
+    ds: &Map<String, Value>,
+    scopes: &Scopes<'_>,
+    kind: ChartKind,
+) -> GraphOptions {
     let tree = scopes.child("tree");
     let data = match ds.get("data") {
         Some(Value::Array(a)) => a.as_slice(),
@@ -456,7 +431,7 @@ fn resolve_simulation(sim: &Scopes<'_>) -> ForceSimulation {
     }
 }
 
-fn resolve_sankey(
+pub fn resolve_sankey(
     ds: &Map<String, Value>,
     scopes: &Scopes<'_>,
     chart_font: &Scopes<'_>,
@@ -820,17 +795,12 @@ mod tests {
         let Value::Object(ds) = ds else {
             unreachable!()
         };
-        let got = resolve_plugin_dataset(
-            ChartKind::Treemap,
+        let t = resolve_treemap(
             &ds,
             &Scopes::new(vec![&ds]),
             &Scopes::default(),
-            2,
             &Limits::default(),
         );
-        let Some(PluginDataset::Treemap(t)) = got else {
-            panic!("{got:?}")
-        };
         assert!(t.dividers);
         assert_eq!(t.divider_dash, vec![3.0, 5.0]);
         assert_eq!(t.divider_dash_offset, -2.0);

@@ -3,7 +3,7 @@
 
 use super::lookup::{
     global_color, global_font_scopes, indexable_colors, indexable_nums, num_array, parse_align,
-    text_lines, Ctx, DatasetKind, Obj,
+    text_lines, Ctx, DatasetType, Obj,
 };
 use crate::color::Rgba;
 use crate::defaults;
@@ -93,7 +93,7 @@ pub(super) fn parse_position(v: Option<&Value>) -> Option<Position> {
 pub(super) fn resolve_scales(
     ctx: &Ctx<'_>,
     datasets: &[Obj],
-    kinds: &[DatasetKind],
+    kinds: &[DatasetType],
     msgs: &mut Vec<Message>,
 ) -> Result<Vec<ScaleOptions>, Vec<Message>> {
     let empty = Obj::new();

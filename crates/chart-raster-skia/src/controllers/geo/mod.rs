@@ -18,9 +18,7 @@ use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
-use chart_spec::model::{
-    ChartKind, Dataset, Elements, GeoOptions, GeoShape, LegendScale, PluginDataset, Raw,
-};
+use chart_spec::model::{ChartKind, Dataset, Elements, GeoOptions, GeoShape, LegendScale, Raw};
 use chart_spec::{Cancel, Rgba};
 use projection::Projection;
 
@@ -28,10 +26,7 @@ use projection::Projection;
 const CANCEL_EVERY: usize = 64;
 
 fn options(ds: &Dataset) -> Option<&GeoOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Geo(g)) => Some(g),
-        _ => None,
-    }
+    ds.kind.geo()
 }
 
 /// `ChoroplethController` / `BubbleMapController`.
@@ -237,7 +232,7 @@ impl Controller for GeoController {
         self.projection = Projection::fitted(o, &outline, cx.area);
         // A bubble map spreads sizes over the size scale, a choropleth colours over the colour
         // scale.
-        let legend = if ds.kind == ChartKind::BubbleMap {
+        let legend = if ds.kind.chart_kind() == ChartKind::BubbleMap {
             &o.size_legend
         } else {
             &o.color_legend
@@ -308,7 +303,7 @@ impl Controller for GeoController {
                 );
             }
         }
-        if ds.kind == ChartKind::Choropleth {
+        if ds.kind.chart_kind() == ChartKind::Choropleth {
             for (i, f) in o.features.iter().enumerate() {
                 if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
                     break;

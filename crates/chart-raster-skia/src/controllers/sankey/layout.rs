@@ -897,15 +897,15 @@ pub fn layout_within(o: &SankeyOptions, height: f64, limits: &Limits) -> Layout 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chart_spec::model::PluginDataset;
+    use chart_spec::model::DatasetKind;
     use serde_json::{json, Value};
 
     fn opts(data: Value) -> SankeyOptions {
         let cfg = json!({"type": "sankey", "data": {"datasets": [{"data": data}]}});
         let Value::Object(m) = cfg else { panic!() };
         let (chart, _) = chart_spec::resolve_chart(&m).expect("resolves");
-        match chart.datasets[0].plugin.clone() {
-            Some(PluginDataset::Sankey(s)) => *s,
+        match chart.datasets[0].kind.clone() {
+            DatasetKind::Sankey(s) => *s,
             other => panic!("{other:?}"),
         }
     }

@@ -29,7 +29,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{PluginDataset, SankeyFlow, SankeyOptions};
+use chart_spec::model::{DatasetKind, SankeyFlow, SankeyOptions};
 use chart_spec::{Cancel, Limits, Rgba};
 
 /// One flow in pixels.
@@ -85,8 +85,8 @@ impl SankeyController {
 }
 
 pub(super) fn options(ds: &Dataset) -> Option<&SankeyOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Sankey(s)) => Some(s),
+    match &ds.kind {
+        DatasetKind::Sankey(s) => Some(s),
         _ => None,
     }
 }

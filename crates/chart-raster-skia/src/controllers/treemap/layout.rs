@@ -576,15 +576,15 @@ fn layout_groups(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chart_spec::model::PluginDataset;
+    use chart_spec::model::DatasetKind;
     use serde_json::{json, Value};
 
     fn opts(tree: Value, key: Option<&str>, groups: &[&str]) -> TreemapOptions {
         let cfg = json!({"type": "treemap", "data": {"datasets": [{"tree": tree, "key": key, "groups": groups}]}});
         let Value::Object(m) = cfg else { panic!() };
         let (chart, _) = chart_spec::resolve_chart(&m).expect("resolves");
-        match chart.datasets[0].plugin.clone() {
-            Some(PluginDataset::Treemap(t)) => *t,
+        match chart.datasets[0].kind.clone() {
+            DatasetKind::Treemap(t) => *t,
             other => panic!("{other:?}"),
         }
     }

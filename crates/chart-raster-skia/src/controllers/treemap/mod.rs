@@ -15,7 +15,7 @@ use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
-use chart_spec::model::{PluginDataset, TreemapOptions};
+use chart_spec::model::{DatasetKind, TreemapOptions};
 use chart_spec::values::Font;
 use chart_spec::{Cancel, Limits, Rgba};
 
@@ -68,8 +68,8 @@ impl TreemapController {
 }
 
 fn options(ds: &Dataset) -> Option<&TreemapOptions> {
-    match &ds.plugin {
-        Some(PluginDataset::Treemap(t)) => Some(t),
+    match &ds.kind {
+        DatasetKind::Treemap(t) => Some(t),
         _ => None,
     }
 }

@@ -182,7 +182,7 @@ pub fn doughnut_hole(
     for &i in &data.sorted_visible {
         let (meta, ds) = (&data.metas[i], &datasets[i]);
         if !matches!(meta.kind, ChartKind::Doughnut | ChartKind::Pie)
-            || ds.arc.as_ref().is_none_or(|a| a.circumference < 90.0)
+            || ds.kind.arc().is_none_or(|a| a.circumference < 90.0)
         {
             continue;
         }
