@@ -157,7 +157,7 @@ fn body(args: &Args, unique: Option<u64>) -> Bytes {
             "type": "bar",
             "data": {
                 "labels": ["Jan", "Feb", "Mar", "Apr", "May", "Jun"],
-                "datasets": [{"label": "Sales", "data": [12, 19, 3, 5, 2, 3]}]
+                "datasets": [{"label": "Sales", "data": [12, 19, 3, 5, 2, 3], "borderWidth": 2}]
             },
             "options": {"plugins": {"title": {"display": true, "text": title}}}
         },
