@@ -3,35 +3,8 @@
 //! (controller.doughnut.js, controller.polarArea.js), free of option resolution.
 
 use crate::elements::arc::ArcGeometry;
+use chart_spec::model::Dim;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
-
-/// A length given as a number of pixels or a percentage string (`'50%'`): Chart.js's
-/// `toPercentage` / `toDimension` inputs.
-#[derive(Debug, Clone, Copy, PartialEq)]
-pub enum Dim {
-    /// A plain number.
-    Px(f64),
-    /// `'N%'`, stored as N.
-    Percent(f64),
-}
-
-impl Dim {
-    /// `toPercentage(value, dimension)`: a fraction.
-    pub fn to_percentage(self, dimension: f64) -> f64 {
-        match self {
-            Dim::Px(v) => v / dimension,
-            Dim::Percent(p) => p / 100.0,
-        }
-    }
-
-    /// `toDimension(value, dimension)`: pixels.
-    pub fn to_dimension(self, dimension: f64) -> f64 {
-        match self {
-            Dim::Px(v) => v,
-            Dim::Percent(p) => p / 100.0 * dimension,
-        }
-    }
-}
 
 /// The chart area (`chart.chartArea`).
 #[derive(Debug, Clone, Copy, PartialEq, Default)]

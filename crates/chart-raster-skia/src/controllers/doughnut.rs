@@ -1,21 +1,14 @@
 //! The doughnut and pie controllers (controller.doughnut.js, controller.pie.js): rings of arcs
 //! sized by value, one ring per visible dataset.
 
-use super::arc_layout::{layout_rings, Area as LayoutArea, Dim as LayoutDim, RingInput};
+use super::arc_layout::{layout_rings, Area as LayoutArea, RingInput};
 use super::{arc_options, Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::arc::{draw_arc, ArcGeometry, ArcOptions};
+use crate::elements::arc::{draw_arc, ArcGeometry};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
 use chart_spec::model::{self as mx, Dim};
 use chart_spec::model::{Dataset, Elements, Raw};
-
-fn layout_dim(d: Dim) -> LayoutDim {
-    match d {
-        Dim::Px(v) => LayoutDim::Px(v),
-        Dim::Percent(p) => LayoutDim::Percent(p),
-    }
-}
 
 /// Doughnut or pie datasets.
 #[derive(Debug, Default)]
@@ -39,8 +32,8 @@ fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
             weight: 1.0,
             rotation: 0.0,
             circumference: 360.0,
-            cutout: LayoutDim::Percent(50.0),
-            radius: LayoutDim::Percent(100.0),
+            cutout: Dim::Percent(50.0),
+            radius: Dim::Percent(100.0),
             spacing: 0.0,
             offsets: Vec::new(),
             border_widths,
@@ -55,8 +48,8 @@ fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
         weight: a.weight,
         rotation: a.rotation,
         circumference: a.circumference,
-        cutout: layout_dim(a.cutout),
-        radius: layout_dim(a.radius),
+        cutout: a.cutout,
+        radius: a.radius,
         spacing: a.spacing,
         offsets: opts.iter().map(|o| o.offset).collect(),
         border_widths: opts
@@ -127,7 +120,7 @@ impl Controller for DoughnutController {
     fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
         for (i, g) in self.arcs.iter().enumerate() {
             if let Some(o) = arc_options(ds, i) {
-                draw_arc(ctx, g, &ArcOptions::from_model(o));
+                draw_arc(ctx, g, o);
             }
         }
     }

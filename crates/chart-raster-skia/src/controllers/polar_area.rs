@@ -3,7 +3,7 @@
 
 use super::arc_layout::{layout_polar, PolarInput};
 use super::{arc_options, parse_radial, Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::arc::{draw_arc, ArcGeometry, ArcOptions};
+use crate::elements::arc::{draw_arc, ArcGeometry};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
@@ -46,7 +46,7 @@ impl Controller for PolarAreaController {
                 continue;
             }
             if let Some(o) = arc_options(ds, i) {
-                draw_arc(ctx, g, &ArcOptions::from_model(o));
+                draw_arc(ctx, g, o);
             }
         }
     }

@@ -6,110 +6,8 @@
 use super::geometry::ElementGeometry;
 use super::{Ctx, StrokeStyle, P};
 use crate::scene::{LineJoin, Paint, Path, PathCmd};
-use chart_spec::Rgba;
+use chart_spec::model::{ArcCorners, ArcJoin, ArcOptions, SpacingMode};
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
-
-/// `borderRadius` of an arc, per corner (`toRadiusCorners`): a number sets all four.
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct ArcCorners {
-    /// `outerStart`.
-    pub outer_start: f64,
-    /// `outerEnd`.
-    pub outer_end: f64,
-    /// `innerStart`.
-    pub inner_start: f64,
-    /// `innerEnd`.
-    pub inner_end: f64,
-}
-
-impl ArcCorners {
-    /// The same radius on every corner.
-    #[cfg(test)]
-    pub fn all(r: f64) -> Self {
-        Self {
-            outer_start: r,
-            outer_end: r,
-            inner_start: r,
-            inner_end: r,
-        }
-    }
-
-    fn is_zero(&self) -> bool {
-        self.outer_start == 0.0
-            && self.outer_end == 0.0
-            && self.inner_start == 0.0
-            && self.inner_end == 0.0
-    }
-}
-
-/// `borderAlign`. Default: `'center'`.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
-pub enum BorderAlign {
-    /// The border straddles the outline.
-    #[default]
-    Center,
-    /// The border is drawn inside the arc only.
-    Inner,
-}
-
-/// `spacingMode`: one type with the resolved model.
-pub use chart_spec::model::SpacingMode;
-
-/// Resolved options of one arc (`ArcElement.defaults` plus the dataset's values).
-#[derive(Debug, Clone, PartialEq)]
-pub struct ArcOptions {
-    /// `backgroundColor`.
-    pub background: Paint,
-    /// `borderColor`. Default: `'#fff'`.
-    pub border_color: Rgba,
-    /// `borderWidth`. Default: 2.
-    pub border_width: f64,
-    /// `borderAlign`. Default: `'center'`.
-    pub border_align: BorderAlign,
-    /// `borderJoinStyle`. Default: undefined (`round` for inner borders, `bevel` otherwise).
-    pub border_join: Option<LineJoin>,
-    /// `borderDash`. Default: `[]`.
-    pub border_dash: Vec<f64>,
-    /// `borderDashOffset`. Default: 0.
-    pub border_dash_offset: f64,
-    /// `borderRadius`. Default: 0.
-    pub border_radius: ArcCorners,
-    /// `offset`. Default: 0.
-    pub offset: f64,
-    /// `spacing`. Default: 0.
-    pub spacing: f64,
-    /// `spacingMode`. Default: `'proportional'` (Chart.js 4.5.1's only rule).
-    pub spacing_mode: SpacingMode,
-    /// `circular`. Default: true (false draws the outer edge as a straight line).
-    pub circular: bool,
-    /// `selfJoin`. Default: false.
-    pub self_join: bool,
-}
-
-impl Default for ArcOptions {
-    fn default() -> Self {
-        Self {
-            background: Paint::Solid(Rgba {
-                r: 0,
-                g: 0,
-                b: 0,
-                a: 26,
-            }),
-            border_color: Rgba::WHITE,
-            border_width: 2.0,
-            border_align: BorderAlign::Center,
-            border_join: None,
-            border_dash: Vec::new(),
-            border_dash_offset: 0.0,
-            border_radius: ArcCorners::default(),
-            offset: 0.0,
-            spacing: 0.0,
-            spacing_mode: SpacingMode::Proportional,
-            circular: true,
-            self_join: false,
-        }
-    }
-}
 
 /// The geometry of one arc, CSS px and radians (0 = 3 o'clock, clockwise).
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -464,7 +362,7 @@ fn clip_self(g: &ArcGeometry, o: &ArcOptions, end_angle: f64) -> Path {
         );
     } else {
         let clip_width = (bw / 2.0).min(g.outer_radius * normalize_angle(start - end_angle));
-        match o.border_join {
+        match join(o) {
             Some(LineJoin::Round) => arc(
                 &mut p,
                 x,
@@ -535,11 +433,7 @@ fn clip_arc(g: &ArcGeometry, pixel_margin: f64, end_angle: f64) -> Path {
 pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     let offset = o.offset / 4.0;
     let spacing = o.spacing / 2.0;
-    let pixel_margin = if o.border_align == BorderAlign::Inner {
-        0.33
-    } else {
-        0.0
-    };
+    let pixel_margin = if o.border_align_inner { 0.33 } else { 0.0 };
     let circumference = g.circumference;
     // `Math.floor(circumference / TAU)` fills of the same path. Painting one colour over
     // itself with source-over reaches its 8-bit fixed point within 255 fills (each fill moves
@@ -600,17 +494,17 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
     if full_circles > 0 {
         let path = arc_path(g.end_angle);
         for _ in 0..full_circles {
-            ctx.fill_paint(&path, o.background.clone());
+            ctx.fill_paint(&path, Paint::Solid(o.background_color));
         }
     }
-    ctx.fill_paint(&arc_path(end_angle), o.background.clone());
+    ctx.fill_paint(&arc_path(end_angle), Paint::Solid(o.background_color));
 
     // drawBorder
     if o.border_width == 0.0 || o.border_width.is_nan() {
         ctx.restore();
         return;
     }
-    let inner = o.border_align == BorderAlign::Inner;
+    let inner = o.border_align_inner;
     let style = StrokeStyle {
         width: if inner {
             o.border_width * 2.0
@@ -619,7 +513,7 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         },
         color: o.border_color,
         cap: crate::scene::LineCap::Butt,
-        join: o.border_join.unwrap_or(if inner {
+        join: join(o).unwrap_or(if inner {
             LineJoin::Round
         } else {
             LineJoin::Bevel
@@ -643,7 +537,7 @@ pub fn draw_arc(ctx: &mut Ctx<'_>, g: &ArcGeometry, o: &ArcOptions) {
         && o.self_join
         && end_angle - g.start_angle >= PI
         && o.border_radius.is_zero()
-        && o.border_join != Some(LineJoin::Miter)
+        && join(o) != Some(LineJoin::Miter)
     {
         ctx.clip(P::from(finite_only(clip_self(g, o, end_angle))));
     }
@@ -663,38 +557,13 @@ fn nonzero_rem(c: f64) -> f64 {
     }
 }
 
-impl ArcOptions {
-    /// The element options of an arc from its resolved options.
-    pub fn from_model(o: &chart_spec::model::ArcOptions) -> ArcOptions {
-        ArcOptions {
-            background: Paint::Solid(o.background_color),
-            border_color: o.border_color,
-            border_width: o.border_width,
-            border_align: if o.border_align_inner {
-                BorderAlign::Inner
-            } else {
-                BorderAlign::Center
-            },
-            border_join: o.border_join.map(|j| match j {
-                chart_spec::model::ArcJoin::Round => LineJoin::Round,
-                chart_spec::model::ArcJoin::Bevel => LineJoin::Bevel,
-                chart_spec::model::ArcJoin::Miter => LineJoin::Miter,
-            }),
-            border_dash: o.border_dash.clone(),
-            border_dash_offset: o.border_dash_offset,
-            border_radius: ArcCorners {
-                outer_start: o.border_radius[0],
-                outer_end: o.border_radius[1],
-                inner_start: o.border_radius[2],
-                inner_end: o.border_radius[3],
-            },
-            offset: o.offset,
-            spacing: o.spacing,
-            spacing_mode: o.spacing_mode,
-            circular: o.circular,
-            self_join: o.self_join,
-        }
-    }
+/// `borderJoinStyle` as the scene's join.
+fn join(o: &ArcOptions) -> Option<LineJoin> {
+    o.border_join.map(|j| match j {
+        ArcJoin::Round => LineJoin::Round,
+        ArcJoin::Bevel => LineJoin::Bevel,
+        ArcJoin::Miter => LineJoin::Miter,
+    })
 }
 
 impl ArcGeometry {
@@ -790,7 +659,7 @@ mod tests {
     #[test]
     fn inner_border_is_clipped() {
         let o = ArcOptions {
-            border_align: BorderAlign::Inner,
+            border_align_inner: true,
             ..ArcOptions::default()
         };
         let items = draw(&geometry(0.0, 1.0, 0.0), &o);

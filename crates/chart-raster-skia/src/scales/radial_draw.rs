@@ -7,6 +7,7 @@ use crate::scene::{
     Transform,
 };
 use chart_spec::font::FontSpec;
+use chart_spec::values::Padding;
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
@@ -21,32 +22,6 @@ pub struct LineStyle {
     pub dash: Vec<f32>,
     /// `borderDashOffset` (`border.dashOffset` for grid circles).
     pub dash_offset: f32,
-}
-
-/// Four sides (`toPadding`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Sides {
-    /// Top.
-    pub top: f64,
-    /// Right.
-    pub right: f64,
-    /// Bottom.
-    pub bottom: f64,
-    /// Left.
-    pub left: f64,
-}
-
-impl Sides {
-    /// The same on all sides.
-    #[cfg(test)]
-    pub fn all(v: f64) -> Self {
-        Self {
-            top: v,
-            right: v,
-            bottom: v,
-            left: v,
-        }
-    }
 }
 
 /// Four corner radii (`toTRBLCorners`).
@@ -72,7 +47,7 @@ pub struct PointLabelStyle {
     /// `backdropColor`. Default: undefined (no box).
     pub backdrop_color: Option<Rgba>,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Sides,
+    pub backdrop_padding: Padding,
     /// `borderRadius` of the box. Default: 0.
     pub border_radius: Corners,
 }
@@ -89,7 +64,7 @@ pub struct TickLabelStyle {
     /// `backdropColor`. Default: `'rgba(255, 255, 255, 0.75)'`.
     pub backdrop_color: Rgba,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Sides,
+    pub backdrop_padding: Padding,
     /// `textStrokeColor`/`textStrokeWidth`. Default: none.
     pub stroke: Option<(Rgba, f64)>,
 }
@@ -465,7 +440,7 @@ mod tests {
             color: Rgba::WHITE,
             show_backdrop: true,
             backdrop_color: Rgba::WHITE,
-            backdrop_padding: Sides::all(2.0),
+            backdrop_padding: Padding::all(2.0),
             stroke: None,
         };
         let mut items = ItemList::unbounded();

@@ -7,7 +7,7 @@
 use super::linear::{build_linear_ticks, handle_tick_range, numeric_tick_label, parse_linear};
 use super::radial_draw::{
     draw_background, draw_grid_lines, draw_point_labels, draw_tick_labels, Corners, LineStyle,
-    PointLabelStyle, RadialTick, Sides, TickLabelStyle,
+    PointLabelStyle, RadialTick, TickLabelStyle,
 };
 use super::radial_geometry::{LabelSize, PointLabelItem, RadialGeometry};
 use super::{ticks, DataLimits, ScaleCore, ScaleLayer, ScaleType, Tick};
@@ -50,15 +50,6 @@ impl RadialLinearScale {
         } else {
             0.0
         }
-    }
-}
-
-fn padding_sides(p: &Padding) -> Sides {
-    Sides {
-        top: p.top,
-        right: p.right,
-        bottom: p.bottom,
-        left: p.left,
     }
 }
 
@@ -235,7 +226,7 @@ impl ScaleType for RadialLinearScale {
                                 font: pl.font.at(i).spec,
                                 color: pl.color.at(i),
                                 backdrop_color: pl.backdrop_color,
-                                backdrop_padding: padding_sides(&pl.backdrop_padding),
+                                backdrop_padding: pl.backdrop_padding,
                                 border_radius: Corners {
                                     top_left: pl.border_radius[0],
                                     top_right: pl.border_radius[1],
@@ -309,7 +300,7 @@ impl ScaleType for RadialLinearScale {
                         color: t.color.at(i),
                         show_backdrop: t.show_label_backdrop,
                         backdrop_color: t.backdrop_color,
-                        backdrop_padding: padding_sides(&t.backdrop_padding),
+                        backdrop_padding: t.backdrop_padding,
                         stroke: t.text_stroke_color.map(|c| (c, t.text_stroke_width)),
                     })
                     .collect();

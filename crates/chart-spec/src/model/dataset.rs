@@ -261,6 +261,24 @@ pub enum Dim {
     Percent(f64),
 }
 
+impl Dim {
+    /// `toPercentage(value, dimension)`: a fraction.
+    pub fn to_percentage(self, dimension: f64) -> f64 {
+        match self {
+            Dim::Px(v) => v / dimension,
+            Dim::Percent(p) => p / 100.0,
+        }
+    }
+
+    /// `toDimension(value, dimension)`: pixels.
+    pub fn to_dimension(self, dimension: f64) -> f64 {
+        match self {
+            Dim::Px(v) => v,
+            Dim::Percent(p) => p / 100.0 * dimension,
+        }
+    }
+}
+
 /// Dataset-level options of doughnut and pie datasets (the controller's `this.options`).
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArcDatasetOptions {

@@ -233,6 +233,39 @@ pub enum SpacingMode {
     Parallel,
 }
 
+/// `borderRadius` of an arc, per corner (`toRadiusCorners`): a number sets all four.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct ArcCorners {
+    /// `outerStart`.
+    pub outer_start: f64,
+    /// `outerEnd`.
+    pub outer_end: f64,
+    /// `innerStart`.
+    pub inner_start: f64,
+    /// `innerEnd`.
+    pub inner_end: f64,
+}
+
+impl ArcCorners {
+    /// The same radius on every corner.
+    pub fn all(r: f64) -> Self {
+        Self {
+            outer_start: r,
+            outer_end: r,
+            inner_start: r,
+            inner_end: r,
+        }
+    }
+
+    /// No corner is rounded.
+    pub fn is_zero(&self) -> bool {
+        self.outer_start == 0.0
+            && self.outer_end == 0.0
+            && self.inner_start == 0.0
+            && self.inner_end == 0.0
+    }
+}
+
 /// Options of an arc element at one data index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct ArcOptions {
@@ -250,8 +283,8 @@ pub struct ArcOptions {
     pub border_dash: Vec<f64>,
     /// `borderDashOffset`. Default: 0.
     pub border_dash_offset: f64,
-    /// `borderRadius` as (outerStart, outerEnd, innerStart, innerEnd). Default: 0.
-    pub border_radius: [f64; 4],
+    /// `borderRadius`. Default: 0.
+    pub border_radius: ArcCorners,
     /// `offset`. Default: 0.
     pub offset: f64,
     /// `spacing`. Default: 0.
@@ -265,6 +298,33 @@ pub struct ArcOptions {
     pub circular: bool,
     /// `selfJoin`. Default: false.
     pub self_join: bool,
+}
+
+/// `ArcElement.defaults` (with `Chart.defaults.backgroundColor`).
+impl Default for ArcOptions {
+    fn default() -> Self {
+        Self {
+            background_color: Rgba {
+                r: 0,
+                g: 0,
+                b: 0,
+                a: 26,
+            },
+            border_color: Rgba::WHITE,
+            border_width: 2.0,
+            border_align_inner: false,
+            border_join: None,
+            border_dash: Vec::new(),
+            border_dash_offset: 0.0,
+            border_radius: ArcCorners::default(),
+            offset: 0.0,
+            spacing: 0.0,
+            spacing_mode: SpacingMode::Proportional,
+            angle: None,
+            circular: true,
+            self_join: false,
+        }
+    }
 }
 
 /// `fill` of a line dataset, decoded as `_decodeFill` in plugin.filler does.

@@ -4,8 +4,9 @@
 use super::lookup::{global_color, num_array};
 use crate::color::{parse_color, Rgba};
 use crate::model::{
-    ArcJoin, ArcOptions, BarBorderWidth, BarOptions, BarRadius, BorderSkipped, CapStyle, Fill,
-    FillSpec, JoinStyle, LineOptions, PointOptions, PointStyle, Sides, SpacingMode, Stepped,
+    ArcCorners, ArcJoin, ArcOptions, BarBorderWidth, BarOptions, BarRadius, BorderSkipped,
+    CapStyle, Fill, FillSpec, JoinStyle, LineOptions, PointOptions, PointStyle, Sides, SpacingMode,
+    Stepped,
 };
 use crate::scopes::{to_number, truthy, Scopes};
 use serde_json::Value;
@@ -257,18 +258,18 @@ pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> Vec<ArcOptions> {
                         .filter(|v| !v.is_nan())
                         .unwrap_or(0.0)
                 };
-                [
-                    g("outerStart"),
-                    g("outerEnd"),
-                    g("innerStart"),
-                    g("innerEnd"),
-                ]
+                ArcCorners {
+                    outer_start: g("outerStart"),
+                    outer_end: g("outerEnd"),
+                    inner_start: g("innerStart"),
+                    inner_end: g("innerEnd"),
+                }
             }
             Some(v) => {
                 let r = to_number(v);
-                [if r.is_nan() { 0.0 } else { r }; 4]
+                ArcCorners::all(if r.is_nan() { 0.0 } else { r })
             }
-            None => [0.0; 4],
+            None => ArcCorners::default(),
         };
         ArcOptions {
             background_color: l.color("backgroundColor", global_color("backgroundColor")),
