@@ -14,9 +14,9 @@
 //! simulation's ticks at `max_force_work`.
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
+use crate::elements::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
-use crate::plugins::bounds::{bounded_dash, finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, Raw};
 use chart_spec::model::{ForceSimulation, GraphOptions, NodeRef};

@@ -5,8 +5,8 @@
 //! before they become geometry.
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::bounds::{finite_in, MAX_PX};
 use crate::elements::{Area, Ctx, P};
-use crate::plugins::bounds::{finite_in, MAX_PX};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{DatasetKind, MatrixRect};

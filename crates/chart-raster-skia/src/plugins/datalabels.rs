@@ -7,13 +7,13 @@
 //! Options come resolved from [`chart_spec::resolve::resolve_datalabels`].
 //!
 //! Hostile options: every size and offset is clamped to a finite pixel length before it
-//! becomes geometry ([`bounded_options`]), fonts to [`crate::plugins::bounds::MAX_FONT_PX`], and the plugin's
+//! becomes geometry ([`bounded_options`]), fonts to [`crate::elements::bounds::MAX_FONT_PX`], and the plugin's
 //! quadratic `collide` pass takes at most [`COLLIDE_BUDGET`] overlap tests.
 
 use crate::controllers::{ChartData, Controller};
+use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
-use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{LineJoin, TextBaseline};
 use chart_spec::model::LabelOptions;

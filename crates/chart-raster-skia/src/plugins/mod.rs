@@ -4,7 +4,6 @@
 //! assigns colours.
 
 pub mod annotation;
-pub(crate) mod bounds;
 pub mod datalabels;
 pub mod decimation;
 pub mod filler;

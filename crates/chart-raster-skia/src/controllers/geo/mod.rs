@@ -271,7 +271,7 @@ impl Controller for GeoController {
                 Some(t) => t * (r1 - r0) + r0,
                 None => o.missing_size,
             })
-            .map(|r| crate::plugins::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
+            .map(|r| crate::elements::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
             .collect();
     }
 

@@ -2,8 +2,8 @@
 //! (`_drawLabels`).
 
 use super::FlowEl;
+use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::elements::{Ctx, P};
-use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scene::{Paint, TextAlign, TextBaseline};
 use chart_spec::model::Raw;
 use chart_spec::values::Font;

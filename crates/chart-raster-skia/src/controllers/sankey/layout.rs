@@ -1,7 +1,7 @@
 //! The sankey layout in flow units: `buildNodesFromData`, `calculateX` (columns),
 //! `calculateY` or by `priority` (stacking in each column), `addPadding` and `sortFlows`.
 
-use crate::plugins::bounds::{finite_in, MAX_PX};
+use crate::elements::bounds::{finite_in, MAX_PX};
 use chart_spec::model::{NodeGap, SankeyOptions};
 use chart_spec::Limits;
 use chart_spec::Rgba;

@@ -6,7 +6,7 @@
 //! are laid out with an explicit stack, at most [`Limits`]' treemap depth of `groups` is used
 //! and at most its leaf budget of rectangles is laid out.
 
-use crate::plugins::bounds::{finite_in, MAX_PX};
+use crate::elements::bounds::{finite_in, MAX_PX};
 use chart_spec::model::{Raw, TreemapEntry, TreemapOptions};
 use chart_spec::{Cancel, Limits};
 use std::cmp::Ordering;

@@ -10,8 +10,8 @@
 //! every number that becomes geometry is clamped first.
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::elements::{align_pixel, Area, Ctx, P};
-use crate::plugins::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
 use chart_spec::model::{Dataset, Raw};
@@ -309,11 +309,11 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
                 }
                 let mut st =
                     crate::elements::StrokeStyle::new(px_len(o.divider_width), o.divider_color);
-                st.dash = crate::plugins::bounds::bounded_dash(&o.divider_dash);
-                st.dash_offset = crate::plugins::bounds::finite_in(
+                st.dash = crate::elements::bounds::bounded_dash(&o.divider_dash);
+                st.dash_offset = crate::elements::bounds::finite_in(
                     o.divider_dash_offset,
-                    -crate::plugins::bounds::MAX_PX,
-                    crate::plugins::bounds::MAX_PX,
+                    -crate::elements::bounds::MAX_PX,
+                    crate::elements::bounds::MAX_PX,
                     0.0,
                 );
                 st.cap = match o.divider_cap {

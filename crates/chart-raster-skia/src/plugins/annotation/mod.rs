@@ -8,12 +8,12 @@
 //!
 //! Hostile options: before drawing, every annotation is copied with its numbers bounded
 //! ([`bounded`]: finite pixel lengths, finite angles, at most [`MAX_SIDES`] polygon sides,
-//! fonts at most [`MAX_FONT_PX`](crate::plugins::bounds::MAX_FONT_PX)), and at most [`Limits`]' annotation budget is drawn.
+//! fonts at most [`MAX_FONT_PX`](crate::elements::bounds::MAX_FONT_PX)), and at most [`Limits`]' annotation budget is drawn.
 
+use crate::elements::bounds::{bounded_dash, bounded_font, finite_in, MAX_PX};
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, P};
 use crate::math::squared;
-use crate::plugins::bounds::{bounded_dash, bounded_font, finite_in, MAX_PX};
 use crate::scales::{DataLimits, Scale};
 use crate::scene::{LineCap, LineJoin};
 use chart_spec::model::annotation::{
@@ -603,7 +603,7 @@ impl DataLimits for Widened<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::plugins::bounds::MAX_FONT_PX;
+    use crate::elements::bounds::MAX_FONT_PX;
     use chart_spec::resolve::resolve_annotations;
     use serde_json::json;
 

@@ -1,6 +1,8 @@
 //! Bounds on the numbers user options turn into geometry: the plugin chart types and the
 //! bundled plugins clamp every size, offset and font here before drawing, so that no path or
-//! glyph built from an absurd option (`1e308`, `NaN`) explodes in the rasteriser.
+//! glyph built from an absurd option (`1e308`, `NaN`) explodes in the rasteriser. It lives
+//! with the elements, which controllers and plugins both use, so that no controller depends
+//! on a plugin module.
 
 use chart_spec::values::Font;
 use std::borrow::Cow;
