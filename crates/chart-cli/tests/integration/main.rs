@@ -402,7 +402,12 @@ fn start_serve(
 
 #[test]
 fn sigterm_during_a_long_render_ends_within_the_render_limit() {
-    let (mut child, _err, addr, _) = start_serve(&[("MAX_RENDER_TIME_SECONDS", "1")]);
+    // MAX_OVERDRAW raised: the chart below paints more than the default budget, and a fast
+    // machine reaches that check (a 400) before the 1 s limit, so the render would never run.
+    let (mut child, _err, addr, _) = start_serve(&[
+        ("MAX_RENDER_TIME_SECONDS", "1"),
+        ("MAX_OVERDRAW", "1000000"),
+    ]);
     // 1,000 datasets of 250 points: tens of seconds in a debug build, far over the limit.
     let datasets: Vec<serde_json::Value> = (0..1000)
         .map(|j| {
