@@ -9,6 +9,7 @@
 //! the same font folders fontconfig scans, with no C library: only the `name`, `OS/2` and
 //! `head` tables of each file are read at start-up, whole files when first used.
 
+use super::autohint::LatinMetrics;
 use super::discovery::{discover, FaceEntry, Source, BUNDLED};
 use super::fontconfig::Config;
 use super::hinting::{fake_bold_width, interpolate, BlueZones};
@@ -35,6 +36,8 @@ struct LoadedFace {
     typo: Option<(f32, f32)>,
     /// Blue zones for vertical grid fitting (Latin faces only).
     hint: Option<BlueZones>,
+    /// The auto-hinter's measures of a Latin face.
+    latin: Option<LatinMetrics>,
     outlines: RwLock<HashMap<u16, Arc<Vec<PathCmd>>>>,
 }
 
@@ -108,7 +111,13 @@ fn load_face(entry: &FaceEntry) -> Option<Arc<LoadedFace>> {
         _ => None,
     };
     let hint = BlueZones::of(&face);
+    let latin = LatinMetrics::of(&face, |g| {
+        let mut b = OutlineBuilder(Vec::new());
+        face.outline_glyph(ttf_parser::GlyphId(g), &mut b);
+        b.0
+    });
     Some(Arc::new(LoadedFace {
+        latin,
         shaper: rustybuzz::Face::from_face(face.clone()),
         plans: RwLock::new(HashMap::new()),
         hint,
@@ -139,7 +148,7 @@ impl LoadedFace {
 }
 
 /// Collects outlines in font units, y up.
-struct OutlineBuilder(Vec<PathCmd>);
+pub(super) struct OutlineBuilder(pub(super) Vec<PathCmd>);
 
 impl ttf_parser::OutlineBuilder for OutlineBuilder {
     fn move_to(&mut self, x: f32, y: f32) {
@@ -583,15 +592,24 @@ fn glyph_path(
     device_scale: Option<f32>,
 ) -> Path {
     let scale = size / face.upem;
+    // Skia's fake italic skews by -1/4 (glyphs lean right).
+    let skew = if cf.synthetic_italic { 0.25 } else { 0.0 };
+    let outline = face.outline(g.glyph);
+    let mut path = Path::new();
+    // Latin glyphs go through the auto-hinter at the device size, as Skia's FreeType port
+    // draws them.
+    if let (Some(m), Some(d), true) = (&face.latin, device_scale.filter(|d| *d > 0.0), g.latin) {
+        if let Some(hinted) = m.hint(&outline, size * d) {
+            let map = |x: f32, y: f32| (x * scale + skew * y / d, -y / d);
+            path.cmds.extend(hinted.iter().map(|cmd| cmd.map(map)));
+            return path;
+        }
+    }
     let vmap = device_scale.filter(|d| *d > 0.0).and_then(|d| {
         let px_per_unit = size * d / face.upem;
         if g.latin {
-            face.hint.as_ref().map(|h| {
-                let keys = h.keys(px_per_unit);
-                let outline = face.outline(g.glyph);
-                let glyph = h.glyph_keys(&keys, &outline, face.upem, px_per_unit);
-                (glyph.unwrap_or(keys), d)
-            })
+            // An outline the auto-hinter leaves alone: the zones only.
+            face.hint.as_ref().map(|h| (h.keys(px_per_unit), d))
         } else {
             // Other scripts (CJK): the auto-hinter aligns the em box's top and bottom (typo
             // ascender and descender) to whole pixels.
@@ -609,10 +627,6 @@ fn glyph_path(
         Some((keys, d)) => -interpolate(keys, y) / d,
         None => -y * scale,
     };
-    // Skia's fake italic skews by -1/4 (glyphs lean right).
-    let skew = if cf.synthetic_italic { 0.25 } else { 0.0 };
-    let outline = face.outline(g.glyph);
-    let mut path = Path::new();
     let map = |x: f32, y: f32| ((x + skew * y) * scale, map_y(y));
     path.cmds.extend(outline.iter().map(|cmd| cmd.map(map)));
     path

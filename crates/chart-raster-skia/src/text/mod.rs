@@ -3,6 +3,7 @@
 //! Layout asks [`TextEngine::measure`] for `ctx.measureText(s).width`; the rasteriser asks
 //! [`TextEngine::shape`] for the outlines of a line, already placed on its baseline.
 
+mod autohint;
 mod discovery;
 mod fontconfig;
 pub mod fonts;
