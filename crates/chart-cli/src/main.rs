@@ -383,7 +383,7 @@ fn render(args: Render) -> anyhow::Result<i32> {
             .and_then(|()| out.flush())
             .context("writing stdout")?;
     } else {
-        write_atomically(Path::new(&args.output), &result.bytes)?;
+        write_output(Path::new(&args.output), &result.bytes)?;
     }
     let errors = result
         .messages
@@ -414,6 +414,47 @@ fn print_messages_of(who: &str, messages: &[chart_raster::Message]) {
         };
         eprintln!("[{who} {level}] {}", m.message);
     }
+}
+
+/// Writes an image to `path`, replacing only what is an image file.
+///
+/// A regular file, or a name that does not exist yet, is written next to it and renamed over
+/// it ([`write_atomically`]), so a failure never leaves a partial image; through a symbolic
+/// link, the file it points to is replaced and the link kept. Anything else (a character
+/// device such as `/dev/null` or `/dev/stdout`, a FIFO, `/dev/fd/N` of a shell's process
+/// substitution) is written straight into, as a shell's `>` would: a rename would replace the
+/// device node or pipe itself by a regular file, and run as root `-o /dev/null` replaced the
+/// machine's `/dev/null` by a PNG. Writing into is what a user naming such a file means, so
+/// it is not refused. A directory is an error.
+fn write_output(path: &Path, bytes: &[u8]) -> anyhow::Result<()> {
+    let context = || format!("writing {}", path.display());
+    // `metadata` follows symbolic links: the type of what would receive the bytes.
+    match std::fs::metadata(path) {
+        Ok(meta) if meta.is_file() => {
+            let real = std::fs::canonicalize(path).with_context(context)?;
+            write_atomically(&real, bytes)
+        }
+        Ok(meta) if meta.is_dir() => bail!("{} is a directory", path.display()),
+        Ok(_) => write_into(path, bytes, false).with_context(context),
+        // A dangling link: create the file it names, as `>` does, rather than replace the link.
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound && path.is_symlink() => {
+            write_into(path, bytes, true).with_context(context)
+        }
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => write_atomically(path, bytes),
+        Err(e) => Err(e).with_context(context),
+    }
+}
+
+/// Opens `path` for writing (following links; creating it when `create`) and writes the
+/// bytes into it. Opening a FIFO waits for its reader, as a shell redirection does.
+fn write_into(path: &Path, bytes: &[u8], create: bool) -> std::io::Result<()> {
+    let mut file = std::fs::OpenOptions::new()
+        .write(true)
+        .create(create)
+        .truncate(create)
+        .open(path)?;
+    file.write_all(bytes)?;
+    file.flush()
 }
 
 /// Writes next to the target and renames, so a failure never leaves a partial image.
@@ -470,7 +511,7 @@ fn examples(args: Examples) -> anyhow::Result<()> {
             .block_on(service.render(opts))
             .with_context(|| format!("rendering example {}", e.name))?;
         let path = args.outdir.join(format!("{}.{ext}", e.name));
-        write_atomically(&path, &result.bytes)?;
+        write_output(&path, &result.bytes)?;
         eprintln!(
             "[{}/{total}] {} ({} bytes, {} ms, {} message(s))",
             i + 1,

@@ -220,6 +220,88 @@ fn io_errors_fail_and_leave_no_partial_file() {
     let _ = std::fs::remove_dir_all(&d);
 }
 
+/// `-o` onto something that is not a regular file writes into it and leaves it in place. The
+/// CLI used to write a temporary file and rename it over any target: run as root,
+/// `render -o /dev/null` replaced the machine's /dev/null by a PNG. A FIFO stands in for a
+/// device here (the test never touches /dev). Through a symbolic link, the file it points
+/// to receives the image and the link stays a link.
+#[test]
+fn output_onto_a_fifo_or_through_a_link_keeps_them() {
+    use std::os::unix::fs::FileTypeExt;
+    let d = tempdir("fifo");
+    let fifo = d.join("pipe");
+    let made = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(made.success());
+    let to_fifo = d.join("to-pipe");
+    std::os::unix::fs::symlink(&fifo, &to_fifo).unwrap();
+    for target in [&fifo, &to_fifo] {
+        // Opening a FIFO for reading waits for a writer: read it on a thread. (With the old
+        // rename nobody ever writes, so the thread is left waiting and the test fails below.)
+        let reader = {
+            let fifo = fifo.clone();
+            std::thread::spawn(move || std::fs::read(fifo))
+        };
+        let o = run(
+            &["render", "-f", "png", "-o", target.to_str().unwrap()],
+            BAR.as_bytes(),
+        );
+        assert!(o.status.success(), "{}", stderr(&o));
+        let kind = std::fs::symlink_metadata(&fifo).unwrap().file_type();
+        assert!(kind.is_fifo(), "{target:?} replaced the FIFO by {kind:?}");
+        let kind = std::fs::symlink_metadata(&to_fifo).unwrap().file_type();
+        assert!(
+            kind.is_symlink(),
+            "{target:?} replaced the link by {kind:?}"
+        );
+        let bytes = reader.join().unwrap().unwrap();
+        assert_eq!(png_size(&bytes), (1600, 1200));
+    }
+    // A link to a regular file: the file is replaced atomically, the link kept.
+    let file = d.join("real.png");
+    std::fs::write(&file, b"old").unwrap();
+    let link = d.join("link.png");
+    std::os::unix::fs::symlink(&file, &link).unwrap();
+    let o = run(&["render", "-o", link.to_str().unwrap()], BAR.as_bytes());
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&link).unwrap().is_symlink());
+    assert_eq!(png_size(&std::fs::read(&file).unwrap()), (1600, 1200));
+    // A dangling link: the file it names is created.
+    let absent = d.join("absent.png");
+    let dangling = d.join("dangling.png");
+    std::os::unix::fs::symlink(&absent, &dangling).unwrap();
+    let o = run(
+        &["render", "-o", dangling.to_str().unwrap()],
+        BAR.as_bytes(),
+    );
+    assert!(o.status.success(), "{}", stderr(&o));
+    assert!(std::fs::symlink_metadata(&dangling).unwrap().is_symlink());
+    assert_eq!(png_size(&std::fs::read(&absent).unwrap()), (1600, 1200));
+    // A directory is refused, and left alone.
+    let o = run(&["render", "-o", d.to_str().unwrap()], BAR.as_bytes());
+    assert_failed(&o, "is a directory");
+    // Nothing else (no temporary file) was left behind.
+    let mut names: Vec<String> = std::fs::read_dir(&d)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    names.sort();
+    assert_eq!(
+        names,
+        [
+            "absent.png",
+            "dangling.png",
+            "link.png",
+            "pipe",
+            "real.png",
+            "to-pipe"
+        ]
+    );
+    let _ = std::fs::remove_dir_all(&d);
+}
+
 #[test]
 fn browser_engine_unavailable_is_a_clean_error() {
     let o = run_with_env(
