@@ -17,12 +17,76 @@ pub fn check_format(fmt: &NumberFormat) -> Result<(), String> {
     if fmt.max_fraction.is_some_and(|d| d > MAX_FRACTION_DIGITS) {
         return out_of_range("maximumFractionDigits");
     }
+    if compact(fmt) && (fmt.min_significant.is_some() || fmt.max_significant.is_some()) {
+        // DefaultNumberOption(mnsd, 1, 21) then (mxsd, mnsd, 21); fraction digits are not
+        // looked at when significant digits win (roundingPriority 'auto').
+        let min = fmt.min_significant.unwrap_or(1);
+        if !(1..=MAX_SIGNIFICANT_DIGITS).contains(&min) {
+            return out_of_range("minimumSignificantDigits");
+        }
+        if fmt
+            .max_significant
+            .is_some_and(|max| !(min..=MAX_SIGNIFICANT_DIGITS).contains(&max))
+        {
+            return out_of_range("maximumSignificantDigits");
+        }
+        return Ok(());
+    }
     if let (Some(min), Some(max)) = (fmt.min_fraction, fmt.max_fraction) {
         if min > max {
             return out_of_range("maximumFractionDigits");
         }
     }
     Ok(())
+}
+
+/// The most significant digits `Intl.NumberFormat` accepts.
+const MAX_SIGNIFICANT_DIGITS: u32 = 21;
+
+/// `notation: 'compact'` as this crate formats it (not with `style: 'percent'`, reported).
+fn compact(fmt: &NumberFormat) -> bool {
+    fmt.notation.as_deref() == Some("compact") && !fmt.percent
+}
+
+/// `Intl.NumberFormat(locale, {notation: 'compact', ...})`: the fraction digits `(min, max)`
+/// when the options hold any (Chart.js's tick formatter always passes them), significant
+/// digits winning over them as ECMA-402's `roundingPriority: 'auto'` has it.
+fn format_compact(
+    value: f64,
+    fraction: Option<(u32, u32)>,
+    fmt: &NumberFormat,
+    locale: &str,
+) -> String {
+    use chart_spec::intl::Rounding;
+    let rounding = if fmt.min_significant.is_some() || fmt.max_significant.is_some() {
+        let min = fmt
+            .min_significant
+            .unwrap_or(1)
+            .clamp(1, MAX_SIGNIFICANT_DIGITS);
+        let max = fmt
+            .max_significant
+            .unwrap_or(MAX_SIGNIFICANT_DIGITS)
+            .clamp(min, MAX_SIGNIFICANT_DIGITS);
+        Rounding::Significant { min, max }
+    } else if let Some((min, max)) = fraction {
+        Rounding::Fraction { min, max }
+    } else {
+        Rounding::CompactDefault
+    };
+    let format = |locale| {
+        chart_spec::intl::format_compact(
+            value,
+            locale,
+            fmt.compact_long,
+            rounding,
+            fmt.grouping,
+            fmt.sign_display,
+        )
+    };
+    // A tag that does not parse formats as en-US, as the other styles do.
+    format(locale)
+        .or_else(|| format("en-US"))
+        .unwrap_or_else(|| format_number(value, 0, 3, false, true))
 }
 
 /// Formats like `new Intl.NumberFormat('en-US', {minimumFractionDigits, maximumFractionDigits,
@@ -209,6 +273,16 @@ pub fn apply_format(
     } else {
         fmt.locale.as_str()
     };
+    // The user's `notation` replaces the 'scientific' Chart.js picks (Object.assign).
+    if compact(fmt) {
+        let min = min.min(MAX_FRACTION_DIGITS);
+        return format_compact(
+            value,
+            Some((min, max.clamp(min, MAX_FRACTION_DIGITS))),
+            fmt,
+            locale,
+        );
+    }
     if fmt.percent {
         // style: 'percent' defaults to 0 fraction digits unless given.
         let min = fmt.min_fraction.unwrap_or(0);
@@ -227,6 +301,23 @@ pub fn apply_format(
 /// `formatNumber(value, locale, format)` with the Intl defaults (max 3 fraction digits):
 /// linear `getLabelForValue`.
 pub fn default_number(value: f64, fmt: &NumberFormat) -> String {
+    if compact(fmt) {
+        // Compact notation's defaults are 0 fraction digits both ways, and with none given
+        // its own rounding (1234 -> "1.2K").
+        let fraction = match (fmt.min_fraction, fmt.max_fraction) {
+            (None, None) => None,
+            (min, max) => {
+                let min = min.unwrap_or(0).min(MAX_FRACTION_DIGITS);
+                Some((min, max.unwrap_or(min).clamp(min, MAX_FRACTION_DIGITS)))
+            }
+        };
+        let locale = if fmt.locale.is_empty() {
+            "en-US"
+        } else {
+            &fmt.locale
+        };
+        return format_compact(value, fraction, fmt, locale);
+    }
     apply_format(value, 0, 3, false, fmt)
 }
 
@@ -259,6 +350,47 @@ mod tests {
             ..fmt("tr-TR")
         };
         assert_eq!(numeric(0.5, &t, &pct), "%50");
+    }
+
+    /// Chart.js merges its own fraction digits (from the tick step) into `ticks.format`, and
+    /// compact notation then rounds the significand to them: on a 500 step 1500 is "2K" in
+    /// Chromium (Intl's compact default would say "1.5K").
+    #[test]
+    fn compact_ticks_take_chartjs_fraction_digits() {
+        let fmt = |locale: &str, long| NumberFormat {
+            locale: locale.into(),
+            notation: Some("compact".into()),
+            compact_long: long,
+            ..NumberFormat::default()
+        };
+        let t = ticks(&[0.0, 500.0, 1000.0, 1500.0, 2000.0]);
+        assert_eq!(numeric(1500.0, &t, &fmt("en-US", false)), "2K");
+        assert_eq!(numeric(1000.0, &t, &fmt("de-DE", false)), "1000");
+        assert_eq!(numeric(1500.0, &t, &fmt("en-US", true)), "2 thousand");
+        let t = ticks(&[0.0, 2.5e6, 5e6, 7.5e6]);
+        assert_eq!(numeric(7.5e6, &t, &fmt("ja-JP", false)), "750万");
+        assert_eq!(numeric(7.5e6, &t, &fmt("hi-IN", false)), "75\u{a0}लाख");
+        let sd = NumberFormat {
+            max_significant: Some(2),
+            ..fmt("en-US", false)
+        };
+        assert_eq!(numeric(7.5e6, &t, &sd), "7.5M");
+        // getLabelForValue: no fraction digits given, compact's own two significant digits.
+        assert_eq!(default_number(1234.0, &fmt("en-US", false)), "1.2K");
+        assert_eq!(
+            check_format(&NumberFormat {
+                min_significant: Some(0),
+                ..sd.clone()
+            }),
+            Err("minimumSignificantDigits value is out of range.".into())
+        );
+        assert_eq!(
+            check_format(&NumberFormat {
+                max_significant: Some(22),
+                ..sd
+            }),
+            Err("maximumSignificantDigits value is out of range.".into())
+        );
     }
 
     #[test]

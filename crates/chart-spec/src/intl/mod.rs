@@ -1,14 +1,19 @@
 //! `Intl.NumberFormat` as Chromium prints numbers for a locale: grouping (including the
 //! Indian lakh grouping and the minimum-grouping rule of es/pl), native digits (Arabic-Indic
 //! for ar, Extended Arabic-Indic for fa), decimal and group separators, sign marks, and the
-//! percent style.
+//! percent style; compact notation in [`format_compact`].
 //!
 //! The CLDR data is ICU4X's (`icu_decimal` with its compiled data), the data V8 takes from
 //! ICU. ICU4X's stable crates carry no percent patterns, so where the percent sign goes is
 //! the short table in `percent_affixes`, checked against Chromium 156 for every locale the
 //! README lists.
 
-use fixed_decimal::Decimal;
+mod compact;
+
+pub use compact::format_compact;
+pub use fixed_decimal::SignDisplay;
+
+use fixed_decimal::{Decimal, SignedRoundingMode, UnsignedRoundingMode};
 use icu_decimal::options::{DecimalFormatterOptions, GroupingStrategy};
 use icu_decimal::{DecimalFormatter, DecimalFormatterPreferences};
 use icu_locale_core::Locale;
@@ -28,24 +33,18 @@ thread_local! {
         RefCell::new(HashMap::new());
 }
 
-/// The decimal formatter of a BCP 47 locale (`None` when the tag does not parse).
-fn formatter(locale: &str, grouping: bool) -> Option<Rc<DecimalFormatter>> {
-    let key = (locale.to_string(), grouping);
-    if let Some(f) = FORMATTERS.with(|m| m.borrow().get(&key).cloned()) {
+/// The value `make` builds for `key`, kept in a per-thread cache that starts again past
+/// [`MAX_FORMATTERS`] entries (`None` is kept too: a tag that does not parse stays so).
+fn cached<K: Eq + std::hash::Hash + Clone, V>(
+    cache: &'static std::thread::LocalKey<RefCell<HashMap<K, Option<Rc<V>>>>>,
+    key: K,
+    make: impl FnOnce() -> Option<V>,
+) -> Option<Rc<V>> {
+    if let Some(f) = cache.with(|m| m.borrow().get(&key).cloned()) {
         return f;
     }
-    let made = Locale::try_from_str(locale).ok().and_then(|loc| {
-        let mut options = DecimalFormatterOptions::default();
-        options.grouping_strategy = Some(if grouping {
-            GroupingStrategy::Auto
-        } else {
-            GroupingStrategy::Never
-        });
-        DecimalFormatter::try_new(DecimalFormatterPreferences::from(&loc), options)
-            .ok()
-            .map(Rc::new)
-    });
-    FORMATTERS.with(|m| {
+    let made = make().map(Rc::new);
+    cache.with(|m| {
         let mut m = m.borrow_mut();
         if m.len() >= MAX_FORMATTERS {
             m.clear();
@@ -53,6 +52,78 @@ fn formatter(locale: &str, grouping: bool) -> Option<Rc<DecimalFormatter>> {
         m.insert(key, made.clone());
     });
     made
+}
+
+/// The decimal formatter of a BCP 47 locale (`None` when the tag does not parse).
+fn formatter(locale: &str, grouping: bool) -> Option<Rc<DecimalFormatter>> {
+    cached(&FORMATTERS, (locale.to_string(), grouping), || {
+        let loc = Locale::try_from_str(locale).ok()?;
+        let mut options = DecimalFormatterOptions::default();
+        options.grouping_strategy = Some(if grouping {
+            GroupingStrategy::Auto
+        } else {
+            GroupingStrategy::Never
+        });
+        DecimalFormatter::try_new(DecimalFormatterPreferences::from(&loc), options).ok()
+    })
+}
+
+/// The digits `Intl.NumberFormat` keeps, as ECMA-402's `SetNumberFormatDigitOptions` settles
+/// them (rounding half away from zero, `roundingMode: 'halfExpand'`).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Rounding {
+    /// `minimumFractionDigits`/`maximumFractionDigits`.
+    Fraction {
+        /// `minimumFractionDigits`.
+        min: u32,
+        /// `maximumFractionDigits`.
+        max: u32,
+    },
+    /// `minimumSignificantDigits`/`maximumSignificantDigits` (they win over fraction digits
+    /// under the default `roundingPriority: 'auto'`).
+    Significant {
+        /// `minimumSignificantDigits`.
+        min: u32,
+        /// `maximumSignificantDigits`.
+        max: u32,
+    },
+    /// Compact notation given no digit options: no fraction digits or two significant
+    /// digits, whichever keeps more (`roundingPriority: 'morePrecision'`): 1234 -> 1.2K,
+    /// 15000 -> 15K, 123456 -> 123K.
+    CompactDefault,
+}
+
+impl Rounding {
+    /// Rounds `d` and pads it with the zeros the minimum digits ask for.
+    fn apply(self, d: &mut Decimal) {
+        let half = SignedRoundingMode::Unsigned(UnsignedRoundingMode::HalfExpand);
+        let magnitude = |d: &Decimal| {
+            if d.absolute.is_zero() {
+                0
+            } else {
+                d.absolute.nonzero_magnitude_start()
+            }
+        };
+        // Digit counts are bounded by the caller (fraction ≤ 100, significant ≤ 21).
+        let digits = |n: u32| n.min(100) as i16;
+        match self {
+            Rounding::Fraction { min, max } => {
+                d.round_with_mode(-digits(max), half);
+                d.absolute.trim_end();
+                d.absolute.pad_end(-digits(min));
+            }
+            Rounding::Significant { min, max } => {
+                d.round_with_mode(magnitude(d) - digits(max.max(1)) + 1, half);
+                d.absolute.trim_end();
+                d.absolute
+                    .pad_end((magnitude(d) - digits(min.max(1)) + 1).min(0));
+            }
+            Rounding::CompactDefault => {
+                d.round_with_mode((magnitude(d) - 1).min(0), half);
+                d.absolute.trim_end();
+            }
+        }
+    }
 }
 
 /// Rewrites a number written the en-US way without grouping (`-1234.50`: ASCII digits, a

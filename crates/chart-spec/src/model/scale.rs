@@ -223,6 +223,14 @@ pub struct NumberFormat {
     pub grouping: Option<bool>,
     /// `notation: 'compact'` etc. (unsupported values are reported).
     pub notation: Option<String>,
+    /// `compactDisplay: 'long'` ("1.2 thousand"; the default `'short'` is "1.2K").
+    pub compact_long: bool,
+    /// `minimumSignificantDigits` (with compact notation).
+    pub min_significant: Option<u32>,
+    /// `maximumSignificantDigits` (with compact notation).
+    pub max_significant: Option<u32>,
+    /// `signDisplay` (with compact notation; `Auto` when not given).
+    pub sign_display: crate::intl::SignDisplay,
     /// The chart's `options.locale` (BCP 47; empty means en-US).
     pub locale: String,
 }

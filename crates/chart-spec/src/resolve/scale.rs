@@ -7,6 +7,7 @@ use super::lookup::{
 };
 use crate::color::Rgba;
 use crate::defaults;
+use crate::intl::SignDisplay;
 use crate::message::Message;
 use crate::model::{
     AngleLineOptions, Axis, BorderOptions, CrossAlign, Display, Grace, GridOptions, NumberFormat,
@@ -382,35 +383,47 @@ fn resolve_scale(
         });
         let format = {
             let f = t.scopes.child("format");
-            // Intl.NumberFormat options beyond fraction digits, percent and grouping are not
-            // reproduced; say so rather than silently formatting differently.
+            // Intl.NumberFormat options beyond these are not reproduced; say so rather than
+            // silently formatting differently.
             let style = f.get("style").and_then(Value::as_str);
+            let notation = f.get("notation").and_then(Value::as_str);
+            let compact = notation == Some("compact") && style != Some("percent");
+            let sign_display = match f.get("signDisplay").and_then(Value::as_str) {
+                None | Some("auto") => Some(SignDisplay::Auto),
+                Some("always") => Some(SignDisplay::Always),
+                Some("exceptZero") => Some(SignDisplay::ExceptZero),
+                Some("negative") => Some(SignDisplay::Negative),
+                Some("never") => Some(SignDisplay::Never),
+                Some(_) => None,
+            };
+            let significant = f.get("maximumSignificantDigits").is_some()
+                || f.get("minimumSignificantDigits").is_some();
             if matches!(style, Some(s) if s != "percent" && s != "decimal")
-                || f.get("notation")
-                    .and_then(Value::as_str)
-                    .is_some_and(|n| n != "standard")
+                || notation.is_some_and(|n| n != "standard" && !compact)
                 || f.get("currency").is_some()
                 || f.get("unit").is_some()
-                || f.get("maximumSignificantDigits").is_some()
-                || f.get("minimumSignificantDigits").is_some()
+                || f.get("roundingPriority").is_some()
+                || ((significant || sign_display != Some(SignDisplay::Auto)) && !compact)
             {
                 t.messages.push(Message::warn(format!(
                     "{}.format: only minimumFractionDigits, maximumFractionDigits, \
-                     useGrouping and style 'percent' are supported; other number format \
-                     options are ignored",
+                     useGrouping, style 'percent' and notation 'compact' (with \
+                     compactDisplay, signDisplay and significant digits) are supported; \
+                     other number format options are ignored",
                     t.path
                 )));
             }
+            let digits = |key: &str| f.get(key).map(crate::scopes::intl_digits);
             NumberFormat {
-                min_fraction: f
-                    .get("minimumFractionDigits")
-                    .map(crate::scopes::intl_digits),
-                max_fraction: f
-                    .get("maximumFractionDigits")
-                    .map(crate::scopes::intl_digits),
-                percent: f.get("style").and_then(Value::as_str) == Some("percent"),
+                min_fraction: digits("minimumFractionDigits"),
+                max_fraction: digits("maximumFractionDigits"),
+                percent: style == Some("percent"),
                 grouping: f.get("useGrouping").map(truthy),
-                notation: f.get("notation").and_then(Value::as_str).map(String::from),
+                notation: notation.map(String::from),
+                compact_long: f.get("compactDisplay").and_then(Value::as_str) == Some("long"),
+                min_significant: digits("minimumSignificantDigits"),
+                max_significant: digits("maximumSignificantDigits"),
+                sign_display: sign_display.filter(|_| compact).unwrap_or_default(),
                 // Set from `options.locale` once the chart's options are read.
                 locale: String::new(),
             }
