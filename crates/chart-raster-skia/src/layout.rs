@@ -4,7 +4,7 @@
 use crate::elements::Area;
 use crate::text::TextEngine;
 use chart_spec::model::Axis;
-use chart_spec::values::Padding;
+use chart_spec::values::Sides;
 use std::collections::HashMap;
 
 /// Where a box sits.
@@ -182,7 +182,7 @@ struct StackInfo {
 struct Params {
     outer_width: f64,
     outer_height: f64,
-    padding: Padding,
+    padding: Sides,
     available_width: f64,
     available_height: f64,
     v_box_max_width: f64,
@@ -258,7 +258,7 @@ pub fn update(
     boxes: &mut [&mut dyn LayoutBox],
     width: f64,
     height: f64,
-    padding: Padding,
+    padding: Sides,
     min_padding: f64,
     text: &TextEngine,
 ) -> Area {

@@ -1,13 +1,15 @@
-//! Small option value types shared by the resolved model: padding, fonts, indexable options,
-//! JavaScript-like number printing.
+//! Small option value types shared by the resolved model: per-side and per-corner numbers,
+//! fonts, indexable options, JavaScript-like number printing.
 
 use crate::font::{FontSpec, FontStyle};
 use crate::scopes::Scopes;
 use serde_json::Value;
 
-/// A TRBL box, what Chart.js's `toPadding()` returns. Each side defaults to 0.
+/// One number per side, what Chart.js's `toTRBL()` returns (`toPadding()` adds the width
+/// and height, here [`Sides::width`] and [`Sides::height`]): paddings, a bar's per-side
+/// `borderWidth`, a dataset's `clip`. Each side defaults to 0.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Padding {
+pub struct Sides {
     /// Top, px.
     pub top: f64,
     /// Right, px.
@@ -18,7 +20,7 @@ pub struct Padding {
     pub left: f64,
 }
 
-impl Padding {
+impl Sides {
     /// The same value on all sides.
     pub fn all(v: f64) -> Self {
         Self {
@@ -36,6 +38,10 @@ impl Padding {
     pub fn height(&self) -> f64 {
         self.top + self.bottom
     }
+    /// `[top, right, bottom, left]`, for arithmetic over every side.
+    pub fn to_array(self) -> [f64; 4] {
+        [self.top, self.right, self.bottom, self.left]
+    }
 }
 
 fn number_or_zero(v: Option<&Value>) -> f64 {
@@ -52,32 +58,67 @@ fn number_or_zero(v: Option<&Value>) -> f64 {
     }
 }
 
+/// One number per corner, what Chart.js's `toTRBLCorners()` returns: a bar's `borderRadius`,
+/// a radial scale's point-label backdrop `borderRadius`. Each corner defaults to 0.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Corners {
+    /// `topLeft`.
+    pub top_left: f64,
+    /// `topRight`.
+    pub top_right: f64,
+    /// `bottomLeft`.
+    pub bottom_left: f64,
+    /// `bottomRight`.
+    pub bottom_right: f64,
+}
+
+impl Corners {
+    /// The same radius on every corner.
+    pub fn all(v: f64) -> Self {
+        Self {
+            top_left: v,
+            top_right: v,
+            bottom_left: v,
+            bottom_right: v,
+        }
+    }
+    /// `[topLeft, topRight, bottomLeft, bottomRight]`, for arithmetic over every corner.
+    pub fn to_array(self) -> [f64; 4] {
+        [
+            self.top_left,
+            self.top_right,
+            self.bottom_left,
+            self.bottom_right,
+        ]
+    }
+}
+
 /// Mirrors `toPadding` in helpers.options: a number for all sides, or `{top, right, bottom,
 /// left}` with `x`/`y` shorthands; anything missing or invalid is 0.
-pub fn to_padding(v: Option<&Value>) -> Padding {
+pub fn to_padding(v: Option<&Value>) -> Sides {
     match v {
         Some(Value::Object(m)) => {
             let side = |k: &str, short: &str| number_or_zero(m.get(k).or_else(|| m.get(short)));
-            Padding {
+            Sides {
                 top: side("top", "y"),
                 right: side("right", "x"),
                 bottom: side("bottom", "y"),
                 left: side("left", "x"),
             }
         }
-        other => Padding::all(number_or_zero(other)),
+        other => Sides::all(number_or_zero(other)),
     }
 }
 
 /// Resolved padding from scopes where the option may be a nested object in several scopes.
 /// Chart.js resolves an object-valued option through a sub-resolver over every scope's object,
 /// so `{top: 4}` in one scope and `{bottom: 4}` in another merge.
-pub fn padding_from_scopes(scopes: &Scopes<'_>, key: &str) -> Padding {
+pub fn padding_from_scopes(scopes: &Scopes<'_>, key: &str) -> Sides {
     match scopes.get(key) {
         Some(Value::Object(_)) => {
             let c = scopes.child(key);
             let side = |k: &str, short: &str| number_or_zero(c.get(k).or_else(|| c.get(short)));
-            Padding {
+            Sides {
                 top: side("top", "y"),
                 right: side("right", "x"),
                 bottom: side("bottom", "y"),
@@ -287,10 +328,10 @@ mod tests {
 
     #[test]
     fn padding_forms() {
-        assert_eq!(to_padding(Some(&json!(5))), Padding::all(5.0));
+        assert_eq!(to_padding(Some(&json!(5))), Sides::all(5.0));
         let p = to_padding(Some(&json!({"x": 2, "top": 3})));
         assert_eq!((p.top, p.right, p.bottom, p.left), (3.0, 2.0, 0.0, 2.0));
-        assert_eq!(to_padding(Some(&json!("abc"))), Padding::all(0.0));
+        assert_eq!(to_padding(Some(&json!("abc"))), Sides::all(0.0));
     }
 
     #[test]

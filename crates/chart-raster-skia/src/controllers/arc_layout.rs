@@ -3,30 +3,9 @@
 //! (controller.doughnut.js, controller.polarArea.js), free of option resolution.
 
 use crate::elements::arc::ArcGeometry;
+use crate::elements::Area;
 use chart_spec::model::Dim;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
-
-/// The chart area (`chart.chartArea`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Area {
-    /// Left edge.
-    pub left: f64,
-    /// Top edge.
-    pub top: f64,
-    /// Right edge.
-    pub right: f64,
-    /// Bottom edge.
-    pub bottom: f64,
-}
-
-impl Area {
-    fn width(&self) -> f64 {
-        self.right - self.left
-    }
-    fn height(&self) -> f64 {
-        self.bottom - self.top
-    }
-}
 
 /// One doughnut/pie dataset, resolved.
 #[derive(Debug, Clone, PartialEq)]

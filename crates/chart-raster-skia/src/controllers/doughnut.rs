@@ -1,7 +1,7 @@
 //! The doughnut and pie controllers (controller.doughnut.js, controller.pie.js): rings of arcs
 //! sized by value, one ring per visible dataset.
 
-use super::arc_layout::{layout_rings, Area as LayoutArea, RingInput};
+use super::arc_layout::{layout_rings, RingInput};
 use super::{arc_options, Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::{draw_arc, ArcGeometry};
 use crate::elements::geometry::ElementGeometry;
@@ -103,13 +103,7 @@ impl Controller for DoughnutController {
             })
             .collect();
         let inputs: Vec<RingInput> = rings.iter().map(|(_, r)| r.clone()).collect();
-        let area = LayoutArea {
-            left: cx.area.left,
-            top: cx.area.top,
-            right: cx.area.right,
-            bottom: cx.area.bottom,
-        };
-        let all = layout_rings(area, &inputs, &[]);
+        let all = layout_rings(cx.area, &inputs, &[]);
         self.arcs = rings
             .iter()
             .position(|(i, _)| *i == meta.index)

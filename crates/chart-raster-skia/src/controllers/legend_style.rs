@@ -58,7 +58,13 @@ impl LegendStyle {
     /// The plain box of a rectangle element with per-side border widths (matrix, treemap),
     /// or of a dataset without such options: Chart.js's default `rgba(0,0,0,0.1)` colours
     /// and no border. The legend's line width is `(toPadding(borderWidth).width + height) / 4`.
-    pub fn rect_element_box(element: Option<(chart_spec::Rgba, chart_spec::Rgba, &[f64])>) -> Self {
+    pub fn rect_element_box(
+        element: Option<(
+            chart_spec::Rgba,
+            chart_spec::Rgba,
+            chart_spec::values::Sides,
+        )>,
+    ) -> Self {
         let default = chart_spec::Rgba {
             r: 0,
             g: 0,
@@ -67,7 +73,7 @@ impl LegendStyle {
         };
         match element {
             Some((fill, stroke, sides)) => {
-                Self::plain_box(fill, stroke, sides.iter().sum::<f64>() / 4.0)
+                Self::plain_box(fill, stroke, sides.to_array().iter().sum::<f64>() / 4.0)
             }
             None => Self::plain_box(default, default, 0.0),
         }

@@ -116,7 +116,7 @@ fn draw_rect(ctx: &mut Ctx<'_>, el: &MatrixEl) {
     let o = &el.options;
     let (w, h) = (el.width, el.height);
     let lim = |v: f64, max: f64| finite_in(v, 0.0, max.max(0.0), 0.0);
-    let [t, r, b, l] = o.border_width;
+    let [t, r, b, l] = o.border_width.to_array();
     let (t, r, b, l) = (
         lim(t, h / 2.0),
         lim(r, w / 2.0),
@@ -127,7 +127,7 @@ fn draw_rect(ctx: &mut Ctx<'_>, el: &MatrixEl) {
     // Radii past half the rectangle are what the plugin would draw as a pill; beyond that
     // they only make arcs that leave the canvas.
     let half = (w.abs() / 2.0).min(h.abs() / 2.0);
-    let radius = o.border_radius.map(|r| lim(r, half));
+    let radius = o.border_radius.to_array().map(|r| lim(r, half));
     if iw != w || ih != h {
         let mut outer = P::new();
         rect_path(&mut outer, el.x, el.y, w, h, radius, false);
@@ -211,7 +211,7 @@ impl Controller for MatrixController {
         LegendStyle::rect_element_box(
             options(ds)
                 .first()
-                .map(|o| (o.background_color, o.border_color, &o.border_width[..])),
+                .map(|o| (o.background_color, o.border_color, o.border_width)),
         )
     }
 }

@@ -4,6 +4,7 @@
 use super::{Ctx, P};
 use crate::scene::PathCmd;
 use chart_spec::model::{BarBorderWidth, BarOptions, BarRadius};
+use chart_spec::values::Corners;
 use std::f64::consts::{FRAC_PI_2, PI};
 
 /// Which sides `borderSkipped` resolved to.
@@ -45,20 +46,12 @@ pub struct Bar {
 }
 
 #[derive(Debug, Clone, Copy, PartialEq)]
-struct Radius {
-    tl: f64,
-    tr: f64,
-    bl: f64,
-    br: f64,
-}
-
-#[derive(Debug, Clone, Copy, PartialEq)]
 struct Rect {
     x: f64,
     y: f64,
     w: f64,
     h: f64,
-    r: Radius,
+    r: Corners,
 }
 
 fn limit(skip: bool, v: f64, min: f64, max: f64) -> f64 {
@@ -108,20 +101,18 @@ impl Bar {
         );
         let (is_obj, c) = match self.options.border_radius {
             BarRadius::All(v) => (false, (v, v, v, v)),
-            BarRadius::Corners {
-                top_left,
-                top_right,
-                bottom_left,
-                bottom_right,
-            } => (true, (top_left, top_right, bottom_left, bottom_right)),
+            BarRadius::Corners(c) => (
+                true,
+                (c.top_left, c.top_right, c.bottom_left, c.bottom_right),
+            ),
         };
         let max_r = max_w.min(max_h);
         let en = self.enable_border_radius || is_obj;
-        let radius = Radius {
-            tl: limit(!en || s.top || s.left, c.0, 0.0, max_r),
-            tr: limit(!en || s.top || s.right, c.1, 0.0, max_r),
-            bl: limit(!en || s.bottom || s.left, c.2, 0.0, max_r),
-            br: limit(!en || s.bottom || s.right, c.3, 0.0, max_r),
+        let radius = Corners {
+            top_left: limit(!en || s.top || s.left, c.0, 0.0, max_r),
+            top_right: limit(!en || s.top || s.right, c.1, 0.0, max_r),
+            bottom_left: limit(!en || s.bottom || s.left, c.2, 0.0, max_r),
+            bottom_right: limit(!en || s.bottom || s.right, c.3, 0.0, max_r),
         };
         let outer = Rect {
             x: l,
@@ -135,19 +126,19 @@ impl Bar {
             y: t + bt,
             w: width - bl - br,
             h: height - bt - bb,
-            r: Radius {
-                tl: (radius.tl - bt.max(bl)).max(0.0),
-                tr: (radius.tr - bt.max(br)).max(0.0),
-                bl: (radius.bl - bb.max(bl)).max(0.0),
-                br: (radius.br - bb.max(br)).max(0.0),
+            r: Corners {
+                top_left: (radius.top_left - bt.max(bl)).max(0.0),
+                top_right: (radius.top_right - bt.max(br)).max(0.0),
+                bottom_left: (radius.bottom_left - bb.max(bl)).max(0.0),
+                bottom_right: (radius.bottom_right - bb.max(br)).max(0.0),
             },
         };
         (outer, inner)
     }
 }
 
-fn has_radius(r: &Radius) -> bool {
-    r.tl != 0.0 || r.tr != 0.0 || r.bl != 0.0 || r.br != 0.0
+fn has_radius(r: &Corners) -> bool {
+    r.top_left != 0.0 || r.top_right != 0.0 || r.bottom_left != 0.0 || r.bottom_right != 0.0
 }
 
 /// `inflateRect(rect, amount, refRect)`.
@@ -185,7 +176,18 @@ fn add_rect_path(p: &mut P, r: &Rect, rounded: bool) {
         p.rect(r.x, r.y, r.w, r.h);
         return;
     }
-    add_rounded_rect_path(p, r.x, r.y, r.w, r.h, r.r.tl, r.r.tr, r.r.bl, r.r.br);
+    let c = &r.r;
+    add_rounded_rect_path(
+        p,
+        r.x,
+        r.y,
+        r.w,
+        r.h,
+        c.top_left,
+        c.top_right,
+        c.bottom_left,
+        c.bottom_right,
+    );
 }
 
 /// Mirrors `addRoundedRectPath` in helpers.canvas.

@@ -232,7 +232,7 @@ pub fn apply(
             &opts,
             meta.index_axis == chart_spec::model::Axis::X,
             ds.kind.chart_kind() == ChartKind::Line,
-            xs.core.opts.kind,
+            xs.core.opts.kind.scale_kind(),
             ds.parsing,
             count,
             chart_width,

@@ -411,12 +411,9 @@ impl LegendBox {
             };
             let (tl, tr, bl, br) = match radius {
                 Some(BarRadius::All(r)) => (r, r, r, r),
-                Some(BarRadius::Corners {
-                    top_left,
-                    top_right,
-                    bottom_left,
-                    bottom_right,
-                }) => (top_left, top_right, bottom_left, bottom_right),
+                Some(BarRadius::Corners(c)) => {
+                    (c.top_left, c.top_right, c.bottom_left, c.bottom_right)
+                }
                 None => (0.0, 0.0, 0.0, 0.0),
             };
             let mut p = P::new();

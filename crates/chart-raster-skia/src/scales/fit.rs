@@ -193,7 +193,7 @@ impl Scale {
         // `tickOpts.autoSkip || tickOpts.source === 'auto'`: a time scale's ticks.source
         // defaults to 'auto', so its labels are thinned even with autoSkip false.
         let time_source_auto =
-            (self.core.opts.extra.time.as_ref()).is_some_and(|o| o.source == TimeSource::Auto);
+            (self.core.opts.kind.time()).is_some_and(|o| o.source == TimeSource::Auto);
         if t.display && (t.auto_skip || time_source_auto) {
             let ticks = self.auto_skip(text);
             self.core.ticks = ticks;

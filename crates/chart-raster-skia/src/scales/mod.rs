@@ -31,7 +31,7 @@ pub mod time;
 
 use crate::elements::{align_pixel, Ctx};
 use crate::text::TextEngine;
-use chart_spec::model::{Axis, Position, Raw, ScaleKind, ScaleOptions};
+use chart_spec::model::{Axis, Position, Raw, ScaleOptions, ScaleTypeOptions};
 
 pub use fit::LabelSizes;
 
@@ -125,20 +125,21 @@ pub trait ScaleType {
     }
 }
 
-/// Creates the scale of `opts.kind` (every registered type has one).
+/// Creates the scale of `opts.kind`'s type (every registered type has one).
 pub fn create(opts: &ScaleOptions, labels: &[Raw]) -> Box<dyn ScaleType> {
-    match opts.kind {
-        ScaleKind::Category => Box::new(category::CategoryScale::new(
+    match &opts.kind {
+        ScaleTypeOptions::Category => Box::new(category::CategoryScale::new(
             opts.labels.clone().unwrap_or_else(|| labels.to_vec()),
         )),
-        ScaleKind::Linear => Box::new(linear::LinearScale::default()),
-        ScaleKind::Logarithmic => Box::new(log::LogScale::default()),
-        ScaleKind::Time | ScaleKind::TimeSeries => Box::new(time::TimeScale::new(
-            opts,
-            labels.to_vec(),
-            opts.kind == ScaleKind::TimeSeries,
-        )),
-        ScaleKind::RadialLinear => Box::new(radial_linear::RadialLinearScale::new(labels.to_vec())),
+        ScaleTypeOptions::Linear => Box::new(linear::LinearScale::default()),
+        ScaleTypeOptions::Logarithmic => Box::new(log::LogScale::default()),
+        ScaleTypeOptions::Time(_) => Box::new(time::TimeScale::new(opts, labels.to_vec(), false)),
+        ScaleTypeOptions::TimeSeries(_) => {
+            Box::new(time::TimeScale::new(opts, labels.to_vec(), true))
+        }
+        ScaleTypeOptions::RadialLinear(_) => {
+            Box::new(radial_linear::RadialLinearScale::new(labels.to_vec()))
+        }
     }
 }
 

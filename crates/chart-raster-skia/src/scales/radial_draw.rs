@@ -7,7 +7,7 @@ use crate::scene::{
     Transform,
 };
 use chart_spec::font::FontSpec;
-use chart_spec::values::Padding;
+use chart_spec::values::{Corners, Sides};
 use chart_spec::Rgba;
 use std::f64::consts::{FRAC_PI_2, PI, TAU};
 
@@ -24,19 +24,6 @@ pub struct LineStyle {
     pub dash_offset: f32,
 }
 
-/// Four corner radii (`toTRBLCorners`).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Corners {
-    /// Top left.
-    pub top_left: f64,
-    /// Top right.
-    pub top_right: f64,
-    /// Bottom left.
-    pub bottom_left: f64,
-    /// Bottom right.
-    pub bottom_right: f64,
-}
-
 /// Resolved `pointLabels` options at one index.
 #[derive(Debug, Clone, PartialEq)]
 pub struct PointLabelStyle {
@@ -47,7 +34,7 @@ pub struct PointLabelStyle {
     /// `backdropColor`. Default: undefined (no box).
     pub backdrop_color: Option<Rgba>,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Padding,
+    pub backdrop_padding: Sides,
     /// `borderRadius` of the box. Default: 0.
     pub border_radius: Corners,
 }
@@ -64,7 +51,7 @@ pub struct TickLabelStyle {
     /// `backdropColor`. Default: `'rgba(255, 255, 255, 0.75)'`.
     pub backdrop_color: Rgba,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Padding,
+    pub backdrop_padding: Sides,
     /// `textStrokeColor`/`textStrokeWidth`. Default: none.
     pub stroke: Option<(Rgba, f64)>,
 }
@@ -440,7 +427,7 @@ mod tests {
             color: Rgba::WHITE,
             show_backdrop: true,
             backdrop_color: Rgba::WHITE,
-            backdrop_padding: Padding::all(2.0),
+            backdrop_padding: Sides::all(2.0),
             stroke: None,
         };
         let mut items = ItemList::unbounded();

@@ -6,7 +6,7 @@
 
 use super::linear::{build_linear_ticks, handle_tick_range, numeric_tick_label, parse_linear};
 use super::radial_draw::{
-    draw_background, draw_grid_lines, draw_point_labels, draw_tick_labels, Corners, LineStyle,
+    draw_background, draw_grid_lines, draw_point_labels, draw_tick_labels, LineStyle,
     PointLabelStyle, RadialTick, TickLabelStyle,
 };
 use super::radial_geometry::{LabelSize, PointLabelItem, RadialGeometry};
@@ -15,7 +15,7 @@ use crate::elements::Ctx;
 use crate::text::TextEngine;
 use chart_spec::model::RadialScaleOptions;
 use chart_spec::model::{Axis, Display, Raw};
-use chart_spec::values::Padding;
+use chart_spec::values::Sides;
 
 /// `radialLinear`.
 pub struct RadialLinearScale {
@@ -38,14 +38,14 @@ impl RadialLinearScale {
     }
 
     fn radial(core: &ScaleCore) -> Option<&RadialScaleOptions> {
-        core.opts.extra.radial.as_ref()
+        core.opts.kind.radial()
     }
 
     /// `getTickBackdropHeight`.
     fn tick_backdrop_height(core: &ScaleCore) -> f64 {
         let t = &core.opts.ticks;
         if t.display && core.opts.display != Display::No {
-            let p: &Padding = &t.backdrop_padding;
+            let p: &Sides = &t.backdrop_padding;
             t.font.first().size + p.top + p.bottom
         } else {
             0.0
@@ -227,12 +227,7 @@ impl ScaleType for RadialLinearScale {
                                 color: pl.color.at(i),
                                 backdrop_color: pl.backdrop_color,
                                 backdrop_padding: pl.backdrop_padding,
-                                border_radius: Corners {
-                                    top_left: pl.border_radius[0],
-                                    top_right: pl.border_radius[1],
-                                    bottom_left: pl.border_radius[2],
-                                    bottom_right: pl.border_radius[3],
-                                },
+                                border_radius: pl.border_radius,
                             }
                         })
                         .collect();

@@ -680,7 +680,7 @@ pub struct TimeScale {
 impl TimeScale {
     /// A time scale (`series` for `timeseries`) with the chart's labels.
     pub fn new(opts: &ScaleOptions, labels: Vec<Raw>, series: bool) -> Self {
-        let t = opts.extra.time.clone();
+        let t = opts.kind.time().cloned();
         let adapter = t.as_ref().map(|t| t.adapter).unwrap_or_default();
         let mut o = TimeOptions::new(&adapter);
         if let Some(t) = t {

@@ -9,7 +9,7 @@ use super::element::PointStyle;
 use super::plugin::LabelTextAlign;
 use super::raw::Raw;
 use crate::color::Rgba;
-use crate::values::{Font, Padding};
+use crate::values::{Font, Sides};
 
 /// The annotation types drawn.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -197,7 +197,7 @@ pub struct AnnotationLabel {
     /// `font` per line (the last repeats). Default weight: bold for sub-labels.
     pub fonts: Vec<Font>,
     /// `padding`. Default: 6.
-    pub padding: Padding,
+    pub padding: Sides,
     /// `position` as (x, y). Default: `'center'`.
     pub position: (LabelPos, LabelPos),
     /// Raw `position` when a plain string (line labels read `'start'`/`'end'`/percent).

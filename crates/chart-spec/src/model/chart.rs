@@ -9,7 +9,7 @@ use super::plugin::{
 use super::raw::Raw;
 use super::scale::{Axis, ScaleOptions};
 use crate::color::Rgba;
-use crate::values::{Font, Padding};
+use crate::values::{Font, Sides};
 
 /// The whole chart, resolved.
 #[derive(Debug, Clone, PartialEq)]
@@ -30,7 +30,7 @@ pub struct Chart {
     /// The scales, in `options.scales` key order after merging.
     pub scales: Vec<ScaleOptions>,
     /// `layout.padding`. Default: 0.
-    pub layout_padding: Padding,
+    pub layout_padding: Sides,
     /// `layout.autoPadding`. Default: true.
     pub auto_padding: bool,
     /// `options.font` merged over `Chart.defaults.font`.

@@ -4,7 +4,7 @@
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
-use super::element::{ArcOptions, BarOptions, LineOptions, PointOptions, Sides};
+use super::element::{ArcOptions, BarOptions, LineOptions, PointOptions};
 use super::geo::GeoOptions;
 use super::kind::ChartKind;
 use super::plugin_chart::{
@@ -13,6 +13,7 @@ use super::plugin_chart::{
 use super::raw::Raw;
 use super::scale::Axis;
 use super::word_cloud::WordCloudOptions;
+use crate::values::Sides;
 
 /// One data entry of a dataset, with `parsing` keys already applied.
 #[derive(Debug, Clone, PartialEq)]

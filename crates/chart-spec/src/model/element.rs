@@ -4,6 +4,7 @@
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
 use crate::color::Rgba;
+use crate::values::{Corners, Sides};
 
 /// `pointStyle`.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -55,19 +56,6 @@ pub struct PointOptions {
     pub hover_radius: f64,
 }
 
-/// Per-side values (`borderWidth` of bars).
-#[derive(Debug, Clone, Copy, PartialEq, Default)]
-pub struct Sides {
-    /// Top.
-    pub top: f64,
-    /// Right.
-    pub right: f64,
-    /// Bottom.
-    pub bottom: f64,
-    /// Left.
-    pub left: f64,
-}
-
 /// A bar's `borderWidth`: one number or an object of sides.
 #[derive(Debug, Clone, Copy, PartialEq)]
 pub enum BarBorderWidth {
@@ -83,16 +71,7 @@ pub enum BarRadius {
     /// One number for every corner.
     All(f64),
     /// `{topLeft, topRight, bottomLeft, bottomRight}`; missing corners are 0.
-    Corners {
-        /// Top left.
-        top_left: f64,
-        /// Top right.
-        top_right: f64,
-        /// Bottom left.
-        bottom_left: f64,
-        /// Bottom right.
-        bottom_right: f64,
-    },
+    Corners(Corners),
 }
 
 /// `borderSkipped`.

@@ -3,6 +3,7 @@
 //! reads.
 
 use crate::color::Rgba;
+use crate::values::Sides;
 
 /// A GeoJSON object reduced to what is filled and stroked: polygons (rings of
 /// `(longitude, latitude)` in degrees, the first ring the outside), or the whole sphere.
@@ -35,8 +36,8 @@ pub struct GeoOptions {
     pub projection_scale: f64,
     /// `projectionOffset`. Default: `[0, 0]`.
     pub projection_offset: (f64, f64),
-    /// `padding` of the projection scale (top, right, bottom, left). Default: 0.
-    pub padding: [f64; 4],
+    /// `padding` of the projection scale. Default: 0.
+    pub padding: Sides,
     /// The colour scale's legend (`scales.color`), which decides its ticks.
     pub color_legend: LegendScale,
     /// The size scale's legend (`scales.size`), which decides its ticks.

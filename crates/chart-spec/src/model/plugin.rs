@@ -7,7 +7,7 @@
 use super::element::PointStyle;
 use super::scale::{Align, Position};
 use crate::color::Rgba;
-use crate::values::{Font, Padding};
+use crate::values::{Font, Sides};
 
 /// Title and subtitle plugin options.
 #[derive(Debug, Clone, PartialEq)]
@@ -25,7 +25,7 @@ pub struct TitleOptions {
     /// `font`. Default: bold (title), normal (subtitle).
     pub font: Font,
     /// `padding`. Default: 10 (title), 0 (subtitle).
-    pub padding: Padding,
+    pub padding: Sides,
     /// `fullSize`. Default: true.
     pub full_size: bool,
     /// `weight`. Default: 2000 (title), 1500 (subtitle).
@@ -71,7 +71,7 @@ pub struct LegendTitleOptions {
     /// `font`.
     pub font: Font,
     /// `padding`. Default: 0.
-    pub padding: Padding,
+    pub padding: Sides,
     /// `position`: start/center/end. Default: center.
     pub position: Align,
 }
@@ -261,7 +261,7 @@ pub struct LabelOptions {
     /// `opacity`. Default: 1.
     pub opacity: f64,
     /// `padding`. Default: 4 on every side.
-    pub padding: Padding,
+    pub padding: Sides,
     /// `rotation`, converted to radians. Default: 0.
     pub rotation: f64,
     /// `textAlign`. Default: `'start'`.

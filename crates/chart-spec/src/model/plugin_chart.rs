@@ -6,7 +6,7 @@
 
 use super::raw::Raw;
 use crate::color::Rgba;
-use crate::values::Font;
+use crate::values::{Corners, Font, Sides};
 use std::collections::BTreeMap;
 
 /// chartjs-chart-graph tree and dendrogram options, with the edges and their style.
@@ -342,10 +342,6 @@ pub struct SankeyOptions {
     pub padding: Option<f64>,
 }
 
-/// Four sides or corners (`toTRBL`/`toTRBLCorners`), in the order top, right, bottom, left
-/// (corners: top-left, top-right, bottom-left, bottom-right).
-pub type Four = [f64; 4];
-
 /// One matrix rectangle's options (`MatrixElement` options resolved at an index).
 #[derive(Debug, Clone, PartialEq)]
 pub struct MatrixRect {
@@ -361,10 +357,10 @@ pub struct MatrixRect {
     pub background_color: Rgba,
     /// `borderColor`. Default: `Chart.defaults.borderColor` (`rgba(0,0,0,0.1)`).
     pub border_color: Rgba,
-    /// `borderWidth` per side (t, r, b, l). Default: undefined (0).
-    pub border_width: Four,
-    /// `borderRadius` per corner (tl, tr, bl, br). Default: 0.
-    pub border_radius: Four,
+    /// `borderWidth` per side. Default: undefined (0).
+    pub border_width: Sides,
+    /// `borderRadius` per corner. Default: 0.
+    pub border_radius: Corners,
 }
 
 /// chartjs-chart-matrix dataset options: one entry per data index.
@@ -429,7 +425,7 @@ pub struct TreemapOptions {
     /// `spacing` as `buildData` reads it from the dataset. Default: 0 there, 0.5 for drawing.
     pub layout_spacing: f64,
     /// `borderWidth` as `buildData` reads it from the dataset (t, r, b, l).
-    pub layout_border_width: Four,
+    pub layout_border_width: Sides,
     /// `displayMode`: `containerBoxes` or `headerBoxes`. Default: `'containerBoxes'`.
     pub display_mode: String,
     /// `rtl`. Default: false.
@@ -438,10 +434,10 @@ pub struct TreemapOptions {
     pub unsorted: bool,
     /// Element `spacing`. Default: 0.5.
     pub spacing: f64,
-    /// Element `borderWidth` (t, r, b, l). Default: 0.
-    pub border_width: Four,
-    /// Element `borderRadius` (tl, tr, bl, br). Default: 0.
-    pub border_radius: Four,
+    /// Element `borderWidth`. Default: 0.
+    pub border_width: Sides,
+    /// Element `borderRadius`. Default: 0.
+    pub border_radius: Corners,
     /// `backgroundColor`. Default: `rgba(0,0,0,0.1)`.
     pub background_color: Rgba,
     /// `borderColor`. Default: `rgba(0,0,0,0.1)`.

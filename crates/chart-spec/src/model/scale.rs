@@ -1,5 +1,5 @@
 //! A scale, resolved: the options every scale has (`Chart.defaults.scale`: grid, border, title,
-//! ticks) and those of the time and radial linear scales ([`ScaleExtra`]).
+//! ticks) and, in [`ScaleTypeOptions`], those only the time and radial linear scales have.
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
@@ -7,7 +7,7 @@ use super::kind::ScaleKind;
 use super::raw::Raw;
 use crate::color::Rgba;
 use crate::time::{DateAdapter, DisplayFormats, TimeUnit};
-use crate::values::{Font, Indexable, Padding};
+use crate::values::{Corners, Font, Indexable, Sides};
 
 /// An axis direction.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Default)]
@@ -150,7 +150,7 @@ pub struct ScaleTitleOptions {
     /// `font` resolved with the chart's `options.font` fallback (what `fit` measures).
     pub fit_font: Font,
     /// `padding`. Default: `{top: 4, bottom: 4}`.
-    pub padding: Padding,
+    pub padding: Sides,
 }
 
 /// Tick options (`scales[id].ticks`).
@@ -203,7 +203,7 @@ pub struct TickOptions {
     /// `backdropColor`. Default: `rgba(255, 255, 255, 0.75)`.
     pub backdrop_color: Rgba,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Padding,
+    pub backdrop_padding: Sides,
     /// `format` (Intl.NumberFormat options) — only the parts we honour.
     pub format: NumberFormat,
     /// `z`. Default: 0.
@@ -253,8 +253,9 @@ pub struct ScaleOptions {
     pub id: String,
     /// `axis`.
     pub axis: Axis,
-    /// `type`. Default: category for x, linear for y, radialLinear for r.
-    pub kind: ScaleKind,
+    /// `type`, with the options only that type has. Default: category for x, linear for y,
+    /// radialLinear for r.
+    pub kind: ScaleTypeOptions,
     /// `position` (after `buildOrUpdateScales` corrected it).
     pub position: Position,
     /// `display`. Default: true.
@@ -303,8 +304,6 @@ pub struct ScaleOptions {
     pub title: ScaleTitleOptions,
     /// `ticks`.
     pub ticks: TickOptions,
-    /// Options of the time and radial scale types.
-    pub extra: ScaleExtra,
 }
 
 /// `grace`.
@@ -367,9 +366,9 @@ pub struct PointLabelOptions {
     /// `backdropColor`. Default: undefined.
     pub backdrop_color: Option<Rgba>,
     /// `backdropPadding`. Default: 2.
-    pub backdrop_padding: Padding,
-    /// `borderRadius` of the backdrop (tl, tr, bl, br). Default: 0.
-    pub border_radius: [f64; 4],
+    pub backdrop_padding: Sides,
+    /// `borderRadius` of the backdrop. Default: 0.
+    pub border_radius: Corners,
     /// `centerPointLabels`. Default: false.
     pub center: bool,
 }
@@ -400,11 +399,51 @@ pub struct RadialScaleOptions {
     pub point_labels: PointLabelOptions,
 }
 
-/// Type-specific scale options; `None` members for other scale types.
-#[derive(Debug, Clone, PartialEq, Default)]
-pub struct ScaleExtra {
-    /// For `time` and `timeseries`.
-    pub time: Option<TimeScaleOptions>,
-    /// For `radialLinear`.
-    pub radial: Option<RadialScaleOptions>,
+/// A scale's registered type ([`ScaleKind`]) with the options only that type has, as
+/// [`super::DatasetKind`] is to [`super::ChartKind`]: a time scale cannot be without its
+/// `time` options, and no other type carries them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum ScaleTypeOptions {
+    /// `category`.
+    Category,
+    /// `linear`.
+    Linear,
+    /// `logarithmic`.
+    Logarithmic,
+    /// `time`.
+    Time(TimeScaleOptions),
+    /// `timeseries`: a time scale whose ticks are spaced by index.
+    TimeSeries(TimeScaleOptions),
+    /// `radialLinear`.
+    RadialLinear(RadialScaleOptions),
+}
+
+impl ScaleTypeOptions {
+    /// The registered type.
+    pub fn scale_kind(&self) -> ScaleKind {
+        match self {
+            ScaleTypeOptions::Category => ScaleKind::Category,
+            ScaleTypeOptions::Linear => ScaleKind::Linear,
+            ScaleTypeOptions::Logarithmic => ScaleKind::Logarithmic,
+            ScaleTypeOptions::Time(_) => ScaleKind::Time,
+            ScaleTypeOptions::TimeSeries(_) => ScaleKind::TimeSeries,
+            ScaleTypeOptions::RadialLinear(_) => ScaleKind::RadialLinear,
+        }
+    }
+
+    /// The `time` options of a `time` or `timeseries` scale.
+    pub fn time(&self) -> Option<&TimeScaleOptions> {
+        match self {
+            ScaleTypeOptions::Time(t) | ScaleTypeOptions::TimeSeries(t) => Some(t),
+            _ => None,
+        }
+    }
+
+    /// The options of a `radialLinear` scale.
+    pub fn radial(&self) -> Option<&RadialScaleOptions> {
+        match self {
+            ScaleTypeOptions::RadialLinear(r) => Some(r),
+            _ => None,
+        }
+    }
 }

@@ -233,7 +233,7 @@ pub fn resolve_datalabels(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::values::Padding;
+    use crate::values::Sides;
     use serde_json::json;
 
     fn labels(v: Value) -> Vec<DataLabel> {
@@ -256,7 +256,7 @@ mod tests {
         assert_eq!(l.len(), 2, "null values have no label");
         assert_eq!(l[1].lines, vec!["3.5".to_string()]);
         assert_eq!(l[1].options.align, LabelAlign::End);
-        assert_eq!(l[0].options.padding, Padding::all(4.0));
+        assert_eq!(l[0].options.padding, Sides::all(4.0));
         assert_eq!(l[0].options.color, parse_color("#666"));
         assert!((l[0].options.font.line_height - 14.4).abs() < 1e-9);
     }

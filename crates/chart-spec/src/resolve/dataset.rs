@@ -15,9 +15,10 @@ use crate::defaults;
 use crate::message::Message;
 use crate::model::{
     ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset,
-    DatasetKind, Datum, Dim, Elements, LineOptions, Raw, Sides,
+    DatasetKind, Datum, Dim, Elements, LineOptions, Raw,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
+use crate::values::Sides;
 use serde_json::Value;
 
 fn read_datum(v: &Value, xk: &str, yk: &str, rk: &str) -> Datum {

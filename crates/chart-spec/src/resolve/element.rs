@@ -5,10 +5,11 @@ use super::lookup::{global_color, num_array};
 use crate::color::{parse_color, Rgba};
 use crate::model::{
     ArcCorners, ArcJoin, ArcOptions, BarBorderWidth, BarOptions, BarRadius, BorderSkipped,
-    CapStyle, Fill, FillSpec, JoinStyle, LineOptions, PointOptions, PointStyle, Sides, SpacingMode,
+    CapStyle, Fill, FillSpec, JoinStyle, LineOptions, PointOptions, PointStyle, SpacingMode,
     Stepped,
 };
 use crate::scopes::{to_number, truthy, Scopes};
+use crate::values::{Corners, Sides};
 use serde_json::Value;
 
 /// One element-option lookup: `resolveNamedOptions` with prefixes `[element, '']`, taking
@@ -152,12 +153,12 @@ pub(super) fn resolve_bar(l: &ElementLookup<'_>) -> BarOptions {
         v => BarBorderWidth::All(num(v)),
     };
     let border_radius = match l.get("borderRadius") {
-        Some(Value::Object(m)) => BarRadius::Corners {
+        Some(Value::Object(m)) => BarRadius::Corners(Corners {
             top_left: num(m.get("topLeft")),
             top_right: num(m.get("topRight")),
             bottom_left: num(m.get("bottomLeft")),
             bottom_right: num(m.get("bottomRight")),
-        },
+        }),
         v => BarRadius::All(num(v)),
     };
     let border_skipped = match l.get("borderSkipped") {

@@ -8,7 +8,7 @@ use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{ChartKind, GeoOptions, GeoShape, LegendScale};
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::to_font;
+use crate::values::{to_font, Sides};
 use serde_json::{Map, Value};
 
 /// What is left of the polygon and vertex budgets while reading one dataset.
@@ -162,9 +162,14 @@ pub fn resolve_geo(
     let padding = match projection.get("padding") {
         Some(Value::Object(p)) => {
             let n = |k: &str| finite(p.get(k), 0.0);
-            [n("top"), n("right"), n("bottom"), n("left")]
+            Sides {
+                top: n("top"),
+                right: n("right"),
+                bottom: n("bottom"),
+                left: n("left"),
+            }
         }
-        v => [finite(v, 0.0); 4],
+        v => Sides::all(finite(v, 0.0)),
     };
     let pair = |v: Option<&Value>, d: (f64, f64)| match v {
         Some(Value::Array(a)) => (finite(a.first(), d.0), finite(a.get(1), d.1)),

@@ -7,7 +7,7 @@ use crate::defaults;
 use crate::limits::Limits;
 use crate::model::{Align, Axis, ChartKind, Raw};
 use crate::scopes::{to_number, Reader, Scopes};
-use crate::values::{to_font, to_padding, Font, Indexable, Padding};
+use crate::values::{to_font, to_padding, Font, Indexable, Sides};
 use serde_json::{Map, Value};
 
 /// Chart.js `merge`: objects merge key by key, anything else replaces.
@@ -207,7 +207,7 @@ pub(super) fn global_font_scopes() -> Scopes<'static> {
 }
 
 /// Shorthand for tests and engines: the padding of a raw value.
-pub fn padding_of(v: &Value) -> Padding {
+pub fn padding_of(v: &Value) -> Sides {
     to_padding(Some(v))
 }
 

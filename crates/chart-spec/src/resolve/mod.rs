@@ -367,12 +367,15 @@ mod tests {
         assert_eq!(c.scales.len(), 2);
         let x = &c.scales[0];
         assert_eq!(
-            (x.id.as_str(), x.kind.name(), x.offset),
+            (x.id.as_str(), x.kind.scale_kind().name(), x.offset),
             ("x", "category", true)
         );
         assert!(x.grid.offset);
         let y = &c.scales[1];
-        assert_eq!((y.kind.name(), y.begin_at_zero), ("linear", true));
+        assert_eq!(
+            (y.kind.scale_kind().name(), y.begin_at_zero),
+            ("linear", true)
+        );
         assert_eq!(y.position, Position::Left);
     }
 
@@ -381,7 +384,7 @@ mod tests {
         let c = chart(json!({"type": "bar", "options": {"indexAxis": "y"},
             "data": {"datasets": [{"data": [1]}]}}));
         let y = c.scales.iter().find(|s| s.id == "y").unwrap();
-        assert_eq!(y.kind, ScaleKind::Category);
+        assert_eq!(y.kind.scale_kind(), ScaleKind::Category);
         let x = c.scales.iter().find(|s| s.id == "x").unwrap();
         assert!(x.begin_at_zero);
     }

@@ -5,13 +5,13 @@
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
 use crate::model::{
-    CenterForce, ChartKind, CollideForce, ForceSimulation, Four, GraphOptions, LinkForce,
-    ManyBodyForce, MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PositionForce,
-    RadialForce, Raw, SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions,
-    TreemapText, VennOptions, VennSlice,
+    CenterForce, ChartKind, CollideForce, ForceSimulation, GraphOptions, LinkForce, ManyBodyForce,
+    MatrixOptions, MatrixRect, NodeGap, NodeRef, PerNode, PositionForce, RadialForce, Raw,
+    SankeyFlow, SankeyNodeLabels, SankeyOptions, TreemapEntry, TreemapOptions, TreemapText,
+    VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::to_font;
+use crate::values::{to_font, Corners, Sides};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -49,7 +49,7 @@ fn at(v: Option<&Value>, index: Option<usize>) -> Option<&Value> {
 }
 
 /// `toTRBL` of a number or `{top, right, bottom, left}` (`x`/`y` too).
-pub fn to_trbl(v: Option<&Value>) -> Four {
+pub fn to_trbl(v: Option<&Value>) -> Sides {
     match v {
         Some(Value::Object(m)) => {
             let n = |k: &str, alt: &str| {
@@ -59,24 +59,23 @@ pub fn to_trbl(v: Option<&Value>) -> Four {
                     .filter(|n| n.is_finite())
                     .unwrap_or(0.0)
             };
-            [
-                n("top", "y"),
-                n("right", "x"),
-                n("bottom", "y"),
-                n("left", "x"),
-            ]
+            Sides {
+                top: n("top", "y"),
+                right: n("right", "x"),
+                bottom: n("bottom", "y"),
+                left: n("left", "x"),
+            }
         }
         Some(v) => {
             let n = to_number(v);
-            let n = if n.is_finite() { n } else { 0.0 };
-            [n; 4]
+            Sides::all(if n.is_finite() { n } else { 0.0 })
         }
-        None => [0.0; 4],
+        None => Sides::default(),
     }
 }
 
 /// `toTRBLCorners` of a number or `{topLeft, topRight, bottomLeft, bottomRight}`.
-pub fn to_corners(v: Option<&Value>) -> Four {
+pub fn to_corners(v: Option<&Value>) -> Corners {
     match v {
         Some(Value::Object(m)) => {
             let n = |k: &str| {
@@ -85,14 +84,15 @@ pub fn to_corners(v: Option<&Value>) -> Four {
                     .filter(|n| n.is_finite())
                     .unwrap_or(0.0)
             };
-            [
-                n("topLeft"),
-                n("topRight"),
-                n("bottomLeft"),
-                n("bottomRight"),
-            ]
+            Corners {
+                top_left: n("topLeft"),
+                top_right: n("topRight"),
+                bottom_left: n("bottomLeft"),
+                bottom_right: n("bottomRight"),
+            }
         }
-        other => to_trbl(other),
+        // A number: the same radius on every corner (`toTRBL` of it, read as corners).
+        other => Corners::all(to_trbl(other).top),
     }
 }
 
@@ -820,13 +820,13 @@ mod tests {
 
     #[test]
     fn trbl_reads_numbers_and_objects() {
-        assert_eq!(to_trbl(Some(&json!(2))), [2.0; 4]);
+        assert_eq!(to_trbl(Some(&json!(2))).to_array(), [2.0; 4]);
         assert_eq!(
-            to_trbl(Some(&json!({"top": 1, "left": 4}))),
+            to_trbl(Some(&json!({"top": 1, "left": 4}))).to_array(),
             [1.0, 0.0, 0.0, 4.0]
         );
         assert_eq!(
-            to_corners(Some(&json!({"topRight": 3}))),
+            to_corners(Some(&json!({"topRight": 3}))).to_array(),
             [0.0, 3.0, 0.0, 0.0]
         );
     }

@@ -11,12 +11,12 @@ use crate::intl::SignDisplay;
 use crate::message::Message;
 use crate::model::{
     AngleLineOptions, Axis, BorderOptions, CrossAlign, Display, Grace, GridOptions, NumberFormat,
-    PointLabelOptions, Position, RadialScaleOptions, Raw, ScaleExtra, ScaleKind, ScaleOptions,
-    ScaleTitleOptions, Stacked, TickOptions, TimeScaleOptions, TimeSource,
+    PointLabelOptions, Position, RadialScaleOptions, Raw, ScaleKind, ScaleOptions,
+    ScaleTitleOptions, ScaleTypeOptions, Stacked, TickOptions, TimeScaleOptions, TimeSource,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
 use crate::time::{parse_fixed_offset, DateAdapter, TimeUnit, TokenStyle};
-use crate::values::{padding_from_scopes, to_font, Font, Indexable};
+use crate::values::{padding_from_scopes, to_font, Corners, Font, Indexable};
 use serde_json::Value;
 
 fn axis_from_str(s: &str) -> Option<Axis> {
@@ -475,7 +475,6 @@ fn resolve_scale(
     ScaleOptions {
         id: id.to_string(),
         axis,
-        kind,
         position,
         display,
         offset: r.bool_or("offset", false),
@@ -500,7 +499,7 @@ fn resolve_scale(
         border,
         title,
         ticks,
-        extra: scale_extra(kind, &scopes, r.messages),
+        kind: type_options(kind, &scopes, r.messages),
     }
 }
 
@@ -632,15 +631,15 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
                         .filter(|v| !v.is_nan())
                         .unwrap_or(0.0)
                 };
-                [
-                    g("topLeft"),
-                    g("topRight"),
-                    g("bottomLeft"),
-                    g("bottomRight"),
-                ]
+                Corners {
+                    top_left: g("topLeft"),
+                    top_right: g("topRight"),
+                    bottom_left: g("bottomLeft"),
+                    bottom_right: g("bottomRight"),
+                }
             }
-            Some(v) => [to_number(v); 4].map(|x| if x.is_nan() { 0.0 } else { x }),
-            None => [0.0; 4],
+            Some(v) => Corners::all(Some(to_number(v)).filter(|x| !x.is_nan()).unwrap_or(0.0)),
+            None => Corners::default(),
         };
         PointLabelOptions {
             display,
@@ -660,17 +659,14 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
     }
 }
 
-/// The type-specific options of a scale.
-fn scale_extra(kind: ScaleKind, scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> ScaleExtra {
+/// The scale's type with its type-specific options.
+fn type_options(kind: ScaleKind, scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> ScaleTypeOptions {
     match kind {
-        ScaleKind::Time | ScaleKind::TimeSeries => ScaleExtra {
-            time: Some(time_options(scopes)),
-            radial: None,
-        },
-        ScaleKind::RadialLinear => ScaleExtra {
-            time: None,
-            radial: Some(radial_options(scopes, msgs)),
-        },
-        _ => ScaleExtra::default(),
+        ScaleKind::Category => ScaleTypeOptions::Category,
+        ScaleKind::Linear => ScaleTypeOptions::Linear,
+        ScaleKind::Logarithmic => ScaleTypeOptions::Logarithmic,
+        ScaleKind::Time => ScaleTypeOptions::Time(time_options(scopes)),
+        ScaleKind::TimeSeries => ScaleTypeOptions::TimeSeries(time_options(scopes)),
+        ScaleKind::RadialLinear => ScaleTypeOptions::RadialLinear(radial_options(scopes, msgs)),
     }
 }

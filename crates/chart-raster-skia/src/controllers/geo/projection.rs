@@ -340,7 +340,7 @@ impl Projection {
         let (x0, y0, x1, y1) = Projection::at(raw, ref_scale, ref_x, ref_y).bounds(outline)?;
         let width = (x1 - x0).ceil();
         let height = (y1 - y0).ceil();
-        let [pt, pr, pb, pl] = o.padding;
+        let [pt, pr, pb, pl] = o.padding.to_array();
         let chart_w = area.right - area.left - pl - pr;
         let chart_h = area.bottom - area.top - pt - pb;
         let scale = (chart_w / width).min(chart_h / height);

@@ -492,7 +492,7 @@ fn layout_groups(
 ) -> Vec<Sq> {
     let groups = &o.groups[..o.groups.len().min(limits.max_treemap_depth)];
     let glen = groups.len();
-    let border = o.layout_border_width.map(px_len);
+    let border = o.layout_border_width.to_array().map(px_len);
     let mut out: Vec<Sq> = Vec::new();
     let mut stack = vec![GroupTask {
         items: (0..tree.len()).collect(),

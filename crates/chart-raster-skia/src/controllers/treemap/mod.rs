@@ -266,7 +266,7 @@ fn draw_label(ctx: &mut Ctx<'_>, r: (f64, f64, f64, f64), o: &TreemapOptions, sq
 fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
     let (w, h) = (el.width, el.height);
     let lim = |v: f64, m: f64| v.min(m).max(0.0);
-    let [t, r, b, l] = o.border_width.map(px_len);
+    let [t, r, b, l] = o.border_width.to_array().map(px_len);
     let (t, r, b, l) = (
         lim(t, h / 2.0),
         lim(r, w / 2.0),
@@ -274,7 +274,7 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
         lim(l, w / 2.0),
     );
     let max_r = (w / 2.0).min(h / 2.0);
-    let rad = o.border_radius.map(|v| lim(px_len(v), max_r));
+    let rad = o.border_radius.to_array().map(|v| lim(px_len(v), max_r));
     let inner_rad = [
         (rad[0] - t.max(l)).max(0.0),
         (rad[1] - t.max(r)).max(0.0),
@@ -408,7 +408,7 @@ impl Controller for TreemapController {
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
         LegendStyle::rect_element_box(
-            options(ds).map(|o| (o.background_color, o.border_color, &o.border_width[..])),
+            options(ds).map(|o| (o.background_color, o.border_color, o.border_width)),
         )
     }
 }

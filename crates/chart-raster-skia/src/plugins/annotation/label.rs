@@ -425,7 +425,7 @@ pub(super) fn draw_doughnut_label(
         point: None,
     };
     label.shape.border_width = 0.0;
-    label.padding = chart_spec::values::Padding::all(0.0);
+    label.padding = chart_spec::values::Sides::all(0.0);
     label.display = true;
     draw_label(ctx, &label, &lb);
 }
