@@ -7,7 +7,7 @@ mod update;
 use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
-use crate::scales::{Scale, ScaleLayer};
+use crate::scales::{LaidOutScale, Scale, ScaleLayer};
 use crate::scene::{ItemList, Scene};
 use crate::text::TextEngine;
 use crate::Settings;
@@ -125,7 +125,8 @@ fn draw(
 ) {
     let Updated {
         layout,
-        mut scales,
+        scales,
+        mut laid_out_scales,
         data,
         mut ctrls,
         legend,
@@ -151,7 +152,7 @@ fn draw(
     }
     let layers = sorted_layers(
         [legend.is_some(), subtitle.is_some(), title.is_some()],
-        &scales,
+        &laid_out_scales,
     );
 
     // beforeDraw: the filler updates every line's control points, and fills for drawTime
@@ -191,7 +192,7 @@ fn draw(
     };
     annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
 
-    let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut Vec<Scale>| match layer {
+    let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut [LaidOutScale]| match layer {
         Layer::Legend => {
             if let Some(l) = &legend {
                 l.draw(ctx);
@@ -207,22 +208,11 @@ fn draw(
                 t.draw(ctx);
             }
         }
-        Layer::Scale(si, l) => {
-            let (before, rest) = scales.split_at_mut(si);
-            let (me, after) = rest.split_at_mut(1);
-            let others: Vec<&Scale> = before.iter().chain(after.iter()).collect();
-            let pix = |id: &str, v: f64| -> Option<f64> {
-                others
-                    .iter()
-                    .find(|s| s.core.id() == id)
-                    .map(|s| s.pixel_for_value(v))
-            };
-            me[0].draw_layer(l, ctx, &area, &pix, &[]);
-        }
+        Layer::Scale(si, l) => scales[si].draw_layer(l, ctx, &area),
     };
     let mut li = 0;
     while li < layers.len() && layers[li].0 <= 0.0 {
-        draw_layer(&mut ctx, layers[li].2, &mut scales);
+        draw_layer(&mut ctx, layers[li].2, &mut laid_out_scales);
         li += 1;
     }
     // _drawDatasets
@@ -268,7 +258,7 @@ fn draw(
         );
     }
     while li < layers.len() {
-        draw_layer(&mut ctx, layers[li].2, &mut scales);
+        draw_layer(&mut ctx, layers[li].2, &mut laid_out_scales);
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
@@ -286,7 +276,7 @@ enum Layer {
 
 /// `_getSortedLayers`: the legend, subtitle and title (when `present`, at z 0) and each
 /// visible scale's layers, as (z, insertion index, layer) sorted by z, then insertion.
-fn sorted_layers(present: [bool; 3], scales: &[Scale]) -> Vec<(f64, usize, Layer)> {
+fn sorted_layers(present: [bool; 3], scales: &[LaidOutScale]) -> Vec<(f64, usize, Layer)> {
     let mut layers: Vec<(f64, usize, Layer)> = Vec::new();
     let mut idx = 0;
     for (here, layer) in present

@@ -12,7 +12,7 @@ use crate::layout::{
 use crate::plugins::annotation::Prepared;
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
-use crate::scales::{self, Scale, ScaleCore};
+use crate::scales::{self, LaidOutScale, Scale, ScaleCore};
 use crate::text::TextEngine;
 use chart_spec::model::{Axis, Chart, ChartKind, Clip, Display, Position, Stacked};
 use chart_spec::{Cancel, Message};
@@ -25,8 +25,10 @@ pub struct Updated {
     /// areas, and a render of 250,000 points need not describe each one a second time;
     /// [`Updated::into_layout_with_elements`] adds it.
     pub layout: Layout,
-    /// The scales, laid out and configured.
+    /// The scales, laid out and configured (what the plugins still ask for pixels).
     pub scales: Vec<Scale>,
+    /// What the drawing of each scale reads, in `scales` order.
+    pub laid_out_scales: Vec<LaidOutScale>,
     /// Every dataset's meta and the stacks.
     pub data: ChartData,
     /// One updated controller per dataset.
@@ -326,8 +328,12 @@ pub fn update(
         chart,
         &clips,
     );
+    let laid_out_scales = (0..scales.len())
+        .map(|i| Scale::laid_out(&scales, i))
+        .collect();
     Some(Updated {
         layout,
+        laid_out_scales,
         scales,
         data,
         ctrls,

@@ -2,7 +2,8 @@
 //! (`_computeGridLineItems`), border, title and tick labels (`_computeLabelItems`), one
 //! [`ScaleLayer`] at a time.
 
-use super::{scale_pixel, Scale, ScaleLayer};
+use super::radial_linear::RadialDrawing;
+use super::{ScaleCore, ScaleLayer};
 use crate::elements::{align_pixel, render_text, Area, Ctx, StrokeStyle, TextOpts, P};
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
@@ -10,13 +11,44 @@ use chart_spec::model::{Align, Axis, CrossAlign, Position};
 use chart_spec::values::Font;
 use std::f64::consts::FRAC_PI_2;
 
-impl Scale {
-    fn title_args(
-        &self,
-        offset: f64,
-        scales: &[Scale],
-        area: &Area,
-    ) -> (f64, f64, Option<f64>, f64) {
+/// A scale as the drawing reads it once the update is done: its state, the pixel of each
+/// tick, the pixel of its `position: {id: value}` on the other scale, and a radial scale's
+/// own drawing. Built by [`super::Scale::laid_out`]; nothing here calls back into the
+/// scale's type, and the drawing's own bookkeeping (`_borderValue`, the label sizes cache)
+/// changes this copy only.
+pub struct LaidOutScale {
+    /// The scale's state after layout and `configure()`.
+    pub core: ScaleCore,
+    /// `getPixelForTick(i)` of every tick.
+    tick_pixels: Vec<f64>,
+    /// The pixel of a `position: {id: value}` (`None`: another position, or no scale `id`).
+    position_pixel: Option<f64>,
+    /// The drawing of a radial linear scale, which replaces the shared one.
+    radial: Option<RadialDrawing>,
+}
+
+impl LaidOutScale {
+    /// The drawing's view of a scale.
+    pub fn new(
+        core: ScaleCore,
+        tick_pixels: Vec<f64>,
+        position_pixel: Option<f64>,
+        radial: Option<RadialDrawing>,
+    ) -> Self {
+        Self {
+            core,
+            tick_pixels,
+            position_pixel,
+            radial,
+        }
+    }
+
+    /// `getPixelForTick(index)`, as the update left it (NaN past the last tick).
+    fn pixel_for_tick(&self, index: usize) -> f64 {
+        self.tick_pixels.get(index).copied().unwrap_or(f64::NAN)
+    }
+
+    fn title_args(&self, offset: f64, area: &Area) -> (f64, f64, Option<f64>, f64) {
         let c = &self.core;
         let (top, left, bottom, right) = (c.top, c.left, c.bottom, c.right);
         let align = c.opts.title.align;
@@ -29,9 +61,10 @@ impl Scale {
         if c.is_horizontal() {
             let x = align_se(align, left, right);
             let y = match &c.opts.position {
-                Position::AtValue(id, v) => {
-                    scale_pixel(scales, id, *v).unwrap_or(0.0) + height - offset
-                }
+                // The title of a `{id: value}` scale sits as though `chart.scales[id]` were
+                // missing (pixel 0), where Chart.js puts it at that scale's pixel: kept as
+                // the engine has always drawn it (a known difference, images unchanged).
+                Position::AtValue(..) => height - offset,
                 Position::Center => (area.bottom + area.top) / 2.0 + height - offset,
                 Position::Top => top + offset,
                 Position::Left => left + offset,
@@ -41,9 +74,7 @@ impl Scale {
             (x, y, Some(right - left), 0.0)
         } else {
             let x = match &c.opts.position {
-                Position::AtValue(id, v) => {
-                    scale_pixel(scales, id, *v).unwrap_or(0.0) - width + offset
-                }
+                Position::AtValue(..) => -width + offset,
                 Position::Center => (area.left + area.right) / 2.0 - width + offset,
                 Position::Top => top + offset,
                 Position::Left => left + offset,
@@ -61,11 +92,7 @@ impl Scale {
     }
 
     /// Grid line items (`_computeGridLineItems`).
-    fn grid_items(
-        &mut self,
-        area: &Area,
-        scales_pixels: &dyn Fn(&str, f64) -> Option<f64>,
-    ) -> Vec<GridItem> {
+    fn grid_items(&mut self, area: &Area) -> Vec<GridItem> {
         let dpr = self.core.dpr;
         let c = &self.core;
         let grid = &c.opts.grid;
@@ -117,8 +144,8 @@ impl Scale {
                         Position::Center => {
                             border_value = abv((area.top + area.bottom) / 2.0 + 0.5)
                         }
-                        Position::AtValue(id, v) => {
-                            border_value = abv(scales_pixels(id, *v).unwrap_or(f64::NAN))
+                        Position::AtValue(..) => {
+                            border_value = abv(self.position_pixel.unwrap_or(f64::NAN))
                         }
                         _ => {}
                     }
@@ -129,8 +156,8 @@ impl Scale {
                 } else {
                     match pos {
                         Position::Center => border_value = abv((area.left + area.right) / 2.0),
-                        Position::AtValue(id, v) => {
-                            border_value = abv(scales_pixels(id, *v).unwrap_or(f64::NAN))
+                        Position::AtValue(..) => {
+                            border_value = abv(self.position_pixel.unwrap_or(f64::NAN))
                         }
                         _ => {}
                     }
@@ -282,12 +309,7 @@ impl Scale {
     }
 
     /// `_computeLabelItems`.
-    fn label_items(
-        &mut self,
-        area: &Area,
-        scales_pixels: &dyn Fn(&str, f64) -> Option<f64>,
-        text: &TextEngine,
-    ) -> Vec<LabelItem> {
+    fn label_items(&mut self, area: &Area, text: &TextEngine) -> Vec<LabelItem> {
         let tl = self.core.tick_mark_length();
         let ls = self.core.label_sizes(text);
         let c = self.core.clone();
@@ -322,8 +344,8 @@ impl Scale {
                 if axis == Axis::X {
                     match pos {
                         Position::Center => y = (area.top + area.bottom) / 2.0 + tick_and_padding,
-                        Position::AtValue(id, v) => {
-                            y = scales_pixels(id, *v).unwrap_or(f64::NAN) + tick_and_padding
+                        Position::AtValue(..) => {
+                            y = self.position_pixel.unwrap_or(f64::NAN) + tick_and_padding
                         }
                         _ => {}
                     }
@@ -331,7 +353,7 @@ impl Scale {
                 } else {
                     match pos {
                         Position::Center => x = (area.left + area.right) / 2.0 - tick_and_padding,
-                        Position::AtValue(id, v) => x = scales_pixels(id, *v).unwrap_or(f64::NAN),
+                        Position::AtValue(..) => x = self.position_pixel.unwrap_or(f64::NAN),
                         _ => {}
                     }
                     text_align = Some(self.y_label_align(tl, text).0);
@@ -465,18 +487,12 @@ impl Scale {
     }
 
     /// Draws one layer of the scale.
-    pub fn draw_layer(
-        &mut self,
-        layer: ScaleLayer,
-        ctx: &mut Ctx<'_>,
-        area: &Area,
-        scales_pixels: &dyn Fn(&str, f64) -> Option<f64>,
-        scales: &[Scale],
-    ) {
+    pub fn draw_layer(&mut self, layer: ScaleLayer, ctx: &mut Ctx<'_>, area: &Area) {
         if !self.core.visible {
             return;
         }
-        if self.kind.draw_custom(&self.core, layer, ctx) {
+        if let Some(r) = &self.radial {
+            r.draw(&self.core, layer, ctx);
             return;
         }
         match layer {
@@ -485,7 +501,7 @@ impl Scale {
                     let c = &self.core;
                     ctx.fill_rect(c.left, c.top, c.width, c.height, bg);
                 }
-                let items = self.grid_items(area, scales_pixels);
+                let items = self.grid_items(area);
                 let grid = self.core.opts.grid.clone();
                 let border_dash = self.core.opts.border.dash.clone();
                 let border_dash_offset = self.core.opts.border.dash_offset;
@@ -520,14 +536,14 @@ impl Scale {
                         }
                     }
                 }
-                self.draw_title(ctx, area, scales);
+                self.draw_title(ctx, area);
             }
             ScaleLayer::Border => {
                 // The border value is computed with the grid items.
-                let _ = self.grid_items(area, scales_pixels);
+                let _ = self.grid_items(area);
                 self.draw_border(ctx);
             }
-            ScaleLayer::Labels => self.draw_labels(ctx, area, scales_pixels),
+            ScaleLayer::Labels => self.draw_labels(ctx, area),
         }
     }
 
@@ -557,7 +573,7 @@ impl Scale {
         line(ctx, x1, y1, x2, y2, b.width, b.color, &[], 0.0);
     }
 
-    fn draw_title(&self, ctx: &mut Ctx<'_>, area: &Area, scales: &[Scale]) {
+    fn draw_title(&self, ctx: &mut Ctx<'_>, area: &Area) {
         let c = &self.core;
         let t = &c.opts.title;
         if !t.display {
@@ -577,7 +593,7 @@ impl Scale {
         } else {
             offset += t.padding.top;
         }
-        let (tx, ty, max_w, rot) = self.title_args(offset, scales, area);
+        let (tx, ty, max_w, rot) = self.title_args(offset, area);
         // titleAlign(align, position, reverse)
         let mut a = match t.align {
             Align::Start => TextAlign::Left,
@@ -601,12 +617,7 @@ impl Scale {
         render_text(ctx, &t.text, 0.0, 0.0, font, &o);
     }
 
-    fn draw_labels(
-        &mut self,
-        ctx: &mut Ctx<'_>,
-        area: &Area,
-        scales_pixels: &dyn Fn(&str, f64) -> Option<f64>,
-    ) {
+    fn draw_labels(&mut self, ctx: &mut Ctx<'_>, area: &Area) {
         if !self.core.opts.ticks.display {
             return;
         }
@@ -634,7 +645,7 @@ impl Scale {
         if let Some(a) = clip {
             ctx.clip_area(a);
         }
-        let items = self.label_items(area, scales_pixels, ctx.text);
+        let items = self.label_items(area, ctx.text);
         for it in items {
             let mut o = TextOpts::new(it.color);
             o.translation = Some((it.x, it.y));

@@ -29,10 +29,11 @@ pub mod radial_linear;
 pub mod ticks;
 pub mod time;
 
-use crate::elements::{align_pixel, Ctx};
+use crate::elements::align_pixel;
 use crate::text::TextEngine;
 use chart_spec::model::{Axis, Position, Raw, ScaleOptions, ScaleTypeOptions};
 
+pub use draw::LaidOutScale;
 pub use fit::LabelSizes;
 
 /// A tick: a value and its label lines.
@@ -119,9 +120,10 @@ pub trait ScaleType {
     fn formats_numbers(&self) -> bool {
         false
     }
-    /// Replaces [`Scale::draw_layer`] (radial); true when it did.
-    fn draw_custom(&mut self, _core: &ScaleCore, _layer: ScaleLayer, _ctx: &mut Ctx<'_>) -> bool {
-        false
+    /// What replaces the shared drawing ([`LaidOutScale::draw_layer`]) for scales laid out
+    /// in the chart area (radial).
+    fn drawing(&self) -> Option<radial_linear::RadialDrawing> {
+        None
     }
 }
 
@@ -467,12 +469,31 @@ impl Scale {
     }
 }
 
-/// The pixel of `value` on the scale `id` (for `position: {id: value}`).
-pub fn scale_pixel(scales: &[Scale], id: &str, value: f64) -> Option<f64> {
-    scales
-        .iter()
-        .find(|s| s.core.id() == id)
-        .map(|s| s.pixel_for_value(value))
+impl Scale {
+    /// What the drawing reads of scale `index` of `scales` once the update is done (state,
+    /// tick pixels, the pixel of a `position: {id: value}`), so that drawing never calls
+    /// back into the scale's type.
+    pub fn laid_out(scales: &[Scale], index: usize) -> LaidOutScale {
+        let me = &scales[index];
+        // `position: {id: value}`: the pixel of `value` on the other scale `id`
+        // (`chart.scales[id].getPixelForValue(value)`).
+        let position_pixel = match &me.core.opts.position {
+            Position::AtValue(id, v) => scales
+                .iter()
+                .enumerate()
+                .find(|(j, s)| *j != index && s.core.id() == id)
+                .map(|(_, s)| s.pixel_for_value(*v)),
+            _ => None,
+        };
+        LaidOutScale::new(
+            me.core.clone(),
+            (0..me.core.ticks.len())
+                .map(|i| me.pixel_for_tick(i))
+                .collect(),
+            position_pixel,
+            me.kind.drawing(),
+        )
+    }
 }
 
 /// One drawable part of a scale.

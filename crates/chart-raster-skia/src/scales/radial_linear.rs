@@ -2,7 +2,7 @@
 //! labels around the chart, circular or polygonal grid and angle lines. It is laid out in the
 //! chart area (`position: 'chartArea'`) rather than along an edge, so it replaces the shared
 //! update and drawing of [`super::Scale`] ([`ScaleType::update_custom`],
-//! [`ScaleType::draw_custom`]).
+//! [`ScaleType::drawing`]).
 
 use super::linear::{build_linear_ticks, handle_tick_range, numeric_tick_label, parse_linear};
 use super::radial_draw::{
@@ -209,9 +209,30 @@ impl ScaleType for RadialLinearScale {
         true
     }
 
-    fn draw_custom(&mut self, core: &ScaleCore, layer: ScaleLayer, ctx: &mut Ctx<'_>) -> bool {
-        let Some(radial) = Self::radial(core) else {
-            return true;
+    fn drawing(&self) -> Option<RadialDrawing> {
+        Some(RadialDrawing {
+            geom: self.geom.clone(),
+            point_labels: self.point_labels.clone(),
+            items: self.items.clone(),
+        })
+    }
+}
+
+/// What the drawing of a radial linear scale reads once its update is done: the geometry,
+/// the point labels and where they went (`_pointLabelItems`).
+#[derive(Debug, Clone)]
+pub struct RadialDrawing {
+    geom: RadialGeometry,
+    point_labels: Vec<Vec<String>>,
+    items: Vec<PointLabelItem>,
+}
+
+impl RadialDrawing {
+    /// `RadialLinearScale.drawBackground`, `drawGrid` (grid circles or polygons, angle lines
+    /// and point labels) and `drawLabels`, for one layer.
+    pub fn draw(&self, core: &ScaleCore, layer: ScaleLayer, ctx: &mut Ctx<'_>) {
+        let Some(radial) = RadialLinearScale::radial(core) else {
+            return;
         };
         let g = &self.geom;
         let o = &core.opts;
@@ -278,7 +299,7 @@ impl ScaleType for RadialLinearScale {
             ScaleLayer::Border => {}
             ScaleLayer::Labels => {
                 if !o.ticks.display {
-                    return true;
+                    return;
                 }
                 let ticks: Vec<RadialTick> = core
                     .ticks
@@ -310,6 +331,5 @@ impl ScaleType for RadialLinearScale {
                 );
             }
         }
-        true
     }
 }
