@@ -16,6 +16,9 @@
 //!    chart-spec (`chart_spec::resolve_for_render` reads the config, once).
 //! 6. Modules are files where their path says and name what they import: no `#[path]`
 //!    attribute, no `use super::*` outside test modules.
+//! 7. The drawing reads laid-out values, never the objects of the update: the modules listed
+//!    in [`DRAW_MODULES`] do not name the update's types ([`UPDATE_TYPES`]: a scale's type
+//!    object, a controller, the update's result), so drawing cannot call back into them.
 //!
 //! An allow-list entry that no longer matches anything is an error too, so the lists only
 //! shrink.
@@ -24,6 +27,21 @@ use anyhow::{bail, Context, Result};
 use argh::FromArgs;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The skia engine's modules that draw from laid-out values only (rule 7).
+const DRAW_MODULES: &[&str] = &[
+    "crates/chart-raster-skia/src/scales/draw.rs",
+    "crates/chart-raster-skia/src/scales/radial_draw.rs",
+];
+
+/// The update stage's types that the [`DRAW_MODULES`] may not name (rule 7).
+const UPDATE_TYPES: &[&str] = &[
+    "Scale",
+    "ScaleType",
+    "RadialLinearScale",
+    "Controller",
+    "Updated",
+];
 
 /// The longest a source file may be without a written reason.
 const MAX_LINES: usize = 1000;
@@ -119,6 +137,7 @@ pub fn check(root: &Path) -> Result<Vec<String>> {
     file_lengths(&sources, &mut problems);
     no_serde_json_in_engine(&sources, &mut problems);
     plain_modules(&sources, &mut problems);
+    draw_reads_laid_out_values(&sources, &mut problems);
     Ok(problems)
 }
 
@@ -253,6 +272,26 @@ fn no_serde_json_in_engine(sources: &BTreeMap<PathBuf, String>, problems: &mut V
                 "{}: uses serde_json; the engine draws the resolved model (resolve options in chart-spec)",
                 path.display()
             ));
+        }
+    }
+}
+
+/// Rule 7.
+fn draw_reads_laid_out_values(sources: &BTreeMap<PathBuf, String>, problems: &mut Vec<String>) {
+    for m in DRAW_MODULES {
+        let Some(text) = sources.get(Path::new(m)) else {
+            problems.push(format!(
+                "DRAW_MODULES lists {m}, which is gone: remove or rename the entry"
+            ));
+            continue;
+        };
+        let code = without_tests(&tokens(&code_only(text)));
+        for t in UPDATE_TYPES {
+            if code.iter().any(|c| c == t) {
+                problems.push(format!(
+                    "{m}: names {t}, a type of the update; draw from the laid-out value (e.g. scales::LaidOutScale)"
+                ));
+            }
         }
     }
 }
@@ -808,6 +847,24 @@ mod tests {
         plain_modules(&sources, &mut problems);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems.iter().all(|p| p.starts_with("a.rs")));
+    }
+
+    #[test]
+    fn draw_modules_may_not_name_update_types() {
+        let mut sources: BTreeMap<PathBuf, String> = DRAW_MODULES
+            .iter()
+            .map(|m| (PathBuf::from(m), "use super::ScaleCore;\n".to_string()))
+            .collect();
+        let mut problems = Vec::new();
+        draw_reads_laid_out_values(&sources, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        sources.insert(
+            PathBuf::from(DRAW_MODULES[0]),
+            "// Scale in a comment is fine\nfn f(s: &super::Scale) {}\n#[cfg(test)]\nmod tests { use super::Controller; }\n".to_string(),
+        );
+        draw_reads_laid_out_values(&sources, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("names Scale"), "{problems:?}");
     }
 
     #[test]
