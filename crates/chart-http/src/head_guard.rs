@@ -384,20 +384,57 @@ enum State {
     Closed,
 }
 
-/// A connection whose incoming bytes are checked by [`Framing`] before hyper reads them.
+/// A connection whose incoming bytes are checked by [`Framing`] before hyper reads them, and
+/// whose writes fail once the client has taken none of them for `write_timeout`.
 pub struct GuardedStream<S> {
     inner: S,
     framing: Framing,
     state: State,
+    write_timeout: std::time::Duration,
+    /// Since when a write has been waiting for the client to read (`None`: the last one went
+    /// through).
+    stalled: Option<Pin<Box<tokio::time::Sleep>>>,
 }
 
 impl<S> GuardedStream<S> {
-    /// Guards `inner`; `respond` builds the one error response a rejected head gets.
-    pub fn new(inner: S, respond: Respond) -> Self {
+    /// Guards `inner`; `respond` builds the one error response a rejected head gets, and a
+    /// write that makes no progress for `write_timeout` fails (see [`GuardedStream::stall`]).
+    pub fn new(inner: S, respond: Respond, write_timeout: std::time::Duration) -> Self {
         Self {
             inner,
             framing: Framing::default(),
             state: State::Open(Some(respond)),
+            write_timeout,
+            stalled: None,
+        }
+    }
+
+    /// The outcome of a write to the socket, with the write timeout applied: a client that
+    /// sent a request and stopped reading its answer would otherwise keep the connection,
+    /// the response hyper holds (an image of megabytes) and a `MAX_CONNECTIONS` slot for
+    /// ever, since TCP keeps a connection whose peer's window stays closed. As nginx's
+    /// `send_timeout`, the time runs between two writes that make progress, not over the
+    /// whole response, so a slow but steady reader is served. Past it the write fails with
+    /// `TimedOut`, which ends hyper's connection.
+    fn stall<T>(
+        &mut self,
+        cx: &mut Context<'_>,
+        polled: Poll<io::Result<T>>,
+    ) -> Poll<io::Result<T>> {
+        if polled.is_ready() {
+            self.stalled = None;
+            return polled;
+        }
+        let timeout = self.write_timeout;
+        let since = self
+            .stalled
+            .get_or_insert_with(|| Box::pin(tokio::time::sleep(timeout)));
+        match since.as_mut().poll(cx) {
+            Poll::Ready(()) => Poll::Ready(Err(io::Error::new(
+                io::ErrorKind::TimedOut,
+                "the client read none of its response within the write timeout",
+            ))),
+            Poll::Pending => Poll::Pending,
         }
     }
 }
@@ -471,7 +508,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for GuardedStream<S> {
         cx: &mut Context<'_>,
         buf: &[u8],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write(cx, buf)
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write(cx, buf);
+        this.stall(cx, polled)
     }
 
     fn poll_write_vectored(
@@ -479,7 +518,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for GuardedStream<S> {
         cx: &mut Context<'_>,
         bufs: &[io::IoSlice<'_>],
     ) -> Poll<io::Result<usize>> {
-        Pin::new(&mut self.get_mut().inner).poll_write_vectored(cx, bufs)
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_write_vectored(cx, bufs);
+        this.stall(cx, polled)
     }
 
     fn is_write_vectored(&self) -> bool {
@@ -487,7 +528,9 @@ impl<S: AsyncWrite + Unpin> AsyncWrite for GuardedStream<S> {
     }
 
     fn poll_flush(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
-        Pin::new(&mut self.get_mut().inner).poll_flush(cx)
+        let this = self.get_mut();
+        let polled = Pin::new(&mut this.inner).poll_flush(cx);
+        this.stall(cx, polled)
     }
 
     fn poll_shutdown(self: Pin<&mut Self>, cx: &mut Context<'_>) -> Poll<io::Result<()>> {
@@ -600,5 +643,62 @@ mod tests {
         let f = feed_all(&[b"\r\n\r\nGET / HTTP/1.1\nHost: a\n\n"]).unwrap();
         assert_eq!(f.frame, Frame::Head);
         assert!(f.head.is_empty());
+    }
+
+    /// A client that stops reading: on a real socket whose peer never reads (its receive
+    /// buffer made small), a large write fails with `TimedOut` once nothing has gone through
+    /// for the write timeout; before, it waited for ever. A client that reads slowly, with
+    /// pauses shorter than the timeout, gets everything. (The kernel lets a blocked writer go
+    /// on once about half of its send buffer has gone, so the timeout must leave the client
+    /// time to read that much.)
+    #[tokio::test]
+    async fn a_write_the_client_stops_reading_times_out() {
+        use std::time::{Duration, Instant};
+        use tokio::io::{AsyncReadExt, AsyncWriteExt};
+        let listener = &tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let connect = |small_buffer: bool, timeout: Duration| async move {
+            let socket = tokio::net::TcpSocket::new_v4().unwrap();
+            if small_buffer {
+                socket.set_recv_buffer_size(4096).unwrap();
+            }
+            let client = socket
+                .connect(listener.local_addr().unwrap())
+                .await
+                .unwrap();
+            let (server, _) = listener.accept().await.unwrap();
+            let guarded = GuardedStream::new(server, Box::new(|_| Vec::new()), timeout);
+            (client, guarded)
+        };
+        let (_client, mut guarded) = connect(true, Duration::from_millis(300)).await;
+        let started = Instant::now();
+        let written = tokio::time::timeout(
+            Duration::from_secs(20),
+            guarded.write_all(&vec![7u8; 64 << 20]),
+        )
+        .await
+        .expect("the write did not end");
+        let err = written.expect_err("nobody read 64 MiB");
+        assert_eq!(err.kind(), io::ErrorKind::TimedOut);
+        assert!(
+            started.elapsed() < Duration::from_secs(5),
+            "{:?}",
+            started.elapsed()
+        );
+
+        let (mut client, mut guarded) = connect(false, Duration::from_secs(1)).await;
+        let reader = tokio::spawn(async move {
+            let mut got = 0;
+            let mut buf = vec![0u8; 1 << 20];
+            loop {
+                tokio::time::sleep(Duration::from_millis(100)).await;
+                match client.read(&mut buf).await.unwrap() {
+                    0 => return got,
+                    n => got += n,
+                }
+            }
+        });
+        guarded.write_all(&vec![7u8; 8 << 20]).await.unwrap();
+        guarded.shutdown().await.unwrap();
+        assert_eq!(reader.await.unwrap(), 8 << 20);
     }
 }

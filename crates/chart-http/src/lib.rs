@@ -56,6 +56,11 @@ pub const MAX_BODY_BYTES: usize = 10 * 1024 * 1024;
 /// otherwise hold its connection, its task and the part already sent, up to 10 MiB, for ever.
 pub const DEFAULT_BODY_READ_TIMEOUT: Duration = Duration::from_secs(60);
 
+/// Default of [`ServerConfig::response_write_timeout`] (`RESPONSE_WRITE_TIMEOUT_SECONDS`): the
+/// longest the client may take none of its response while the server has more to send
+/// (nginx's `send_timeout` is the same 60 s). Past it the connection is closed.
+pub const DEFAULT_RESPONSE_WRITE_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Default of [`ServerConfig::max_connections`] (`MAX_CONNECTIONS`): open client connections.
 pub const DEFAULT_MAX_CONNECTIONS: usize = 1024;
 
@@ -105,6 +110,12 @@ pub struct ServerConfig {
     /// (counted from the end of its head) is answered 408 and its connection closed.
     /// Default: [`DEFAULT_BODY_READ_TIMEOUT`].
     pub body_read_timeout: Duration,
+    /// `RESPONSE_WRITE_TIMEOUT_SECONDS`: a connection whose client reads none of the response
+    /// for this long, while more is waiting to be sent, is closed (a client that asks for a
+    /// large image and stops reading held its connection and the image for ever). The time
+    /// runs between two writes that make progress, so slow readers are served. Default:
+    /// [`DEFAULT_RESPONSE_WRITE_TIMEOUT`].
+    pub response_write_timeout: Duration,
     /// `MAX_CONNECTIONS`: client connections open at once. One more is answered 503 and
     /// closed at once, so that clients holding connections open (slow heads and bodies, idle
     /// keep-alive, unread responses) cannot use up the process' file descriptors and memory.
@@ -120,6 +131,7 @@ impl Default for ServerConfig {
             public_url: None,
             log_format: log::LogFormat::default(),
             body_read_timeout: DEFAULT_BODY_READ_TIMEOUT,
+            response_write_timeout: DEFAULT_RESPONSE_WRITE_TIMEOUT,
             max_connections: DEFAULT_MAX_CONNECTIONS,
         }
     }
@@ -127,8 +139,9 @@ impl Default for ServerConfig {
 
 impl ServerConfig {
     /// `API_KEY`, `TRUST_PROXY` (`1`/`true` or `0`/`false`), `PUBLIC_URL` (`http://` or
-    /// `https://`, no path), `BODY_READ_TIMEOUT_SECONDS` and `MAX_CONNECTIONS` (positive whole
-    /// numbers), read through `var`. Empty values count as unset.
+    /// `https://`, no path), `BODY_READ_TIMEOUT_SECONDS`, `RESPONSE_WRITE_TIMEOUT_SECONDS` and
+    /// `MAX_CONNECTIONS` (positive whole numbers), read through `var`. Empty values count as
+    /// unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, Error> {
         let get = |name: &str| var(name).filter(|v| !v.trim().is_empty());
         let trust_proxy = match get("TRUST_PROXY") {
@@ -181,6 +194,8 @@ impl ServerConfig {
             log_format,
             body_read_timeout: positive("BODY_READ_TIMEOUT_SECONDS")?
                 .map_or(defaults.body_read_timeout, Duration::from_secs),
+            response_write_timeout: positive("RESPONSE_WRITE_TIMEOUT_SECONDS")?
+                .map_or(defaults.response_write_timeout, Duration::from_secs),
             max_connections: positive("MAX_CONNECTIONS")?.map_or(defaults.max_connections, |n| {
                 usize::try_from(n).unwrap_or(usize::MAX)
             }),
@@ -308,7 +323,11 @@ pub async fn serve(
                     let app = app.clone();
                     Box::new(move |rejection| app.rejected_head(&rejection))
                 };
-                let io = TokioIo::new(head_guard::GuardedStream::new(stream, respond));
+                let io = TokioIo::new(head_guard::GuardedStream::new(
+                    stream,
+                    respond,
+                    config.response_write_timeout,
+                ));
                 let app = app.clone();
                 let svc = hyper::service::service_fn(move |req| {
                     let app = app.clone();

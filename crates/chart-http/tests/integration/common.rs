@@ -23,7 +23,8 @@ use tokio::task::JoinHandle;
 /// Cancel fires, `{"test": "stuck"}` waits for the gate only, `{"test": "spin"}` works until
 /// its Cancel fires, `{"test": "fail"}` fails,
 /// `{"test": "limit"}` exceeds a budget, and `{"messages": ["..."]}` returns those strings as
-/// warn messages. The bitmap is solid blue at the request's size.
+/// warn messages. The bitmap is solid blue at the request's size (`{"test": "noise"}`:
+/// random colours, which no encoder compresses).
 #[derive(Default)]
 pub struct TestRenderer {
     pub started: AtomicUsize,
@@ -94,12 +95,28 @@ impl TestRenderer {
             })
             .unwrap_or_default();
         let (w, h) = (opts.bitmap_width(), opts.bitmap_height());
-        let data = [0u8, 0, 255, 255]
-            .iter()
-            .copied()
-            .cycle()
-            .take(w as usize * h as usize * 4)
-            .collect();
+        let data = if opts.chart.get("test").and_then(|v| v.as_str()) == Some("noise") {
+            // Opaque pixels of a small generator: an image that does not compress, for a
+            // response of about the bitmap's size.
+            let mut state = 1u32;
+            (0..w as usize * h as usize * 4)
+                .map(|i| {
+                    state = state.wrapping_mul(1_664_525).wrapping_add(1_013_904_223);
+                    if i % 4 == 3 {
+                        255
+                    } else {
+                        (state >> 24) as u8
+                    }
+                })
+                .collect()
+        } else {
+            [0u8, 0, 255, 255]
+                .iter()
+                .copied()
+                .cycle()
+                .take(w as usize * h as usize * 4)
+                .collect()
+        };
         Ok(Rendered {
             bitmap: Bitmap {
                 width: w,
@@ -136,9 +153,10 @@ pub struct Options {
     /// Use [`TestRenderer`] instead of the skia engine.
     pub test_renderer: bool,
     pub config: ServiceConfig,
-    /// `BODY_READ_TIMEOUT_SECONDS` and `MAX_CONNECTIONS` (the other server settings come
-    /// from the fields above).
+    /// `BODY_READ_TIMEOUT_SECONDS`, `RESPONSE_WRITE_TIMEOUT_SECONDS` and `MAX_CONNECTIONS`
+    /// (the other server settings come from the fields above).
     pub body_read_timeout: Duration,
+    pub response_write_timeout: Duration,
     pub max_connections: usize,
 }
 
@@ -156,6 +174,7 @@ impl Default for Options {
             test_renderer: false,
             config,
             body_read_timeout: chart_http::DEFAULT_BODY_READ_TIMEOUT,
+            response_write_timeout: chart_http::DEFAULT_RESPONSE_WRITE_TIMEOUT,
             max_connections: chart_http::DEFAULT_MAX_CONNECTIONS,
         }
     }
@@ -189,6 +208,7 @@ impl Server {
             trust_proxy: opts.trust_proxy,
             public_url: opts.public_url,
             body_read_timeout: opts.body_read_timeout,
+            response_write_timeout: opts.response_write_timeout,
             max_connections: opts.max_connections,
             ..ServerConfig::default()
         };

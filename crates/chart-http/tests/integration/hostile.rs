@@ -544,7 +544,12 @@ async fn connections_past_max_connections_are_503() {
         "{out}"
     );
     drop(held);
-    let deadline = Instant::now() + Duration::from_secs(5);
+    served_again(&s, Instant::now() + Duration::from_secs(5)).await;
+}
+
+/// Waits until a new connection is served (`GET /health` answers 200) again, failing the
+/// test at `deadline`.
+async fn served_again(s: &Server, deadline: Instant) {
     loop {
         let out = raw(
             s.addr,
@@ -557,4 +562,52 @@ async fn connections_past_max_connections_are_503() {
         assert!(Instant::now() < deadline, "still refused: {out}");
         tokio::time::sleep(Duration::from_millis(100)).await;
     }
+}
+
+/// A client that asks for a large image and never reads the answer: TCP keeps such a
+/// connection open for ever (the client's window stays closed), with the response hyper
+/// holds and a `MAX_CONNECTIONS` slot. With `MAX_CONNECTIONS` 1 the stalled client locked
+/// everyone else out; now its connection is closed once it has taken nothing for
+/// `RESPONSE_WRITE_TIMEOUT_SECONDS`, and the service answers again.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn a_client_that_stops_reading_is_closed_after_the_write_timeout() {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    let s = Server::start(Options {
+        test_renderer: true,
+        max_connections: 1,
+        response_write_timeout: Duration::from_secs(1),
+        ..Options::default()
+    })
+    .await;
+    let socket = tokio::net::TcpSocket::new_v4().unwrap();
+    socket.set_recv_buffer_size(4096).unwrap();
+    let mut stalled = socket.connect(s.addr).await.unwrap();
+    // A 2000×1500 PNG of noise: about 12 MB, more than both sockets' buffers hold.
+    let body = json!({"chart": {"test": "noise"}, "width": 2000, "height": 1500,
+        "devicePixelRatio": 1})
+    .to_string();
+    let head = format!(
+        "POST /render HTTP/1.1\r\nHost: x\r\nContent-Type: application/json\r\n\
+         Content-Length: {}\r\n\r\n",
+        body.len()
+    );
+    stalled.write_all(head.as_bytes()).await.unwrap();
+    stalled.write_all(body.as_bytes()).await.unwrap();
+    // The answer has started: its head arrives, then the client stops reading.
+    let mut first = [0u8; 12];
+    stalled.read_exact(&mut first).await.unwrap();
+    assert_eq!(&first, b"HTTP/1.1 200");
+    let stopped = Instant::now();
+    let refused = raw(s.addr, b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n").await;
+    assert!(refused.starts_with("HTTP/1.1 503"), "{refused}");
+    served_again(&s, stopped + Duration::from_secs(10)).await;
+    assert!(
+        stopped.elapsed() >= Duration::from_secs(1),
+        "{:?}",
+        stopped.elapsed()
+    );
+    // The stalled client's connection ended before its image did.
+    let mut rest = Vec::new();
+    let _ = tokio::time::timeout(Duration::from_secs(10), stalled.read_to_end(&mut rest)).await;
+    assert!(rest.len() < 8_000_000, "{} bytes", rest.len());
 }

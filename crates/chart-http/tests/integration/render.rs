@@ -319,23 +319,30 @@ fn server_settings_come_from_the_environment() {
         ("PUBLIC_URL", "https://c.example:8443/"),
         ("API_KEY", "k"),
         ("BODY_READ_TIMEOUT_SECONDS", "5"),
+        ("RESPONSE_WRITE_TIMEOUT_SECONDS", "7"),
         ("MAX_CONNECTIONS", "64"),
     ]))
     .unwrap();
     assert!(c.trust_proxy);
     assert_eq!(c.body_read_timeout, std::time::Duration::from_secs(5));
+    assert_eq!(c.response_write_timeout, std::time::Duration::from_secs(7));
     assert_eq!(c.max_connections, 64);
     assert_eq!(c.public_url.as_deref(), Some("https://c.example:8443"));
     assert_eq!(c.api_key.as_deref(), Some("k"));
     let d = ServerConfig::from_vars(vars(&[])).unwrap();
     assert!(!d.trust_proxy && d.public_url.is_none() && d.api_key.is_none());
     assert_eq!(d.body_read_timeout, chart_http::DEFAULT_BODY_READ_TIMEOUT);
+    assert_eq!(
+        d.response_write_timeout,
+        chart_http::DEFAULT_RESPONSE_WRITE_TIMEOUT
+    );
     assert_eq!(d.max_connections, chart_http::DEFAULT_MAX_CONNECTIONS);
     for bad in [
         &[("TRUST_PROXY", "yes")][..],
         &[("PUBLIC_URL", "ftp://x")],
         &[("PUBLIC_URL", "https://x/path")],
         &[("BODY_READ_TIMEOUT_SECONDS", "0")],
+        &[("RESPONSE_WRITE_TIMEOUT_SECONDS", "x")],
         &[("MAX_CONNECTIONS", "-1")],
     ] {
         assert!(ServerConfig::from_vars(vars(bad)).is_err(), "{bad:?}");
