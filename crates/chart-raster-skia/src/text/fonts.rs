@@ -600,7 +600,7 @@ fn glyph_path(
     // draws them.
     if let (Some(m), Some(d), true) = (&face.latin, device_scale.filter(|d| *d > 0.0), g.latin) {
         if let Some(hinted) = m.hint(&outline, size * d) {
-            let map = |x: f32, y: f32| (x * scale + skew * y / d, -y / d);
+            let map = |x: f32, y: f32| ((x + skew * y) / d, -y / d);
             path.cmds.extend(hinted.iter().map(|cmd| cmd.map(map)));
             return path;
         }

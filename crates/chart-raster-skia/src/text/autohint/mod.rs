@@ -227,7 +227,7 @@ impl LatinMetrics {
     }
 
     /// The outline hinted vertically at `size` device pixels per em: the same commands
-    /// with each y in device pixels (y up), x still in font units. `None` when the outline is
+    /// in device pixels (y up). `None` when the outline is
     /// too large to hint (it is then drawn unhinted).
     pub(super) fn hint(&self, outline: &[PathCmd], size: f32) -> Option<Vec<PathCmd>> {
         // Skia asks FreeType for the size in 26.6, truncated.
@@ -245,7 +245,16 @@ impl LatinMetrics {
         hints.align_edge_points();
         hints.align_strong_points();
         hints.align_weak_points();
-        Some(hints.save(outline))
+        // Widths are not hinted, only scaled into FreeType's 26.6 grid.
+        let x_scale = div_fix(size64 as i64, i64::from(self.upem));
+        let x = |x: f32| mul_fix(x.round() as i64, x_scale) as f32 / 64.0;
+        Some(
+            hints
+                .save(outline)
+                .iter()
+                .map(|cmd| cmd.map(|px, py| (x(px), py)))
+                .collect(),
+        )
     }
 }
 
