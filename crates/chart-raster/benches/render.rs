@@ -1,7 +1,9 @@
 //! Render benchmarks (issue 3): layout+draw and PNG encoding timed separately, at the service's
-//! default canvas (800×600 CSS px, dpr 2).
+//! default canvas (800×600 CSS px, dpr 2), on a few charts of our own and on every chart of
+//! issue 13's peer benchmark (`chart_raster::benchmark`, the configs `cargo xtask bench-peers`
+//! sends; their ids are `peer/<stem>`).
 //!
-//! Run with `cargo bench -p chart-raster --bench render`.
+//! Run with `cargo bench -p chart-raster --bench render` (`-- peer/` for the peer set only).
 
 use chart_raster::encode::encode;
 use chart_raster_skia::{Engine, Settings};
@@ -25,20 +27,7 @@ fn object(v: Value) -> Map<String, Value> {
 
 /// 12 labels, two datasets, title and legend.
 fn bar_chart() -> Map<String, Value> {
-    let labels = [
-        "January",
-        "February",
-        "March",
-        "April",
-        "May",
-        "June",
-        "July",
-        "August",
-        "September",
-        "October",
-        "November",
-        "December",
-    ];
+    let labels = chart_raster::benchmark::MONTHS;
     object(json!({
         "type": "bar",
         "data": {
@@ -126,15 +115,19 @@ fn time_series_chart(decimate: bool) -> Map<String, Value> {
 
 fn bench(c: &mut Criterion) {
     let engine = Engine::new();
-    let charts = [
+    let own = [
         ("bar_12x2", bar_chart()),
         ("line_3x50", line_chart()),
         ("doughnut_5", doughnut_chart()),
         ("radar_8x2", radar_chart()),
         ("time_10k", time_series_chart(false)),
         ("time_10k_lttb", time_series_chart(true)),
-    ];
-    for (name, cfg) in charts {
+    ]
+    .map(|(name, cfg)| (name.to_string(), cfg));
+    let peer = chart_raster::benchmark::charts()
+        .into_iter()
+        .map(|c| (format!("peer/{}", c.stem()), object(c.config)));
+    for (name, cfg) in own.into_iter().chain(peer) {
         // The bitmap goes back to the engine after each render, as the service hands it back
         // once encoded: the buffers are reused, not faulted in afresh.
         c.bench_function(&format!("{name}/layout+draw"), |b| {

@@ -43,6 +43,7 @@
 //! - [`examples`]: the built-in example charts.
 #![warn(missing_docs)]
 
+pub mod benchmark;
 pub mod encode;
 pub mod examples;
 pub mod metrics;
