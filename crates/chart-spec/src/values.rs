@@ -283,6 +283,48 @@ impl<T: Clone> Indexable<T> {
     }
 }
 
+/// Options resolved for each data index of a dataset (`resolveDataElementOptions` at every
+/// index). Never empty: an empty dataset still has the options of index 0, which its legend
+/// item is styled with. An index past the last entry reads the last one.
+#[derive(Debug, Clone, PartialEq)]
+pub struct PerIndex<T> {
+    items: Vec<T>,
+}
+
+impl<T> PerIndex<T> {
+    /// The options of indices `0..values.len()`, or `None` when `values` is empty.
+    pub fn new(values: Vec<T>) -> Option<Self> {
+        (!values.is_empty()).then_some(Self { items: values })
+    }
+    /// The options of index 0 followed by those of the next indices, in order.
+    pub fn with_first(first: T, rest: impl IntoIterator<Item = T>) -> Self {
+        let mut items = vec![first];
+        items.extend(rest);
+        Self { items }
+    }
+    /// The options at index `i` (the last entry's past the end).
+    pub fn at(&self, i: usize) -> &T {
+        let last = self.items.len() - 1;
+        &self.items[i.min(last)]
+    }
+    /// The options of index 0.
+    pub fn first(&self) -> &T {
+        &self.items[0]
+    }
+    /// Every entry, by index.
+    pub fn iter(&self) -> std::slice::Iter<'_, T> {
+        self.items.iter()
+    }
+    /// How many entries there are (at least one).
+    pub fn len(&self) -> usize {
+        self.items.len()
+    }
+    /// Never: the list always holds index 0 (for clippy's `len_without_is_empty`).
+    pub fn is_empty(&self) -> bool {
+        false
+    }
+}
+
 /// JavaScript's `String(number)`: integers without a fraction, shortest round-trip digits,
 /// exponent form outside `[1e-7, 1e21)`.
 pub fn js_number(v: f64) -> String {
@@ -323,6 +365,14 @@ mod tests {
         assert_eq!(got, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0]);
         assert_eq!(ix.first(), 1.0);
         assert_eq!(Indexable::one(5.0).at(usize::MAX), 5.0);
+    }
+
+    #[test]
+    fn per_index_is_never_empty_and_reads_the_last_past_the_end() {
+        assert_eq!(PerIndex::<f64>::new(Vec::new()), None);
+        let p = PerIndex::new(vec![1.0, 2.0]).expect("non-empty");
+        assert_eq!((*p.at(0), *p.at(1), *p.at(7)), (1.0, 2.0, 2.0));
+        assert_eq!((*p.first(), p.len(), p.is_empty()), (1.0, 2, false));
     }
     use serde_json::json;
 

@@ -461,7 +461,7 @@ impl Controller for BarController {
             if i % 4096 == 4095 && cx.cancel.is_cancelled() {
                 return;
             }
-            let bopts: &BarOptions = &opts[i.min(opts.len() - 1)];
+            let bopts: &BarOptions = opts.at(i);
             let (vsize, vbase, vhead) = if p.get(v_scale.core.axis()).is_none() {
                 let b = v_scale.base_pixel();
                 (0.0, b, b)
@@ -642,7 +642,7 @@ impl Controller for BarController {
         let Elements::Bar(opts) = &ds.elements else {
             return LegendStyle::none();
         };
-        let o = &opts[0];
+        let o = opts.first();
         let lw = match o.border_width {
             BarBorderWidth::All(v) => v,
             BarBorderWidth::Sides(s) => (s.left + s.right + s.top + s.bottom) / 4.0,

@@ -19,7 +19,7 @@ fn bubble_options(ds: &Dataset, meta: &Meta, i: usize) -> Option<PointOptions> {
     let Elements::Point(p) = &ds.elements else {
         return None;
     };
-    let mut o = p.get(i.min(p.len().saturating_sub(1)))?.clone();
+    let mut o = p.at(i).clone();
     if let Some(r) = meta.parsed.get(i).and_then(|p| p.radius) {
         o.radius = r;
     }

@@ -632,11 +632,10 @@ impl Controller for GraphTreeController {
             if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
                 return;
             }
-            let (Some((x, y, _)), Some(po)) = (p, pts.get(i.min(pts.len().saturating_sub(1))))
-            else {
+            let Some((x, y, _)) = p else {
                 continue;
             };
-            draw_point_element(ctx, po, *x, *y, area);
+            draw_point_element(ctx, pts.at(i), *x, *y, area);
         }
     }
 

@@ -517,7 +517,7 @@ impl UpdateCx<'_> {
 /// The point options of a dataset at index `i` (the last one for shorter lists).
 pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::PointOptions> {
     match &ds.elements {
-        chart_spec::model::Elements::Point(p) => p.get(i.min(p.len().saturating_sub(1))),
+        chart_spec::model::Elements::Point(p) => Some(p.at(i)),
         _ => None,
     }
 }
@@ -525,7 +525,7 @@ pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::Point
 /// The arc options of a dataset at index `i` (the last one for shorter lists).
 pub fn arc_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::ArcOptions> {
     match &ds.elements {
-        chart_spec::model::Elements::Arc(a) => a.get(i.min(a.len().saturating_sub(1))),
+        chart_spec::model::Elements::Arc(a) => Some(a.at(i)),
         _ => None,
     }
 }

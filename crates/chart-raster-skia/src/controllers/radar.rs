@@ -66,9 +66,7 @@ impl Controller for RadarController {
             if *skip {
                 continue;
             }
-            if let Some(o) = opts.get(i.min(opts.len().saturating_sub(1))) {
-                draw_point_element(ctx, o, *x, *y, area);
-            }
+            draw_point_element(ctx, opts.at(i), *x, *y, area);
         }
     }
 
@@ -78,9 +76,10 @@ impl Controller for RadarController {
         };
         (self.points.iter().enumerate())
             .map(|(i, &(x, y, skip))| {
-                let o = opts
-                    .get(i.min(opts.len().saturating_sub(1)))
-                    .filter(|_| !skip)?;
+                if skip {
+                    return None;
+                }
+                let o = opts.at(i);
                 Some(ElementGeometry::Point {
                     x,
                     y,

@@ -13,7 +13,7 @@ use super::plugin_chart::{
 use super::raw::Raw;
 use super::scale::Axis;
 use super::word_cloud::WordCloudOptions;
-use crate::values::Sides;
+use crate::values::{PerIndex, Sides};
 
 /// One data entry of a dataset, with `parsing` keys already applied.
 #[derive(Debug, Clone, PartialEq)]
@@ -72,16 +72,16 @@ pub struct BarDatasetOptions {
     pub base: Option<f64>,
 }
 
-/// The per-element options of a dataset, one entry per data index (at least one, so legend
-/// styles exist for empty datasets).
+/// The per-element options of a dataset, one entry per data index ([`PerIndex`]: at least
+/// one, so legend styles exist for empty datasets).
 #[derive(Debug, Clone, PartialEq)]
 pub enum Elements {
     /// Bars.
-    Bar(Vec<BarOptions>),
+    Bar(PerIndex<BarOptions>),
     /// Points.
-    Point(Vec<PointOptions>),
+    Point(PerIndex<PointOptions>),
     /// Arcs (doughnut, pie, polar area).
-    Arc(Vec<ArcOptions>),
+    Arc(PerIndex<ArcOptions>),
 }
 
 /// A dataset's type with what only that type has: its controller's options (bar sizing,

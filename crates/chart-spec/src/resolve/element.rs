@@ -9,7 +9,7 @@ use crate::model::{
     Stepped,
 };
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::{Corners, Sides};
+use crate::values::{Corners, PerIndex, Sides};
 use serde_json::Value;
 
 /// One element-option lookup: `resolveNamedOptions` with prefixes `[element, '']`, taking
@@ -30,16 +30,17 @@ pub(super) fn resolve_elements<T: Clone>(
     prefix: &'static str,
     n: usize,
     resolve: impl Fn(&ElementLookup<'_>) -> T,
-) -> Vec<T> {
+) -> PerIndex<T> {
     let lookup = |i: usize| ElementLookup::new(scopes.clone(), prefix, Some(i));
     let first_lookup = lookup(0);
     let first = resolve(&first_lookup);
+    // Index 0 is always resolved, even for an empty dataset (its legend item's style).
     if !first_lookup.indexed.get() {
-        return vec![first; n];
+        let rest = std::iter::repeat_n(first.clone(), n.saturating_sub(1));
+        return PerIndex::with_first(first, rest);
     }
-    std::iter::once(first)
-        .chain((1..n).map(|i| resolve(&lookup(i))))
-        .collect()
+    let rest = (1..n).map(|i| resolve(&lookup(i)));
+    PerIndex::with_first(first, rest)
 }
 
 impl<'a> ElementLookup<'a> {
@@ -249,7 +250,7 @@ pub(super) fn plus(v: &Value) -> Option<f64> {
 
 /// Arc element options of every data index (`resolveDataElementOptions` with the `arc`
 /// element's option names).
-pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> Vec<ArcOptions> {
+pub(super) fn resolve_arcs(scopes: &Scopes<'_>, n: usize) -> PerIndex<ArcOptions> {
     resolve_elements(scopes, "arc", n.max(1), |l| {
         let radius = match l.get("borderRadius") {
             Some(Value::Object(m)) => {

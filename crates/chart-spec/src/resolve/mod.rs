@@ -398,11 +398,11 @@ mod tests {
         let Elements::Point(p) = &c.datasets[0].elements else {
             panic!()
         };
-        assert_eq!(p[0].background_color, Rgba::rgb(255, 0, 0));
-        assert_eq!(p[2].background_color, Rgba::rgb(255, 0, 0));
-        assert_eq!(p[1].background_color, Rgba::rgb(0, 255, 0));
-        assert_eq!(p[1].radius, 7.0);
-        assert_eq!(p[0].border_color, Rgba::rgb(0, 0, 255));
+        assert_eq!(p.at(0).background_color, Rgba::rgb(255, 0, 0));
+        assert_eq!(p.at(2).background_color, Rgba::rgb(255, 0, 0));
+        assert_eq!(p.at(1).background_color, Rgba::rgb(0, 255, 0));
+        assert_eq!(p.at(1).radius, 7.0);
+        assert_eq!(p.at(0).border_color, Rgba::rgb(0, 0, 255));
         assert_eq!(c.datasets[0].kind.line().map(|l| l.border_width), Some(3.0));
     }
 
@@ -412,8 +412,8 @@ mod tests {
         let Elements::Bar(b) = &c.datasets[1].elements else {
             panic!()
         };
-        assert_eq!(b[0].border_color, Rgba::rgb(255, 99, 132));
-        assert_eq!(b[0].background_color.a, 128);
+        assert_eq!(b.at(0).border_color, Rgba::rgb(255, 99, 132));
+        assert_eq!(b.at(0).background_color.a, 128);
     }
 
     #[test]

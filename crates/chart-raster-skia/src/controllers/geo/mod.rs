@@ -320,9 +320,7 @@ impl Controller for GeoController {
                 if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
                     break;
                 }
-                let (Some((lon, lat)), Some(po)) =
-                    (pt, pts.get(i.min(pts.len().saturating_sub(1))))
-                else {
+                let (Some((lon, lat)), Some(po)) = (pt, Some(pts.at(i))) else {
                     continue;
                 };
                 let Some((x, y)) = proj.project(*lon, *lat) else {
