@@ -1,8 +1,9 @@
 //! The update stage of one chart (`chart.update()` with animations off): build the scales
 //! and controllers, parse the data, take the data limits, lay out the boxes
 //! ([`crate::layout`]), configure the scales and update every dataset's elements. What comes
-//! out is [`Updated`]: the public [`Layout`] (every position as numbers) and the engine
-//! objects that draw themselves from it.
+//! out is [`Updated`]: the public [`Layout`] (every position as numbers), what the drawing of
+//! each scale reads ([`LaidOutScale`]), and the engine objects the rest of the drawing still
+//! asks (controllers draw their elements; plugins ask the scales for pixels).
 
 use crate::controllers::{self, ChartData, Controller, Limits, Meta, UpdateCx};
 use crate::elements::Area;
@@ -18,7 +19,7 @@ use chart_spec::model::{Axis, Chart, ChartKind, Clip, Display, Position, Stacked
 use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
 
-/// A chart after its update: the [`Layout`] and what draws it.
+/// A chart after its update: the [`Layout`], the laid-out scales, and what draws the rest.
 pub struct Updated {
     /// Every position the drawing reads, as numbers. Element geometry is left out
     /// (`DatasetLayout::elements` empty): the drawing reads only the chart area and clip
