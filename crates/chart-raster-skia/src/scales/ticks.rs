@@ -45,7 +45,16 @@ const MAX_SIGNIFICANT_DIGITS: u32 = 21;
 
 /// `notation: 'compact'` as this crate formats it (not with `style: 'percent'`, reported).
 fn compact(fmt: &NumberFormat) -> bool {
-    fmt.notation.as_deref() == Some("compact") && !fmt.percent
+    fmt.notation.as_deref() == Some("compact") && !fmt.percent && fmt.currency.is_none()
+}
+
+/// The chart's `options.locale`, en-US (Chart.js's default in the browser engine) if unset.
+fn locale_of(fmt: &NumberFormat) -> &str {
+    if fmt.locale.is_empty() {
+        "en-US"
+    } else {
+        &fmt.locale
+    }
 }
 
 /// `Intl.NumberFormat(locale, {notation: 'compact', ...})`: the fraction digits `(min, max)`
@@ -268,11 +277,7 @@ pub fn apply_format(
         }
     }
     let grouping = fmt.grouping.unwrap_or(true);
-    let locale = if fmt.locale.is_empty() {
-        "en-US"
-    } else {
-        fmt.locale.as_str()
-    };
+    let locale = locale_of(fmt);
     // The user's `notation` replaces the 'scientific' Chart.js picks (Object.assign).
     if compact(fmt) {
         let min = min.min(MAX_FRACTION_DIGITS);
@@ -282,6 +287,12 @@ pub fn apply_format(
             fmt,
             locale,
         );
+    }
+    if let Some(currency) = &fmt.currency {
+        let ascii = format_number(value, min, max, false, false);
+        // A code ICU4X does not know prints the plain number (Intl would throw).
+        return chart_spec::intl::localize_currency(&ascii, locale, currency, grouping)
+            .unwrap_or_else(|| chart_spec::intl::localize_decimal(&ascii, locale, grouping));
     }
     if fmt.percent {
         // style: 'percent' defaults to 0 fraction digits unless given.
@@ -311,12 +322,14 @@ pub fn default_number(value: f64, fmt: &NumberFormat) -> String {
                 Some((min, max.unwrap_or(min).clamp(min, MAX_FRACTION_DIGITS)))
             }
         };
-        let locale = if fmt.locale.is_empty() {
-            "en-US"
-        } else {
-            &fmt.locale
-        };
+        let locale = locale_of(fmt);
         return format_compact(value, fraction, fmt, locale);
+    }
+    if let Some(currency) = &fmt.currency {
+        // style: 'currency' defaults to the currency's own digits (2 for USD, 0 for JPY).
+        let locale = locale_of(fmt);
+        let d = chart_spec::intl::currency_digits(locale, currency).unwrap_or(2);
+        return apply_format(value, d, d, false, fmt);
     }
     apply_format(value, 0, 3, false, fmt)
 }
@@ -391,6 +404,26 @@ mod tests {
             }),
             Err("maximumSignificantDigits value is out of range.".into())
         );
+    }
+
+    /// `style: 'currency'` takes Chart.js's fraction digits on ticks ("$1,000" on a 500
+    /// step) and the currency's own elsewhere (getLabelForValue: "$1,234.50", "￥1,235").
+    #[test]
+    fn currency_ticks_take_chartjs_fraction_digits() {
+        let fmt = |locale: &str, currency: &str| NumberFormat {
+            locale: locale.into(),
+            currency: Some(currency.into()),
+            ..NumberFormat::default()
+        };
+        let t = ticks(&[0.0, 500.0, 1000.0, 1500.0]);
+        assert_eq!(numeric(1500.0, &t, &fmt("en-US", "USD")), "$1,500");
+        assert_eq!(numeric(1500.0, &t, &fmt("de-DE", "EUR")), "1.500\u{a0}€");
+        let t = ticks(&[-1.0, -0.5, 0.0, 0.5]);
+        assert_eq!(numeric(-0.5, &t, &fmt("nl-NL", "EUR")), "€\u{a0}-0,5");
+        assert_eq!(default_number(1234.5, &fmt("en-US", "USD")), "$1,234.50");
+        assert_eq!(default_number(1234.5, &fmt("ja-JP", "JPY")), "￥1,235");
+        // A code no CLDR data has is written as the code, as in Chromium.
+        assert_eq!(default_number(12.0, &fmt("en-US", "XQQ")), "XQQ\u{a0}12.00");
     }
 
     #[test]

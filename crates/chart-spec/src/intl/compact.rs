@@ -130,4 +130,4 @@ fn scaled(value: &Decimal, exponent: u8, rounding: Rounding) -> Decimal {
 }
 
 #[cfg(test)]
-mod tests;
+pub(super) mod tests;

@@ -9,8 +9,10 @@
 //! README lists.
 
 mod compact;
+mod currency;
 
 pub use compact::format_compact;
+pub use currency::{currency_digits, localize_currency};
 pub use fixed_decimal::SignDisplay;
 
 use fixed_decimal::{Decimal, SignedRoundingMode, UnsignedRoundingMode};

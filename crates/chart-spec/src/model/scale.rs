@@ -219,6 +219,8 @@ pub struct NumberFormat {
     pub max_fraction: Option<u32>,
     /// `style: 'percent'`.
     pub percent: bool,
+    /// `style: 'currency'` with this `currency` (ISO 4217 code, `currencyDisplay: 'symbol'`).
+    pub currency: Option<String>,
     /// `useGrouping` (default true).
     pub grouping: Option<bool>,
     /// `notation: 'compact'` etc. (unsupported values are reported).

@@ -387,7 +387,11 @@ fn resolve_scale(
             // silently formatting differently.
             let style = f.get("style").and_then(Value::as_str);
             let notation = f.get("notation").and_then(Value::as_str);
-            let compact = notation == Some("compact") && style != Some("percent");
+            let currency = f
+                .get("currency")
+                .and_then(Value::as_str)
+                .filter(|_| style == Some("currency"));
+            let compact = notation == Some("compact") && matches!(style, None | Some("decimal"));
             let sign_display = match f.get("signDisplay").and_then(Value::as_str) {
                 None | Some("auto") => Some(SignDisplay::Auto),
                 Some("always") => Some(SignDisplay::Always),
@@ -398,17 +402,22 @@ fn resolve_scale(
             };
             let significant = f.get("maximumSignificantDigits").is_some()
                 || f.get("minimumSignificantDigits").is_some();
-            if matches!(style, Some(s) if s != "percent" && s != "decimal")
+            let symbol = matches!(
+                f.get("currencyDisplay").and_then(Value::as_str),
+                None | Some("symbol")
+            );
+            if matches!(style, Some(s) if s != "percent" && s != "decimal" && s != "currency")
+                || (style == Some("currency") && (currency.is_none() || !symbol))
                 || notation.is_some_and(|n| n != "standard" && !compact)
-                || f.get("currency").is_some()
                 || f.get("unit").is_some()
                 || f.get("roundingPriority").is_some()
                 || ((significant || sign_display != Some(SignDisplay::Auto)) && !compact)
             {
                 t.messages.push(Message::warn(format!(
                     "{}.format: only minimumFractionDigits, maximumFractionDigits, \
-                     useGrouping, style 'percent' and notation 'compact' (with \
-                     compactDisplay, signDisplay and significant digits) are supported; \
+                     useGrouping, style 'percent', style 'currency' (with a currency shown \
+                     by its symbol) and notation 'compact' (with compactDisplay, \
+                     signDisplay and significant digits) are supported; \
                      other number format options are ignored",
                     t.path
                 )));
@@ -418,6 +427,7 @@ fn resolve_scale(
                 min_fraction: digits("minimumFractionDigits"),
                 max_fraction: digits("maximumFractionDigits"),
                 percent: style == Some("percent"),
+                currency: currency.map(String::from),
                 grouping: f.get("useGrouping").map(truthy),
                 notation: notation.map(String::from),
                 compact_long: f.get("compactDisplay").and_then(Value::as_str) == Some("long"),

@@ -25,7 +25,7 @@ fn variant(name: &str) -> (bool, Rounding, SignDisplay) {
 }
 
 /// `\u{hex}` escapes back to characters.
-fn unescape(s: &str) -> String {
+pub(in crate::intl) fn unescape(s: &str) -> String {
     let mut out = String::new();
     let mut rest = s;
     while let Some(at) = rest.find("\\u{") {
