@@ -1,5 +1,6 @@
 //! Bar controller (controller.bar): grouping, stacking, floating bars, thickness rules.
 
+use super::bar_stacks::{Group, StackSlots};
 use super::{
     parse_on, scale_labels, ChartData, Controller, FloatBar, LegendStyle, Meta, Parsed, UpdateCx,
 };
@@ -73,61 +74,38 @@ struct Ruler {
     ratio: f64,
 }
 
-/// `_getStackIndex`: the position of a dataset's stack among `stacks` (the last one when it
-/// names none).
-fn own_stack_index(meta: &Meta, stacks: &[Option<String>]) -> f64 {
-    let idx = match &meta.stack {
-        Some(_) => stacks.iter().position(|s| *s == meta.stack),
-        None => None,
-    };
-    idx.unwrap_or(stacks.len() - 1) as f64
-}
-
 impl BarController {
-    /// `_getStacks(last, dataIndex)`.
-    fn get_stacks(
+    /// Runs `f` on the bar slots of `meta`'s index scale and type (`_getStacks` for every
+    /// dataset and data index; with `skip_null` the per-index-value walks too), computed
+    /// once per chart and kept in [`ChartData::bar_stacks`].
+    fn with_stacks<T>(
         meta: &Meta,
         data: &ChartData,
         i_scale: &Scale,
-        last: Option<usize>,
-        data_index: Option<usize>,
-    ) -> Vec<Option<String>> {
-        let stacked = i_scale.core.opts.stacked;
+        skip_null: bool,
+        f: impl FnOnce(&StackSlots) -> T,
+    ) -> T {
         let iaxis = i_scale.core.axis();
-        let current = data_index
-            .and_then(|i| meta.parsed.get(i))
-            .and_then(|p| p.get(iaxis));
-        let mut stacks: Vec<Option<String>> = Vec::new();
-        for &j in &data.sorted_visible {
-            let m = &data.metas[j];
-            if m.id_for(iaxis) != Some(i_scale.core.id()) || m.kind != meta.kind || !m.grouped {
-                continue;
-            }
-            if data_index.is_some() {
-                // skipNull
-                let val = m
-                    .parsed
-                    .iter()
-                    .find(|p| p.get(iaxis) == current)
-                    .and_then(|p| p.get(m.v_axis()));
-                if val.is_none_or(|v| v.is_nan()) {
-                    continue;
-                }
-            }
-            if stacked == Some(Stacked::No)
-                || !stacks.contains(&m.stack)
-                || (stacked.is_none() && m.stack.is_none())
-            {
-                stacks.push(m.stack.clone());
-            }
-            if Some(m.index) == last {
-                break;
-            }
+        let group = || Group {
+            members: data
+                .sorted_visible
+                .iter()
+                .map(|&j| &data.metas[j])
+                .filter(|m| {
+                    m.id_for(iaxis) == Some(i_scale.core.id()) && m.kind == meta.kind && m.grouped
+                })
+                .collect(),
+            iaxis,
+            stacked: i_scale.core.opts.stacked,
+        };
+        let mut cache = data.bar_stacks.borrow_mut();
+        let slots = cache
+            .entry((i_scale.core.id().to_string(), meta.kind))
+            .or_insert_with(|| StackSlots::new(&group()));
+        if skip_null {
+            slots.with_skip_null(&group());
         }
-        if stacks.is_empty() {
-            stacks.push(None);
-        }
-        stacks
+        f(slots)
     }
 
     /// `_getAxis()`: the index-axis scale ids used by all datasets.
@@ -411,6 +389,20 @@ impl Controller for BarController {
             Some(BarThickness::Px(v)) if v != 0.0 => Some(v),
             _ => None,
         };
+        // `_getStackCount` and `_getStackIndex`: the same for every point without
+        // `skipNull`, else per point (each from one walk per index value, see bar_stacks).
+        let per_point = o.skip_null && o.grouped;
+        let (stack_count, stack_index, point_slots) =
+            Self::with_stacks(meta, cx.data, i_scale, per_point, |slots| {
+                let points: Vec<(usize, usize)> = if per_point {
+                    (0..meta.parsed.len())
+                        .map(|i| slots.point(meta, iaxis, i))
+                        .collect()
+                } else {
+                    Vec::new()
+                };
+                (slots.count(), slots.index(meta), points)
+            });
         let ruler = Ruler {
             min: bar_thickness_px.unwrap_or_else(|| Self::min_sample_size(meta, cx.data, i_scale)),
             pixels: meta
@@ -424,7 +416,7 @@ impl Controller for BarController {
                 .collect(),
             start: i_scale.core.start_pixel,
             end: i_scale.core.end_pixel,
-            stack_count: Self::get_stacks(meta, cx.data, i_scale, None, None).len(),
+            stack_count,
             grouped: o.grouped,
             // `barThickness ? 1 : …`: 'flex' is truthy too.
             ratio: if bar_thickness_px.is_some() || o.bar_thickness == Some(BarThickness::Flex) {
@@ -451,12 +443,6 @@ impl Controller for BarController {
             })
             .map(|p| p as f64)
             .unwrap_or(-1.0);
-        // `_getStackIndex` without `skipNull` is the same for every point: once, not once per
-        // point (each walk visits every dataset).
-        let stack_index = own_stack_index(
-            meta,
-            &Self::get_stacks(meta, cx.data, i_scale, Some(meta.index), None),
-        );
         for (i, p) in meta.parsed.iter().enumerate() {
             if i % 4096 == 4095 && cx.cancel.is_cancelled() {
                 return;
@@ -472,12 +458,11 @@ impl Controller for BarController {
             // _calculateBarIndexPixels
             let max_thick = o.max_bar_thickness;
             let (center, size) = if ruler.grouped {
-                let stack_count = if o.skip_null {
-                    Self::get_stacks(meta, cx.data, i_scale, None, Some(i)).len()
-                } else {
-                    ruler.stack_count
-                } as f64
-                    * axis_count;
+                let (stack_count, stack_index) = point_slots
+                    .get(i)
+                    .copied()
+                    .unwrap_or((ruler.stack_count, stack_index));
+                let stack_count = stack_count as f64 * axis_count;
                 let (chunk, ratio, start) = match o.bar_thickness {
                     Some(BarThickness::Flex) => {
                         let pixels = &ruler.pixels;
@@ -510,14 +495,7 @@ impl Controller for BarController {
                         (size / stack_count, ratio, ruler.pixels[i] - size / 2.0)
                     }
                 };
-                let stack_index = if o.skip_null {
-                    own_stack_index(
-                        meta,
-                        &Self::get_stacks(meta, cx.data, i_scale, Some(meta.index), Some(i)),
-                    )
-                } else {
-                    stack_index
-                } + axis_number;
+                let stack_index = stack_index as f64 + axis_number;
                 (
                     start + chunk * stack_index + chunk / 2.0,
                     max_thick.min(chunk * ratio),

@@ -15,6 +15,7 @@
 
 pub mod arc_layout;
 pub mod bar;
+mod bar_stacks;
 pub mod bubble;
 pub mod doughnut;
 pub mod euler;
@@ -203,6 +204,10 @@ pub struct ChartData {
     /// `scale._cache.$bar` rather than gathering and sorting every dataset's values again for
     /// each dataset (1,000 bar datasets of 250 points: 1,000 sorts of 250,000 values).
     pub bar_min_size: std::cell::RefCell<HashMap<(String, ChartKind, [u64; 4]), f64>>,
+    /// The bar slots (`_getStacks`) of each index scale and bar type, by (scale id, type),
+    /// computed on first use: Chart.js walks every grouped dataset again for each dataset,
+    /// and with `skipNull` for each data point (see `bar_stacks`).
+    pub bar_stacks: std::cell::RefCell<HashMap<(String, ChartKind), bar_stacks::StackSlots>>,
     /// Position of each dataset in `sorted_visible`, by dataset index (set by
     /// [`ChartData::build_stacks`]).
     pub visible_position: Vec<Option<usize>>,
