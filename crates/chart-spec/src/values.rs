@@ -93,6 +93,18 @@ impl Corners {
     }
 }
 
+/// Mirrors `toTRBLCorners` of an object in helpers.options (`+value[prop] || 0`): the
+/// `topLeft`, `topRight`, `bottomLeft` and `bottomRight` members, each 0 when missing or not
+/// a number.
+pub fn corners_of(m: &serde_json::Map<String, Value>) -> Corners {
+    Corners {
+        top_left: number_or_zero(m.get("topLeft")),
+        top_right: number_or_zero(m.get("topRight")),
+        bottom_left: number_or_zero(m.get("bottomLeft")),
+        bottom_right: number_or_zero(m.get("bottomRight")),
+    }
+}
+
 /// Mirrors `toPadding` in helpers.options: a number for all sides, or `{top, right, bottom,
 /// left}` with `x`/`y` shorthands; anything missing or invalid is 0.
 pub fn to_padding(v: Option<&Value>) -> Sides {
@@ -365,6 +377,13 @@ mod tests {
         assert_eq!(got, vec![1.0, 2.0, 3.0, 1.0, 2.0, 3.0, 1.0]);
         assert_eq!(ix.first(), 1.0);
         assert_eq!(Indexable::one(5.0).at(usize::MAX), 5.0);
+    }
+
+    #[test]
+    fn corners_read_as_to_trbl_corners() {
+        let v = json!({"topLeft": 2, "bottomRight": "3", "topRight": "x"});
+        let c = corners_of(v.as_object().expect("object"));
+        assert_eq!(c.to_array(), [2.0, 0.0, 0.0, 3.0]);
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::model::{
     Stepped,
 };
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::{Corners, PerIndex, Sides};
+use crate::values::{corners_of, PerIndex, Sides};
 use serde_json::Value;
 
 /// One element-option lookup: `resolveNamedOptions` with prefixes `[element, '']`, taking
@@ -154,12 +154,7 @@ pub(super) fn resolve_bar(l: &ElementLookup<'_>) -> BarOptions {
         v => BarBorderWidth::All(num(v)),
     };
     let border_radius = match l.get("borderRadius") {
-        Some(Value::Object(m)) => BarRadius::Corners(Corners {
-            top_left: num(m.get("topLeft")),
-            top_right: num(m.get("topRight")),
-            bottom_left: num(m.get("bottomLeft")),
-            bottom_right: num(m.get("bottomRight")),
-        }),
+        Some(Value::Object(m)) => BarRadius::Corners(corners_of(m)),
         v => BarRadius::All(num(v)),
     };
     let border_skipped = match l.get("borderSkipped") {

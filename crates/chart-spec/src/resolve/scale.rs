@@ -16,7 +16,7 @@ use crate::model::{
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
 use crate::time::{parse_fixed_offset, DateAdapter, TimeUnit, TokenStyle};
-use crate::values::{padding_from_scopes, to_font, Corners, Font, Indexable};
+use crate::values::{corners_of, padding_from_scopes, to_font, Corners, Font, Indexable};
 use serde_json::Value;
 
 fn axis_from_str(s: &str) -> Option<Axis> {
@@ -634,20 +634,7 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
             None => Some(true),
         };
         let border_radius = match p.raw("borderRadius") {
-            Some(Value::Object(m)) => {
-                let g = |k: &str| {
-                    m.get(k)
-                        .map(to_number)
-                        .filter(|v| !v.is_nan())
-                        .unwrap_or(0.0)
-                };
-                Corners {
-                    top_left: g("topLeft"),
-                    top_right: g("topRight"),
-                    bottom_left: g("bottomLeft"),
-                    bottom_right: g("bottomRight"),
-                }
-            }
+            Some(Value::Object(m)) => corners_of(m),
             Some(v) => Corners::all(Some(to_number(v)).filter(|x| !x.is_nan()).unwrap_or(0.0)),
             None => Corners::default(),
         };
