@@ -929,18 +929,13 @@ mod tests {
         let short = word.repeat(400);
         let long = word.repeat(4000);
         db.measure(&f, &short);
-        // The fastest of five runs: a busy machine (other tests, other processes) slows some
-        // runs down, never speeds one up, so the minimum is the cost of the work itself.
-        let time = |s: &str| {
-            (0..5)
-                .map(|_| {
-                    let t = std::time::Instant::now();
-                    db.measure(&f, s);
-                    t.elapsed()
-                })
-                .min()
-                .unwrap_or_default()
+        // The fastest of five runs: a busy machine slows some runs, never speeds one up.
+        let once = |s: &str| {
+            let t = std::time::Instant::now();
+            db.measure(&f, s);
+            t.elapsed()
         };
+        let time = |s: &str| (0..5).map(|_| once(s)).min().unwrap_or_default();
         let short_time = time(&short);
         let long_time = time(&long);
         // 10x the text: far below the 100x a quadratic step would take.
