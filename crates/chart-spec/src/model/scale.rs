@@ -145,7 +145,8 @@ pub struct ScaleTitleOptions {
     pub align: Align,
     /// `color`. Default: `Chart.defaults.color`.
     pub color: Rgba,
-    /// `font` resolved with `defaults.font` as fallback (what `drawTitle` uses).
+    /// `font` as `drawTitle` uses it: over the chart's `options.font`, then `defaults.font`,
+    /// when `title.font` is an object; `defaults.font` alone otherwise.
     pub font: Font,
     /// `font` resolved with the chart's `options.font` fallback (what `fit` measures).
     pub fit_font: Font,

@@ -332,7 +332,7 @@ fn read_labels(v: Option<&Value>) -> Vec<Raw> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::model::{Elements, Position, ScaleKind};
+    use crate::model::{Elements, Position, ScaleKind, ScaleTypeOptions};
     use serde_json::json;
 
     fn chart(v: Value) -> Chart {
@@ -352,6 +352,45 @@ mod tests {
         let empty = with(json!({"grid": {"color": [], "lineWidth": []},
             "ticks": {"color": [], "font": []}}));
         assert_eq!(empty, with(json!({})));
+    }
+
+    /// Issue 17: a root `options.font` reaches a scale's font only through a `font` object
+    /// (Chart.js's sub-resolver over the root scopes): radialLinear's default
+    /// `pointLabels.font: {size: 10}` and a user's `ticks.font` or `title.font` take the
+    /// root family, default tick labels and a title without a font keep `defaults.font`.
+    #[test]
+    fn root_font_reaches_scale_font_objects() {
+        let family = |f: &crate::values::Font| f.spec.family.clone();
+        let root = json!({"size": 13, "family": "Verdana", "weight": "bold"});
+        let radar = chart(json!({"type": "radar",
+            "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+            "options": {"font": root}}));
+        let r = &radar.scales[0];
+        let ScaleTypeOptions::RadialLinear(radial) = &r.kind else {
+            panic!("{:?}", r.kind);
+        };
+        let label = radial.point_labels.font.first();
+        // size from the scale default, family and weight from the root.
+        assert_eq!(
+            (family(&label), label.size, label.spec.weight),
+            ("Verdana".into(), 10.0, 700)
+        );
+        assert_eq!(family(&r.ticks.font.first()), crate::font::DEFAULT_FAMILY);
+        assert_eq!(r.ticks.font.first().size, 12.0);
+
+        let bar = chart(json!({"type": "bar",
+            "data": {"labels": ["a"], "datasets": [{"data": [1]}]},
+            "options": {"font": root, "scales": {
+                "x": {"ticks": {"font": {"size": 15}}, "title": {"font": {"size": 9}}},
+                "y": {"ticks": {"font": null}}}}}));
+        let (x, y) = (&bar.scales[0], &bar.scales[1]);
+        let tick = x.ticks.font.first();
+        assert_eq!((family(&tick), tick.size), ("Verdana".into(), 15.0));
+        assert_eq!(family(&x.title.font), "Verdana");
+        assert_eq!(family(&y.ticks.font.first()), crate::font::DEFAULT_FAMILY);
+        assert_eq!(family(&y.title.font), crate::font::DEFAULT_FAMILY);
+        // `fit` measures the title over the root font whether or not it has a font object.
+        assert_eq!(family(&y.title.fit_font), "Verdana");
     }
 
     #[test]

@@ -357,7 +357,7 @@ fn resolve_scale(
     };
     let title = {
         let mut t = r.child("title");
-        let font = to_font(&t.scopes.child("font"), &global_font_scopes());
+        let font = scale_font(&t.scopes, chart_font);
         ScaleTitleOptions {
             display: t.bool_or("display", false),
             text: text_lines(t.raw("text")),
@@ -378,9 +378,8 @@ fn resolve_scale(
             Some(Value::Array(a)) => a.iter().map(font_entry).collect(),
             _ => Vec::new(),
         };
-        let font = Indexable::from_values(fonts).unwrap_or_else(|| {
-            Indexable::one(to_font(&t.scopes.child("font"), &global_font_scopes()))
-        });
+        let font = Indexable::from_values(fonts)
+            .unwrap_or_else(|| Indexable::one(scale_font(&t.scopes, chart_font)));
         let format = {
             let f = t.scopes.child("format");
             // Intl.NumberFormat options beyond these are not reproduced; say so rather than
@@ -509,7 +508,7 @@ fn resolve_scale(
         border,
         title,
         ticks,
-        kind: type_options(kind, &scopes, r.messages),
+        kind: type_options(kind, &scopes, chart_font, r.messages),
     }
 }
 
@@ -591,13 +590,28 @@ fn time_options(scopes: &Scopes<'_>) -> TimeScaleOptions {
     }
 }
 
-fn indexable_fonts(s: &Scopes<'_>) -> Indexable<Font> {
+fn indexable_fonts(s: &Scopes<'_>, chart_font: &Scopes<'_>) -> Indexable<Font> {
     let fonts = match s.get("font") {
         Some(Value::Array(a)) => a.iter().map(font_entry).collect(),
         _ => Vec::new(),
     };
-    Indexable::from_values(fonts)
-        .unwrap_or_else(|| Indexable::one(to_font(&s.child("font"), &global_font_scopes())))
+    Indexable::from_values(fonts).unwrap_or_else(|| Indexable::one(scale_font(s, chart_font)))
+}
+
+/// The `font` of a scale's `ticks`, `pointLabels` or `title`, as Chart.js 4.5.1 resolves
+/// it. When the first scope defining `font` defines an object (the user's, or a scale
+/// default such as radialLinear's `pointLabels.font: {size: 10}`), the option resolver
+/// makes it a sub-resolver (`createSubResolver`) over the `font` of every scope, the
+/// chart's root scopes included: the root `options.font` then fills what the scale's
+/// objects leave unset (its family above all) before `Chart.defaults.font` does. With no
+/// such object the scale calls `toFont(undefined)`, which reads `Chart.defaults.font` alone,
+/// so a root font never reaches default tick labels.
+fn scale_font(parent: &Scopes<'_>, chart_font: &Scopes<'_>) -> Font {
+    let fallback = match parent.get("font") {
+        Some(Value::Object(_)) => chart_font.clone().chain(&global_font_scopes()),
+        _ => global_font_scopes(),
+    };
+    to_font(&parent.child("font"), &fallback)
 }
 
 /// One entry of a `font` array: an object read over the global font, anything else the global
@@ -610,7 +624,11 @@ fn font_entry(f: &Value) -> Font {
 }
 
 /// Options of the `radialLinear` scale.
-fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOptions {
+fn radial_options(
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+    msgs: &mut Vec<Message>,
+) -> RadialScaleOptions {
     let mut r = Reader::new(scopes.clone(), "options.scales.r", msgs);
     let start_angle = r.num_or("startAngle", 0.0);
     // angleLines falls back to grid (`descriptors.angleLines._fallback`).
@@ -640,7 +658,7 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
         };
         PointLabelOptions {
             display,
-            font: indexable_fonts(&pl),
+            font: indexable_fonts(&pl, chart_font),
             color: indexable_colors(&mut p, "color", global_color("color")),
             padding: indexable_nums(&mut p, "padding", 5.0),
             backdrop_color: p.color("backdropColor"),
@@ -657,13 +675,20 @@ fn radial_options(scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> RadialScaleOp
 }
 
 /// The scale's type with its type-specific options.
-fn type_options(kind: ScaleKind, scopes: &Scopes<'_>, msgs: &mut Vec<Message>) -> ScaleTypeOptions {
+fn type_options(
+    kind: ScaleKind,
+    scopes: &Scopes<'_>,
+    chart_font: &Scopes<'_>,
+    msgs: &mut Vec<Message>,
+) -> ScaleTypeOptions {
     match kind {
         ScaleKind::Category => ScaleTypeOptions::Category,
         ScaleKind::Linear => ScaleTypeOptions::Linear,
         ScaleKind::Logarithmic => ScaleTypeOptions::Logarithmic,
         ScaleKind::Time => ScaleTypeOptions::Time(time_options(scopes)),
         ScaleKind::TimeSeries => ScaleTypeOptions::TimeSeries(time_options(scopes)),
-        ScaleKind::RadialLinear => ScaleTypeOptions::RadialLinear(radial_options(scopes, msgs)),
+        ScaleKind::RadialLinear => {
+            ScaleTypeOptions::RadialLinear(radial_options(scopes, chart_font, msgs))
+        }
     }
 }
