@@ -7,6 +7,7 @@ mod update;
 use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
+use crate::scales::tick_budget::TickBudget;
 use crate::scales::{LaidOutScale, Scale, ScaleLayer};
 use crate::scene::{ItemList, Scene};
 use crate::text::TextEngine;
@@ -14,19 +15,31 @@ use crate::Settings;
 use chart_spec::model::annotation::DrawTime as AnnDrawTime;
 use chart_spec::model::{Chart, FillDrawTime};
 use chart_spec::{Cancel, ChartConfig, Message};
+use std::rc::Rc;
 use update::{update, Updated};
 
+/// A budget of [`chart_spec::Limits`] a chart needed more of than allowed while its scene
+/// was built (the scene is then cut short and the render refused).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Over {
+    /// `max_scene_items`: display-list items.
+    SceneItems,
+    /// `max_total_ticks`: ticks and labels of all scales together.
+    Ticks,
+}
+
 /// Builds the display list of a resolved chart within the render's `limits` (at most
-/// `limits.max_scene_items` items), with the messages of its update and drawing; the flag is
-/// true when the chart needed more items (the scene is then cut short). Without a chart (it
-/// could not be built) the canvas stays blank.
+/// `limits.max_scene_items` items, `limits.max_total_ticks` scale ticks and labels), with
+/// the messages of its update and drawing, and which budget the chart went over if it did
+/// (the scene is then cut short). Without a chart (it could not be built) the canvas stays
+/// blank.
 pub fn build_scene(
     chart: Option<&Chart>,
     settings: &Settings,
     text: &TextEngine,
     cancel: &Cancel,
     limits: &chart_spec::Limits,
-) -> (Scene, Vec<Message>, bool) {
+) -> (Scene, Vec<Message>, Option<Over>) {
     let mut scene = Scene {
         width: settings.width,
         height: settings.height,
@@ -36,12 +49,13 @@ pub fn build_scene(
     };
     let mut messages = Vec::new();
     let Some(chart) = chart else {
-        return (scene, messages, false);
+        return (scene, messages, None);
     };
     let dpr = f64::from(scene.device_pixel_ratio);
     let width = f64::from(settings.width);
     let height = f64::from(settings.height);
     let mut items = ItemList::new(limits.max_scene_items, cancel.clone());
+    let ticks = Rc::new(TickBudget::new(limits.max_total_ticks));
     if let Some(updated) = update(
         chart,
         width,
@@ -50,6 +64,7 @@ pub fn build_scene(
         text,
         cancel,
         limits,
+        &ticks,
         &mut messages,
     ) {
         draw(
@@ -62,7 +77,11 @@ pub fn build_scene(
             &mut messages,
         );
     }
-    let over = items.is_over();
+    let over = if ticks.is_over() {
+        Some(Over::Ticks)
+    } else {
+        items.is_over().then_some(Over::SceneItems)
+    };
     scene.items = items.into_items();
     (scene, messages, over)
 }
@@ -88,6 +107,7 @@ pub fn build_layout(
         text,
         cancel,
         limits,
+        &Rc::new(TickBudget::new(limits.max_total_ticks)),
         &mut messages,
     );
     (

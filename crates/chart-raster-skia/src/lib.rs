@@ -195,14 +195,13 @@ impl Engine {
         (scene, messages)
     }
 
-    /// The scene, its messages, and whether it exceeded `max_scene_items` (it is then cut
-    /// short).
+    /// The scene, its messages, and the budget it exceeded, if any (it is then cut short).
     fn build(
         &self,
         config: &ChartConfig,
         settings: &Settings,
         cancel: &Cancel,
-    ) -> (scene::Scene, Vec<Message>, bool) {
+    ) -> (scene::Scene, Vec<Message>, Option<chart::Over>) {
         // Every option is resolved here, once; the stages after draw the typed chart.
         let resolved =
             chart_spec::resolve_for_render(config, settings.device_pixel_ratio, &self.limits);
@@ -249,8 +248,8 @@ impl Engine {
         Ok(Rendered { bitmap, messages })
     }
 
-    /// The scene of a chart, unless the render was cancelled or the scene went over
-    /// `MAX_SCENE_ITEMS` while it was built.
+    /// The scene of a chart, unless the render was cancelled or the chart went over
+    /// `MAX_SCENE_ITEMS` or `MAX_TOTAL_TICKS` while it was built.
     fn checked_scene(
         &self,
         config: &ChartConfig,
@@ -261,14 +260,19 @@ impl Engine {
         if cancel.is_cancelled() {
             return Err(Error::Cancelled);
         }
-        if over {
-            return Err(Error::Limit {
+        match over {
+            None => Ok((scene, messages)),
+            Some(chart::Over::SceneItems) => Err(Error::Limit {
                 what: "display-list items",
                 max: self.limits.max_scene_items,
                 variable: "MAX_SCENE_ITEMS",
-            });
+            }),
+            Some(chart::Over::Ticks) => Err(Error::Limit {
+                what: "ticks and labels over all scales",
+                max: self.limits.max_total_ticks,
+                variable: "MAX_TOTAL_TICKS",
+            }),
         }
-        Ok((scene, messages))
     }
 
     /// Takes back a bitmap this engine rendered, once it is encoded, so that its memory

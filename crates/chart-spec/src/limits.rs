@@ -69,6 +69,16 @@ pub struct Limits {
     /// Ticks of one scale. Chart.js itself stops at 1,000 and warns
     /// (`generateTicks`: "…Limiting to 1000."); not configurable.
     pub max_ticks: usize,
+    /// Ticks and labels of all the scales of one chart together (`MAX_TOTAL_TICKS`), each
+    /// scale counting the larger of the labels it holds (a category, time or radial scale
+    /// copies `data.labels` or its own `labels`) and the ticks it builds. Default: 250,000.
+    ///
+    /// `max_labels` and `max_ticks` bound one scale, but a config may declare any number of
+    /// scales over the same 100,000 labels: each copied them and measured every label (about
+    /// 1 s per 100,000 in a release build), so 200 scales held 1 GB and 40 took 30 s. The
+    /// default lets two scales of `max_labels` labels (a matrix chart's x and y) or a time
+    /// scale with one tick per point of `max_points` through.
+    pub max_total_ticks: usize,
     /// Display-list items of one render (`MAX_SCENE_ITEMS`). Default: 2,000,000.
     pub max_scene_items: usize,
     /// Nodes of one chartjs-chart-graph force-directed dataset that are laid out (the rest
@@ -110,6 +120,7 @@ impl Default for Limits {
             max_treemap_leaves: 100_000,
             max_annotations: 1_000,
             max_ticks: 1_000,
+            max_total_ticks: 250_000,
             max_scene_items: 2_000_000,
             max_graph_nodes: 5_000,
             max_graph_edges: 20_000,
@@ -147,7 +158,7 @@ pub struct LimitsError {
 impl Limits {
     /// The environment variable of every configurable budget, in field order. `max_ticks` has
     /// none: it is Chart.js's own constant.
-    pub const VARIABLES: [&'static str; 14] = [
+    pub const VARIABLES: [&'static str; 15] = [
         "MAX_DATASETS",
         "MAX_POINTS_PER_DATASET",
         "MAX_POINTS",
@@ -160,12 +171,13 @@ impl Limits {
         "MAX_TREEMAP_DEPTH",
         "MAX_TREEMAP_LEAVES",
         "MAX_ANNOTATIONS",
+        "MAX_TOTAL_TICKS",
         "MAX_SCENE_ITEMS",
         "MAX_OVERDRAW",
     ];
 
     /// Each configurable budget with its environment variable (the order of [`Self::VARIABLES`]).
-    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 14] {
+    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 15] {
         let v = Self::VARIABLES;
         [
             (v[0], &mut self.max_datasets),
@@ -180,8 +192,9 @@ impl Limits {
             (v[9], &mut self.max_treemap_depth),
             (v[10], &mut self.max_treemap_leaves),
             (v[11], &mut self.max_annotations),
-            (v[12], &mut self.max_scene_items),
-            (v[13], &mut self.max_overdraw),
+            (v[12], &mut self.max_total_ticks),
+            (v[13], &mut self.max_scene_items),
+            (v[14], &mut self.max_overdraw),
         ]
     }
 
@@ -318,10 +331,11 @@ mod tests {
             l.max_treemap_depth,
             l.max_treemap_leaves,
             l.max_annotations,
+            l.max_total_ticks,
             l.max_scene_items,
             l.max_overdraw,
         ];
-        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14]);
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
         assert_eq!(l.max_ticks, 1_000);
     }
 

@@ -13,11 +13,15 @@ use crate::layout::{
 use crate::plugins::annotation::Prepared;
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
+use crate::scales::tick_budget::TickBudget;
 use crate::scales::{self, LaidOutScale, Scale, ScaleCore};
 use crate::text::TextEngine;
-use chart_spec::model::{Axis, Chart, ChartKind, Clip, Display, Position, Stacked};
+use chart_spec::model::{
+    Axis, Chart, ChartKind, Clip, Display, Position, ScaleTypeOptions, Stacked,
+};
 use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
+use std::rc::Rc;
 
 /// A chart after its update: the [`Layout`], the laid-out scales, and what draws the rest.
 pub struct Updated {
@@ -129,8 +133,8 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 }
 
 /// Runs the update of `chart` on a `width` × `height` canvas. `None` when nothing is to be
-/// drawn: a type is not registered, a scale's update threw (the messages say why), or the
-/// render was cancelled.
+/// drawn: a type is not registered, a scale's update threw (the messages say why), the
+/// scales needed more ticks and labels than `ticks` allows, or the render was cancelled.
 pub fn update(
     chart: &Chart,
     width: f64,
@@ -139,10 +143,14 @@ pub fn update(
     text: &TextEngine,
     cancel: &Cancel,
     limits: &chart_spec::Limits,
+    ticks: &Rc<TickBudget>,
     messages: &mut Vec<Message>,
 ) -> Option<Updated> {
     // Scales (`buildOrUpdateScales`).
-    let mut scales = build_scales(chart, width, height, dpr, cancel);
+    let mut scales = build_scales(chart, width, height, dpr, cancel, ticks);
+    if ticks.is_over() {
+        return None;
+    }
     // Controllers and metas (`buildOrUpdateControllers`), then parsing.
     let (mut data, mut ctrls) = build_controllers(chart, limits);
     for (i, ds) in chart.datasets.iter().enumerate() {
@@ -263,7 +271,7 @@ pub fn update(
             text,
         )
     };
-    if cancel.is_cancelled() {
+    if cancel.is_cancelled() || ticks.is_over() {
         return None;
     }
     for s in scales.iter_mut() {
@@ -347,7 +355,14 @@ pub fn update(
 
 /// The scales of `options.scales` (`buildOrUpdateScales`), each initialised with its user
 /// bounds (resolution already refused unregistered types).
-fn build_scales(chart: &Chart, width: f64, height: f64, dpr: f64, cancel: &Cancel) -> Vec<Scale> {
+fn build_scales(
+    chart: &Chart,
+    width: f64,
+    height: f64,
+    dpr: f64,
+    cancel: &Cancel,
+    budget: &Rc<TickBudget>,
+) -> Vec<Scale> {
     let mut scales: Vec<Scale> = Vec::new();
     for so in &chart.scales {
         // getLabels(): `options.labels || (isHorizontal() ? data.xLabels : data.yLabels) ||
@@ -360,9 +375,21 @@ fn build_scales(chart: &Chart, width: f64, height: f64, dpr: f64, cancel: &Cance
             chart.y_labels.as_ref()
         }
         .unwrap_or(&chart.labels);
-        let kind = scales::create(so, labels);
-        let mut s = Scale::new(ScaleCore::new(so.clone(), width, height, dpr), kind);
-        s.core.cancel = cancel.clone();
+        let mut core = ScaleCore::new(so.clone(), width, height, dpr);
+        core.cancel = cancel.clone();
+        core.budget = budget.clone();
+        // The labels a scale copies count against MAX_TOTAL_TICKS before it copies them.
+        let held = match &so.kind {
+            ScaleTypeOptions::Category => so.labels.as_ref().map_or(labels.len(), Vec::len),
+            ScaleTypeOptions::Time(_)
+            | ScaleTypeOptions::TimeSeries(_)
+            | ScaleTypeOptions::RadialLinear(_) => labels.len(),
+            ScaleTypeOptions::Linear | ScaleTypeOptions::Logarithmic => 0,
+        };
+        if !core.charge_ticks(held) {
+            break;
+        }
+        let mut s = Scale::new(core, scales::create(so, labels));
         s.init();
         scales.push(s);
     }

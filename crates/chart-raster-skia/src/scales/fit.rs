@@ -146,6 +146,9 @@ impl Scale {
         c.margins = margins;
         c.ticks.clear();
         c.label_sizes = None;
+        if c.cancelled() {
+            return;
+        }
         // `new Intl.NumberFormat(locale, ticks.format)` throws in the first label's
         // formatting, which ends the chart's update.
         if self.kind.formats_numbers() {
@@ -175,6 +178,10 @@ impl Scale {
             c.height + margins[1] + margins[3]
         };
         let ticks = self.kind.build_ticks(&mut self.core, text);
+        // Before any per-tick work (labels, measuring, autoSkip): within MAX_TOTAL_TICKS.
+        if !self.core.charge_ticks(ticks.len()) {
+            return;
+        }
         self.core.ticks = ticks;
         let sample_size = self.core.opts.ticks.sample_size;
         let sampling = matches!(sample_size, Some(n) if (n as usize) < self.core.ticks.len());

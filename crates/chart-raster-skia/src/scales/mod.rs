@@ -26,6 +26,7 @@ pub mod log;
 pub mod radial_draw;
 pub mod radial_geometry;
 pub mod radial_linear;
+pub mod tick_budget;
 pub mod ticks;
 pub mod time;
 
@@ -222,12 +223,24 @@ pub struct ScaleCore {
     /// The render's stop signal: the loops over ticks and labels end early once it fires
     /// (the scene is discarded then).
     pub cancel: chart_spec::Cancel,
+    /// The ticks and labels all the render's scales may hold (`MAX_TOTAL_TICKS`), shared.
+    pub budget: std::rc::Rc<tick_budget::TickBudget>,
+    /// What this scale has charged to `budget`.
+    ticks_counted: usize,
 }
 
 impl ScaleCore {
-    /// The render was cancelled: stop working on this scale.
+    /// The render was cancelled, or its scales went over their tick budget: stop working on
+    /// this scale.
     pub fn cancelled(&self) -> bool {
-        self.cancel.is_cancelled()
+        self.cancel.is_cancelled() || self.budget.is_over()
+    }
+
+    /// Charges `n` ticks or labels held by this scale to the render's tick budget (its
+    /// largest need counts, once); false when the scales need more than the budget, and
+    /// the scale then stops.
+    pub fn charge_ticks(&mut self, n: usize) -> bool {
+        self.budget.charge(&mut self.ticks_counted, n)
     }
 
     /// Records a `console.warn` once (layout updates a scale several times).
@@ -290,6 +303,8 @@ impl ScaleCore {
             thrown: None,
             warnings: Vec::new(),
             cancel: chart_spec::Cancel::new(),
+            budget: std::rc::Rc::default(),
+            ticks_counted: 0,
         }
     }
 

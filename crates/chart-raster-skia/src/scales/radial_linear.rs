@@ -150,6 +150,10 @@ impl ScaleType for RadialLinearScale {
         self.geom.reverse = core.opts.reverse;
         // buildTicks and labels
         let ticks = self.build_ticks(core, text);
+        // Each point label is measured and placed like a tick: within MAX_TOTAL_TICKS.
+        if !core.charge_ticks(ticks.len().max(self.labels.len())) {
+            return true;
+        }
         let mut labelled = Vec::with_capacity(ticks.len());
         for i in 0..ticks.len() {
             let mut t = ticks[i].clone();

@@ -613,6 +613,92 @@ fn memory_per_point() {
     );
 }
 
+/// `MAX_TOTAL_TICKS`. Each scale was bounded alone, but a config could declare any number
+/// of scales over the same 100,000 labels, and each copied them and measured a tick per
+/// label (release build: about 1 s and 5 MB per scale; 40 scales ran into the 30 s render
+/// limit, 200 held 1 GB). Now the ticks and labels of all scales together are a budget,
+/// refused before a scale past it copies or measures anything.
+#[test]
+fn many_scales_over_the_same_labels_are_a_limit_error() {
+    let labels: Vec<String> = (0..100_000).map(|i| format!("label {i}")).collect();
+    let scales: serde_json::Map<String, Value> = (0..40)
+        .map(|i| {
+            let axis = if i % 2 == 0 { "x" } else { "y" };
+            (format!("s{i}"), json!({"type": "category", "axis": axis}))
+        })
+        .collect();
+    let cfg = json!({"type": "bar", "data": {"labels": labels, "datasets": [{"data": [1, 2, 3]}]},
+        "options": {"scales": scales}});
+    let started = std::time::Instant::now();
+    let err = render(cfg).map(|o| o.messages).expect_err("a limit error");
+    assert_eq!(
+        err.to_string(),
+        "the chart needs more ticks and labels over all scales than the limit of 250000 \
+         (MAX_TOTAL_TICKS)"
+    );
+    assert!(
+        started.elapsed() < Duration::from_secs(10),
+        "{:?}",
+        started.elapsed()
+    );
+}
+
+/// What counts against `MAX_TOTAL_TICKS`: the labels a category, time or radial scale holds
+/// and the ticks a scale builds (a time scale's data ticks), the larger of the two per scale.
+#[test]
+fn the_tick_budget_counts_labels_and_built_ticks() {
+    let engine = Engine::new().with_limits(chart_spec::Limits {
+        max_total_ticks: 50,
+        ..chart_spec::Limits::default()
+    });
+    let render = |cfg: Value| {
+        engine.render_chart_with(
+            cfg.as_object().expect("object"),
+            &settings(),
+            &Cancel::new(),
+        )
+    };
+    let over = |r: Result<Rendered, Error>| {
+        matches!(
+            r,
+            Err(Error::Limit {
+                variable: "MAX_TOTAL_TICKS",
+                max: 50,
+                ..
+            })
+        )
+    };
+    let labels: Vec<usize> = (0..10).collect();
+    let categories = |n: usize| {
+        let scales: serde_json::Map<String, Value> = (0..n)
+            .map(|i| (format!("s{i}"), json!({"type": "category", "axis": "x"})))
+            .collect();
+        json!({"type": "bar", "data": {"labels": labels, "datasets": [{"data": [1]}]},
+            "options": {"scales": scales}})
+    };
+    // 10 labels on each category scale (those given and the default x), plus the linear y
+    // scale's 11 ticks.
+    assert!(render(categories(1)).is_ok());
+    assert!(over(render(categories(3))));
+    // A time scale with a tick per data point (no labels): counted when its ticks are built.
+    let points = |n: i64| {
+        let data: Vec<Value> = (0..n)
+            .map(|i| json!({"x": 1_600_000_000_000i64 + i * 86_400_000, "y": i}))
+            .collect();
+        json!({"type": "line", "data": {"datasets": [{"data": data}]},
+            "options": {"scales": {"x": {"type": "time", "ticks": {"source": "data"}}}}})
+    };
+    assert!(render(points(20)).is_ok());
+    assert!(over(render(points(60))));
+    // A radar's point labels.
+    let radar = |n: usize| {
+        let labels: Vec<usize> = (0..n).collect();
+        json!({"type": "radar", "data": {"labels": labels, "datasets": [{"data": [1, 2]}]}})
+    };
+    assert!(render(radar(40)).is_ok());
+    assert!(over(render(radar(60))));
+}
+
 /// Past `Limits::max_scene_items` the scene stops growing and the render is a budget error.
 #[test]
 fn a_scene_over_its_item_budget_is_a_limit_error() {

@@ -537,6 +537,7 @@ fn the_readme_documents_every_budget() {
         d.max_treemap_depth,
         d.max_treemap_leaves,
         d.max_annotations,
+        d.max_total_ticks,
         d.max_scene_items,
         d.max_overdraw,
     ];
