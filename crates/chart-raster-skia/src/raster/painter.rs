@@ -340,6 +340,21 @@ impl Painter<'_> {
             let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
                 return;
             };
+            // One tiny-skia call cannot be stopped, and a hairline path of many subpaths
+            // (found by `cargo xtask sweep`: a map outline of 50,000 rings under a clip) took
+            // 20 s: such a path is stroked a run of whole subpaths at a time, with the stop
+            // polled between runs. A hairline is drawn line by line, caps per subpath, so
+            // the runs paint what the whole path does; a dash pattern runs on over the
+            // path, so dashed paths stay whole.
+            if st.dash.is_none() && tp.verbs().len() >= band::Banding::DEFAULT.min_verbs {
+                for run in subpath_runs(&tp, band::Banding::DEFAULT.min_verbs) {
+                    if (self.stop)() {
+                        return;
+                    }
+                    self.pixmap.stroke_path(&run, &sp, &st, ts(t), mask);
+                }
+                return;
+            }
             self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
             return;
         }
@@ -401,6 +416,30 @@ impl Painter<'_> {
         let path = guard::path(path, t, self.canvas(), 0.0, true);
         self.clips.push(&path, t, self.pool);
     }
+}
+
+/// `path` cut into paths of whole subpaths, each of at least `verbs` verbs but the last (a
+/// longer subpath stays whole).
+fn subpath_runs(path: &tiny_skia::Path, verbs: usize) -> Vec<tiny_skia::Path> {
+    use tiny_skia::PathSegment as S;
+    let mut runs = Vec::new();
+    let mut pb = tiny_skia::PathBuilder::new();
+    for seg in path.segments() {
+        match seg {
+            S::MoveTo(p) => {
+                if pb.len() >= verbs {
+                    runs.extend(std::mem::take(&mut pb).finish());
+                }
+                pb.move_to(p.x, p.y);
+            }
+            S::LineTo(p) => pb.line_to(p.x, p.y),
+            S::QuadTo(p1, p) => pb.quad_to(p1.x, p1.y, p.x, p.y),
+            S::CubicTo(p1, p2, p) => pb.cubic_to(p1.x, p1.y, p2.x, p2.y, p.x, p.y),
+            S::Close => pb.close(),
+        }
+    }
+    runs.extend(pb.finish());
+    runs
 }
 
 #[cfg(test)]
@@ -568,6 +607,108 @@ mod tests {
         }
     }
 
+    /// A small deterministic generator: `next(n)` is below `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
+    /// A hairline path of thousands of subpaths (lines, curves, closed rings, every cap),
+    /// stroked in runs of subpaths so that a stop can cut it: byte for byte what tiny-skia's
+    /// `stroke_path` draws in one call, with and without a clip; and a stop that fires after
+    /// the first run leaves the rest undrawn.
+    #[test]
+    fn a_hairline_of_many_subpaths_matches_tiny_skia_and_stops() {
+        use crate::scene::LineCap;
+        let (w, h) = (96u32, 80u32);
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let mut below = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut next = move |n: u64| below(n) as f32 / 10.0;
+        let mut path = Path::new();
+        for ring in 0..4000 {
+            path.move_to(next(1000) - 5.0, next(850) - 5.0);
+            path.line_to(next(1000) - 5.0, next(850) - 5.0);
+            if ring % 3 == 0 {
+                path.quad_to(next(960), next(800), next(960), next(800));
+            }
+            if ring % 2 == 0 {
+                path.close();
+            }
+        }
+        let mut clip = Path::new();
+        clip.move_to(10.0, 3.0);
+        clip.line_to(90.5, 30.25);
+        clip.line_to(5.75, 74.0);
+        clip.close();
+        let background = tiny_skia::Pixmap::new(w, h).unwrap();
+        let c = Rgba {
+            r: 200,
+            g: 40,
+            b: 90,
+            a: 160,
+        };
+        for (k, cap) in [LineCap::Butt, LineCap::Square, LineCap::Round]
+            .into_iter()
+            .enumerate()
+        {
+            let stroke = Stroke {
+                width: 0.5,
+                cap,
+                ..Stroke::default()
+            };
+            let clip = (k != 1).then_some(&clip);
+            let (expected, actual) = draw_both(
+                &background,
+                &path,
+                c,
+                Some(&stroke),
+                Transform::IDENTITY,
+                clip,
+                &reuse,
+                &text,
+            );
+            assert!(expected.data() == actual.data(), "cap {cap:?}");
+        }
+        // Stopped after the first run: some pixels drawn, fewer than by the whole path.
+        let polls = std::cell::Cell::new(0);
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() > 1
+        };
+        let mut cut = background.clone();
+        let mut painter = bare_painter(&mut cut, &reuse, &text);
+        painter.stop = &stop;
+        painter.stroke(
+            &path,
+            &Paint::Solid(c),
+            &Stroke {
+                width: 0.5,
+                ..Stroke::default()
+            },
+            Transform::IDENTITY,
+        );
+        let painted = |p: &tiny_skia::Pixmap| p.pixels().iter().filter(|px| px.alpha() > 0).count();
+        let (whole, _) = draw_both(
+            &background,
+            &path,
+            c,
+            Some(&Stroke {
+                width: 0.5,
+                ..Stroke::default()
+            }),
+            Transform::IDENTITY,
+            None,
+            &reuse,
+            &text,
+        );
+        assert!(painted(&cut) > 0 && painted(&cut) < painted(&whole));
+    }
+
     /// Scatter points (small filled and stroked circles at any sub-pixel position, some
     /// under a clip or half off the bitmap) go through the coverage mask like large fills:
     /// still byte for byte what tiny-skia's `fill_path` and `stroke_path` draw.
@@ -576,13 +717,7 @@ mod tests {
         let (w, h) = (64u32, 48u32);
         let text = TextEngine::system();
         let reuse = Reuse::default();
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
         for case in 0..300 {
             let x = next(7000) as f32 / 100.0 - 3.0;
             let y = next(5200) as f32 / 100.0 - 2.0;
