@@ -268,7 +268,20 @@ fn draw(
     annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
     if let Some(dl) = &chart.datalabels {
         use crate::plugins::datalabels as dlp;
-        let (els, origins) = dlp::collect(&ctrls, &data, &scales, &chart.datasets);
+        // The element geometry is read here, after the filler's control points; hidden
+        // datasets have none (`chart.isDatasetVisible`).
+        let els: Vec<_> = (ctrls.iter().zip(&data.metas).zip(&chart.datasets))
+            .map(|((c, meta), ds)| meta.visible.then(|| c.element_geometry(ds, meta)))
+            .collect();
+        let origins: Vec<_> = (data.metas.iter())
+            .map(|meta| {
+                let id = meta.v_id().or(meta.y_id.as_deref());
+                let v = laid_out_scales.iter().find(|s| Some(s.core.id()) == id);
+                let horizontal_bar = meta.index_axis == chart_spec::model::Axis::Y
+                    && meta.kind == chart_spec::model::ChartKind::Bar;
+                dlp::origin(v, horizontal_bar)
+            })
+            .collect();
         messages.extend(dlp::undrawn(dl, &els, &chart.datasets));
         let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
         dlp::draw(

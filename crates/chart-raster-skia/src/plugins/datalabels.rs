@@ -10,11 +10,10 @@
 //! becomes geometry ([`bounded_options`]), fonts to [`crate::elements::bounds::MAX_FONT_PX`], and the plugin's
 //! quadratic `collide` pass takes at most [`COLLIDE_BUDGET`] overlap tests.
 
-use crate::controllers::{ChartData, Controller};
 use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
 use crate::elements::geometry::ElementGeometry;
 use crate::elements::{js_round, Area, Ctx, StrokeStyle, P};
-use crate::scales::Scale;
+use crate::scales::LaidOutScale;
 use crate::scene::{LineJoin, TextBaseline};
 use chart_spec::model::LabelOptions;
 use chart_spec::model::{ChartKind, DataLabel, DataLabels, LabelAlign, LabelAnchor, LabelDisplay};
@@ -545,37 +544,17 @@ pub fn undrawn(
         .collect()
 }
 
-/// The elements and origins of every dataset, read from the updated controllers: hidden
-/// datasets have none (`chart.isDatasetVisible`).
-pub fn collect(
-    ctrls: &[Box<dyn Controller>],
-    data: &ChartData,
-    scales: &[Scale],
-    datasets: &[chart_spec::model::Dataset],
-) -> (Vec<Option<Vec<Option<ElementGeometry>>>>, Vec<Origin>) {
-    let mut elements = Vec::with_capacity(ctrls.len());
-    let mut origins = Vec::with_capacity(ctrls.len());
-    for (i, c) in ctrls.iter().enumerate() {
-        let meta = &data.metas[i];
-        let ds = &datasets[i];
-        elements.push(meta.visible.then(|| c.element_geometry(ds, meta)));
-        let v = scales
-            .iter()
-            .find(|s| Some(s.core.id()) == meta.v_id().or(meta.y_id.as_deref()));
-        origins.push(match v {
-            None => Origin::None,
-            Some(s) => match s.kind.radial() {
-                Some(g) => Origin::Center(g.x_center, g.y_center),
-                None if meta.index_axis == chart_spec::model::Axis::Y
-                    && meta.kind == ChartKind::Bar =>
-                {
-                    Origin::Horizontal
-                }
-                None => Origin::Vertical,
-            },
-        });
+/// `getScaleOrigin` of a dataset from its laid-out value scale (`None`: the dataset has
+/// none); `horizontal_bar`: a bar dataset with `indexAxis: 'y'`, whose labels point right.
+pub fn origin(value_scale: Option<&LaidOutScale>, horizontal_bar: bool) -> Origin {
+    match value_scale {
+        None => Origin::None,
+        Some(s) => match s.radial_center() {
+            Some((x, y)) => Origin::Center(x, y),
+            None if horizontal_bar => Origin::Horizontal,
+            None => Origin::Vertical,
+        },
     }
-    (elements, origins)
 }
 
 #[cfg(test)]

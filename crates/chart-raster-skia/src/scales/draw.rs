@@ -43,6 +43,11 @@ impl LaidOutScale {
         }
     }
 
+    /// A radial linear scale's `(xCenter, yCenter)` (`None`: not a radial scale).
+    pub fn radial_center(&self) -> Option<(f64, f64)> {
+        self.radial.as_ref().map(RadialDrawing::center)
+    }
+
     /// `getPixelForTick(index)`, as the update left it (NaN past the last tick).
     fn pixel_for_tick(&self, index: usize) -> f64 {
         self.tick_pixels.get(index).copied().unwrap_or(f64::NAN)

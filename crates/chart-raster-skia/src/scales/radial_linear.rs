@@ -232,6 +232,11 @@ pub struct RadialDrawing {
 }
 
 impl RadialDrawing {
+    /// `(xCenter, yCenter)`, the centre the update left.
+    pub fn center(&self) -> (f64, f64) {
+        (self.geom.x_center, self.geom.y_center)
+    }
+
     /// `RadialLinearScale.drawBackground`, `drawGrid` (grid circles or polygons, angle lines
     /// and point labels) and `drawLabels`, for one layer.
     pub fn draw(&self, core: &ScaleCore, layer: ScaleLayer, ctx: &mut Ctx<'_>) {
