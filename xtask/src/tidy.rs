@@ -34,6 +34,7 @@ const DRAW_MODULES: &[&str] = &[
     "crates/chart-raster-skia/src/scales/draw.rs",
     "crates/chart-raster-skia/src/scales/radial_draw.rs",
     "crates/chart-raster-skia/src/plugins/datalabels.rs",
+    "crates/chart-raster-skia/src/plugins/gradient/repaint.rs",
 ];
 
 /// The update stage's types that the [`DRAW_MODULES`] may not name (rule 7).

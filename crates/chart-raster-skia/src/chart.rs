@@ -147,6 +147,7 @@ fn draw(
         layout,
         scales,
         mut laid_out_scales,
+        gradients,
         data,
         mut ctrls,
         legend,
@@ -155,12 +156,6 @@ fn draw(
         prepared,
     } = updated;
     let area = layout.chart_area;
-    // The gradient plugin's `afterUpdate`: legend items of data values take their colour.
-    let mut legend = legend;
-    if let Some(l) = legend.as_mut().filter(|_| !chart.gradients.is_empty()) {
-        let (specs, ds) = (&chart.gradients, &chart.datasets);
-        crate::plugins::gradient::recolor_legend(&mut l.items, specs, &scales, &data, ds);
-    }
     // Dataset clip areas (`getDatasetClipArea`), by dataset index.
     let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
     let (width, height) = (layout.width, layout.height);
@@ -295,7 +290,7 @@ fn draw(
         li += 1;
     }
     annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
-    crate::plugins::gradient::apply(&mut ctx.items[..], &chart.gradients, &scales, &data, &area);
+    crate::plugins::gradient::apply(&mut ctx.items[..], &gradients, &area);
 }
 
 /// What one layer of `Chart.draw` draws: a box of the layout or one part of a scale.

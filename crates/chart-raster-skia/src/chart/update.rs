@@ -11,6 +11,7 @@ use crate::layout::{
     self, BoxPos, DatasetLayout, Layout, LayoutBox, PlacedBox, ScaleLayout, TickLayout,
 };
 use crate::plugins::annotation::Prepared;
+use crate::plugins::gradient::{self, ScaleGradient};
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
 use crate::scales::tick_budget::TickBudget;
@@ -34,6 +35,8 @@ pub struct Updated {
     pub scales: Vec<Scale>,
     /// What the drawing of each scale reads, in `scales` order.
     pub laid_out_scales: Vec<LaidOutScale>,
+    /// chartjs-plugin-gradient's gradients over their laid-out scales.
+    pub gradients: Vec<ScaleGradient>,
     /// Every dataset's meta and the stacks.
     pub data: ChartData,
     /// One updated controller per dataset.
@@ -340,9 +343,16 @@ pub fn update(
     let laid_out_scales = (0..scales.len())
         .map(|i| Scale::laid_out(&scales, i))
         .collect();
+    // The gradient plugin's `afterUpdate`: legend items of data values take their colour.
+    if let Some(l) = legend.as_mut().filter(|_| !chart.gradients.is_empty()) {
+        let (specs, ds) = (&chart.gradients, &chart.datasets);
+        gradient::recolor_legend(&mut l.items, specs, &scales, &data, ds);
+    }
+    let gradients = gradient::prepare(&chart.gradients, &scales, &data);
     Some(Updated {
         layout,
         laid_out_scales,
+        gradients,
         scales,
         data,
         ctrls,

@@ -2,23 +2,28 @@
 //!
 //! Resolution wrote a stand-in colour per gradient into the dataset
 //! ([`chart_spec::resolve::apply_gradient_sentinels`]), so every element, line, fill
-//! and legend box that uses the option is drawn with it. Once the scales are laid out, this
-//! module repaints those shapes: inside the chart area with the plugin's `createGradient` over
-//! the scale (stops from `getPixelStop`), outside it (legend boxes) over the shape's own box,
-//! as the plugin's `updateLegendItems` does over the legend hit box.
+//! and legend box that uses the option is drawn with it. Once the scales are laid out, the
+//! update reads each gradient's stops off its scale (`getPixelStop`) into a
+//! [`ScaleGradient`] ([`prepare`]) and recolours the legend items of data values
+//! ([`recolor_legend`]); the drawing ([`repaint`], from those values only) repaints the
+//! shapes: inside the chart area with the plugin's `createGradient` over the scale, outside
+//! it (legend boxes) over the shape's own box, as the plugin's `updateLegendItems` does over
+//! the legend hit box.
 //!
 //! Both lookups are by map (a stop's label among the scale's labels, an item's colour among
 //! the gradients' stand-ins), so the work stays linear in labels and scene items.
 
 use crate::controllers::ChartData;
-use crate::elements::Area;
 use crate::plugins::legend::LegendItem;
 use crate::scales::Scale;
-use crate::scene::{Item, Paint, PathCmd, Transform};
 use chart_spec::model::{Dataset, Datum, Raw};
 use chart_spec::model::{GradientAxis, GradientSpec};
 use chart_spec::Rgba;
 use std::collections::HashMap;
+
+mod repaint;
+
+pub use repaint::{apply, ScaleGradient};
 
 /// The colour stops of one gradient: `addColors` (stop clamped to 0..=1, sorted).
 fn stops(g: &GradientSpec, scale: &Scale) -> Vec<(f32, Rgba)> {
@@ -60,51 +65,6 @@ fn stops(g: &GradientSpec, scale: &Scale) -> Vec<(f32, Rgba)> {
     }
     out.sort_by(|a, b| a.0.total_cmp(&b.0));
     out.into_iter().map(|(s, c)| (s as f32, c)).collect()
-}
-
-/// `createGradient(ctx, axis, area)` over a box (`left, top, right, bottom`) or a radial
-/// scale, with `stops`.
-fn paint(
-    axis: GradientAxis,
-    b: (f64, f64, f64, f64),
-    radial: Option<(f64, f64, f64)>,
-    stops: Vec<(f32, Rgba)>,
-) -> Paint {
-    let (l, t, r, btm) = b;
-    match (axis, radial) {
-        (GradientAxis::R, Some((cx, cy, radius))) => Paint::RadialGradient {
-            x0: cx as f32,
-            y0: cy as f32,
-            r0: 0.0,
-            x1: cx as f32,
-            y1: cy as f32,
-            r1: radius as f32,
-            stops,
-        },
-        (GradientAxis::R, None) => Paint::RadialGradient {
-            x0: ((l + r) / 2.0) as f32,
-            y0: ((t + btm) / 2.0) as f32,
-            r0: 0.0,
-            x1: ((l + r) / 2.0) as f32,
-            y1: ((t + btm) / 2.0) as f32,
-            r1: ((r - l).max(btm - t) / 2.0) as f32,
-            stops,
-        },
-        (GradientAxis::Y, _) => Paint::LinearGradient {
-            x0: 0.0,
-            y0: btm as f32,
-            x1: 0.0,
-            y1: t as f32,
-            stops,
-        },
-        (GradientAxis::X, _) => Paint::LinearGradient {
-            x0: l as f32,
-            y0: 0.0,
-            x1: r as f32,
-            y1: 0.0,
-            stops,
-        },
-    }
 }
 
 /// `getScale(meta, axis)`: the dataset's scale of the gradient's axis.
@@ -250,50 +210,15 @@ pub fn recolor_legend(
     }
 }
 
-/// The scene bounding box of a path's points.
-fn path_box(cmds: &[PathCmd], t: &Transform) -> Option<(f64, f64, f64, f64)> {
-    let mut b: Option<(f64, f64, f64, f64)> = None;
-    for c in cmds {
-        let (pts, n): ([(f32, f32); 3], usize) = match *c {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => ([(x, y); 3], 1),
-            PathCmd::QuadTo(a, bb, x, y) => ([(a, bb), (x, y), (x, y)], 2),
-            PathCmd::CubicTo(a, bb, c2, d, x, y) => ([(a, bb), (c2, d), (x, y)], 3),
-            PathCmd::Close => ([(0.0, 0.0); 3], 0),
-        };
-        for &(x, y) in &pts[..n] {
-            let (x, y) = t.apply(x, y);
-            let (x, y) = (f64::from(x), f64::from(y));
-            b = Some(match b {
-                None => (x, y, x, y),
-                Some((l, tp, r, bt)) => (l.min(x), tp.min(y), r.max(x), bt.max(y)),
-            });
-        }
-    }
-    b
-}
-
-/// Repaints the stand-in colours of `specs` with their gradients.
-pub fn apply(
-    items: &mut [Item],
-    specs: &[GradientSpec],
-    scales: &[Scale],
-    data: &ChartData,
-    area: &Area,
-) {
-    // (sentinel, axis, stops, scale box, radial geometry)
-    type Ready = (
-        Rgba,
-        GradientAxis,
-        Vec<(f32, Rgba)>,
-        (f64, f64, f64, f64),
-        Option<(f64, f64, f64)>,
-    );
-    let ready: Vec<Ready> = specs
+/// The plugin's gradients once the scales are laid out: each spec whose dataset has the
+/// scale of its axis and whose colours give at least one stop, with what the repaint reads.
+pub fn prepare(specs: &[GradientSpec], scales: &[Scale], data: &ChartData) -> Vec<ScaleGradient> {
+    specs
         .iter()
         .filter_map(|g| {
             let s = scale_of(g, scales, data)?;
-            let st = stops(g, s);
-            if st.is_empty() {
+            let stops = stops(g, s);
+            if stops.is_empty() {
                 return None;
             }
             let c = &s.core;
@@ -301,54 +226,15 @@ pub fn apply(
                 .kind
                 .radial()
                 .map(|r| (r.x_center, r.y_center, r.drawing_area));
-            Some((
-                g.sentinel,
-                g.axis,
-                st,
-                (c.left, c.top, c.right, c.bottom),
+            Some(ScaleGradient {
+                sentinel: g.sentinel,
+                axis: g.axis,
+                stops,
+                scale_box: (c.left, c.top, c.right, c.bottom),
                 radial,
-            ))
+            })
         })
-        .collect();
-    if ready.is_empty() {
-        return;
-    }
-    // The first gradient of each stand-in colour, as `find` would pick.
-    let mut by_sentinel: HashMap<Rgba, usize> = HashMap::new();
-    for (i, r) in ready.iter().enumerate() {
-        by_sentinel.entry(r.0).or_insert(i);
-    }
-    for item in items.iter_mut() {
-        let (path, p, transform) = match item {
-            Item::Fill {
-                path,
-                paint,
-                transform,
-            }
-            | Item::Stroke {
-                path,
-                paint,
-                transform,
-                ..
-            } => (&*path, paint, *transform),
-            _ => continue,
-        };
-        let Paint::Solid(c) = *p else { continue };
-        let Some((_, axis, st, scale_box, radial)) =
-            by_sentinel.get(&c).and_then(|&i| ready.get(i))
-        else {
-            continue;
-        };
-        let bbox = path_box(&path.cmds, &transform);
-        let outside = bbox.is_some_and(|(l, t, r, b)| {
-            r < area.left || l > area.right || b < area.top || t > area.bottom
-        });
-        *p = match (outside, bbox) {
-            // A legend box: the gradient over the box itself.
-            (true, Some(b)) => paint(*axis, b, None, st.clone()),
-            _ => paint(*axis, *scale_box, *radial, st.clone()),
-        };
-    }
+        .collect()
 }
 
 #[cfg(test)]
