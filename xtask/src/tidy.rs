@@ -35,6 +35,7 @@ const DRAW_MODULES: &[&str] = &[
     "crates/chart-raster-skia/src/scales/radial_draw.rs",
     "crates/chart-raster-skia/src/plugins/datalabels.rs",
     "crates/chart-raster-skia/src/plugins/gradient/repaint.rs",
+    "crates/chart-raster-skia/src/plugins/filler/draw.rs",
 ];
 
 /// The update stage's types that the [`DRAW_MODULES`] may not name (rule 7).

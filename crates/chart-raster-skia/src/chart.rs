@@ -182,7 +182,9 @@ fn draw(
                 l.update_control_points(&area, data.metas[i].index_axis);
             }
         }
-        filler::sources(chart, &data, &mut ctrls, &scales, &clips)
+        let mut sources = filler::sources(chart, &data, &mut ctrls, &scales, &clips);
+        filler::targets(&mut sources, &scales, &data, cancel);
+        sources
     } else {
         Vec::new()
     };
@@ -191,7 +193,7 @@ fn draw(
             if ctx.stopped() {
                 return;
             }
-            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
     }
     let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
@@ -236,7 +238,7 @@ fn draw(
             if ctx.stopped() {
                 return;
             }
-            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
     }
     annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
@@ -247,7 +249,7 @@ fn draw(
         let ds = &chart.datasets[i];
         let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
-            filler::draw_fill(&mut ctx, &fill_sources, i, &scales, &area, &data);
+            filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
         annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &scales);
         let clip = clips[i];

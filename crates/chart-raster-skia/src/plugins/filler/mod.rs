@@ -1,13 +1,19 @@
 //! The filler plugin (plugin.filler): areas between a line and a target (another dataset,
 //! the origin, the start or end of the scale, a value, the stack below, or the shape itself),
-//! with `above`/`below` colours split along the target.
+//! with `above`/`below` colours split along the target. This module reads the controllers'
+//! lines and the scales: each line's [`Source`] ([`sources`]) and what its fill reaches
+//! ([`targets`]); [`draw`] draws from those alone.
 
 use crate::controllers::{ChartData, Controller};
-use crate::elements::line::{is_between, Bounds, LineEl, LinePoint, Prop, Segment};
-use crate::elements::{Area, Ctx, P};
+use crate::elements::line::{is_between, LineEl, LinePoint, Prop};
+use crate::elements::Area;
 use crate::scales::Scale;
 use chart_spec::model::{Chart, ChartKind, Fill};
-use chart_spec::Rgba;
+use chart_spec::{Cancel, Rgba};
+
+mod draw;
+
+pub use draw::draw_fill;
 
 /// A fill source (`meta.$filler`).
 pub struct Source {
@@ -29,6 +35,8 @@ pub struct Source {
     pub below: Rgba,
     /// Dataset clip area (`getDatasetClipArea`), `None` when clipping is disabled.
     pub clip: Option<Area>,
+    /// What the fill reaches (`_getTarget`), set by [`targets`] for visible datasets.
+    target: Option<Target>,
 }
 
 /// `afterDatasetsUpdate` + the control points of `beforeDraw`: every line's fill source with
@@ -68,6 +76,7 @@ pub fn sources(
                 below: o.fill.below.unwrap_or(bg),
                 line,
                 clip: clips.get(i).copied().flatten(),
+                target: None,
             }
         });
         out.push(src);
@@ -118,6 +127,7 @@ fn resolve_target(sources: &[Option<Source>], index: usize, propagate: bool) -> 
     }
 }
 
+/// `_getTarget`: what a source's fill reaches.
 enum Target {
     Line(LineEl),
     Shape,
@@ -127,6 +137,34 @@ enum Target {
         y: f64,
         r: f64,
     },
+}
+
+/// `_getTarget` of every visible dataset's source (the datasets [`draw_fill`] draws), once
+/// the sources' targets are resolved and their lines' control points updated; stops early
+/// when the render is cancelled.
+pub fn targets(
+    sources: &mut [Option<Source>],
+    scales: &[Scale],
+    data: &ChartData,
+    cancel: &Cancel,
+) {
+    let mut found = Vec::with_capacity(data.sorted_visible.len());
+    for &i in &data.sorted_visible {
+        if cancel.is_cancelled() {
+            break;
+        }
+        let Some(Some(src)) = sources.get(i) else {
+            continue;
+        };
+        if src.fill != Fill::None {
+            found.push((i, get_target(sources, src, scales, data)));
+        }
+    }
+    for (i, t) in found {
+        if let Some(Some(src)) = sources.get_mut(i) {
+            src.target = t;
+        }
+    }
 }
 
 fn scale<'a>(scales: &'a [Scale], id: Option<&str>) -> Option<&'a Scale> {
@@ -348,223 +386,4 @@ fn find_point(line: &LineEl, sp: &LinePoint) -> Option<(bool, bool, LinePoint)> 
             ..LinePoint::default()
         },
     ))
-}
-
-/// `_drawfill` for the dataset `index`, when it has a fill.
-pub fn draw_fill(
-    ctx: &mut Ctx<'_>,
-    sources: &[Option<Source>],
-    index: usize,
-    scales: &[Scale],
-    area: &Area,
-    data: &ChartData,
-) {
-    let Some(Some(src)) = sources.get(index) else {
-        return;
-    };
-    if src.fill == Fill::None {
-        return;
-    }
-    let Some(target) = get_target(sources, src, scales, data) else {
-        return;
-    };
-    if src.line.points.is_empty() {
-        return;
-    }
-    ctx.clip_area(*area);
-    // Radar (loop) lines fill by angle inside do_fill (`property === 'angle'`).
-    do_fill(ctx, src, &target, area);
-    ctx.unclip_area();
-}
-
-fn do_fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, area: &Area) {
-    let property = src.prop;
-    ctx.save();
-    let mut color = src.below;
-    if src.below != src.above {
-        if let Target::Line(t) = target {
-            if property == Prop::X {
-                clip_vertical(ctx, t, area.top);
-                fill(ctx, src, target, src.above, property, area);
-                ctx.restore();
-                ctx.save();
-                clip_vertical(ctx, t, area.bottom);
-            } else if property == Prop::Y {
-                clip_horizontal(ctx, t, area.left);
-                fill(ctx, src, target, src.below, property, area);
-                ctx.restore();
-                ctx.save();
-                clip_horizontal(ctx, t, area.right);
-                color = src.above;
-            }
-        }
-    }
-    fill(ctx, src, target, color, property, area);
-    ctx.restore();
-}
-
-/// `_clipVertical`: clips to the area between the line and the horizontal line at `clip_y`.
-fn clip_vertical(ctx: &mut Ctx<'_>, target: &LineEl, clip_y: f64) {
-    clip_to_edge(ctx, target, |x, _| (x, clip_y));
-}
-
-/// `_clipHorizontal`: clips to the area between the line and the vertical line at `clip_x`.
-fn clip_horizontal(ctx: &mut Ctx<'_>, target: &LineEl, clip_x: f64) {
-    clip_to_edge(ctx, target, |_, y| (clip_x, y));
-}
-
-/// The path both Chart.js clip helpers build: each segment of the line, joined to the next
-/// and closed through `edge(x, y)`, the point's projection on the clipping edge.
-fn clip_to_edge(ctx: &mut Ctx<'_>, target: &LineEl, edge: impl Fn(f64, f64) -> (f64, f64)) {
-    let mut p = P::new();
-    let mut first = true;
-    let mut line_loop = false;
-    for seg in target.segments() {
-        let fp = target.points[seg.start];
-        let lp = target.points[find_segment_end(seg.start, seg.end, &target.points)];
-        if first {
-            p.move_to(fp.x, fp.y);
-            first = false;
-        } else {
-            let (ex, ey) = edge(fp.x, fp.y);
-            p.line_to(ex, ey);
-            p.line_to(fp.x, fp.y);
-        }
-        line_loop = target.path_segment(&mut p, &seg, None, line_loop, false);
-        if line_loop {
-            p.close();
-        } else {
-            let (ex, ey) = edge(lp.x, lp.y);
-            p.line_to(ex, ey);
-        }
-    }
-    if let Some(f) = target.first_point() {
-        let (ex, ey) = edge(f.x, f.y);
-        p.line_to(ex, ey);
-    }
-    p.close();
-    ctx.clip(p);
-}
-
-fn get_bounds(prop: Prop, first: &LinePoint, last: &LinePoint, lp: bool) -> Option<Bounds> {
-    if lp {
-        return None;
-    }
-    Some(Bounds {
-        start: prop.normalize(prop.of(first)),
-        end: prop.normalize(prop.of(last)),
-    })
-}
-
-struct Part {
-    source: Segment,
-    target: Option<Segment>,
-    /// The bounds of the source segment, for arc targets.
-    bounds: Option<Bounds>,
-    start: f64,
-    end: f64,
-}
-
-/// `_segments(line, target, property)`.
-fn segments(line: &LineEl, target: &Target, axis: Prop) -> Vec<Part> {
-    let mut parts = Vec::new();
-    for seg in line.segments() {
-        let end = find_segment_end(seg.start, seg.end, &line.points);
-        let bounds = get_bounds(axis, &line.points[seg.start], &line.points[end], seg.loop_);
-        let Target::Line(t) = target else {
-            parts.push(Part {
-                source: seg,
-                target: None,
-                bounds,
-                start: axis.of(&line.points[seg.start]),
-                end: axis.of(&line.points[end]),
-            });
-            continue;
-        };
-        for tgt in t.bound_segments(axis, bounds) {
-            let sub = get_bounds(axis, &t.points[tgt.start], &t.points[tgt.end], tgt.loop_);
-            for fs in line.bound_segment(&seg, axis, sub) {
-                let edge = |f: fn(f64, f64) -> f64, pick: fn(&Bounds) -> f64| match (bounds, sub) {
-                    (Some(a), Some(b)) => f(pick(&a), pick(&b)),
-                    (Some(a), None) => pick(&a),
-                    (None, Some(b)) => pick(&b),
-                    (None, None) => 0.0,
-                };
-                parts.push(Part {
-                    source: fs,
-                    target: Some(tgt),
-                    bounds,
-                    start: edge(f64::max, |b| b.start),
-                    end: edge(f64::min, |b| b.end),
-                });
-            }
-        }
-    }
-    parts
-}
-
-fn fill(ctx: &mut Ctx<'_>, src: &Source, target: &Target, color: Rgba, axis: Prop, area: &Area) {
-    let line = &src.line;
-    for part in segments(line, target, axis) {
-        ctx.save();
-        let not_shape = !matches!(target, Target::Shape);
-        // clipBounds: only x and y bounds clip.
-        if not_shape && axis != Prop::Angle {
-            let (s, e) = (part.start, part.end);
-            let (mut l, mut t, mut r, mut b) = if axis == Prop::X {
-                (s, area.top, e, area.bottom)
-            } else {
-                (area.left, s, area.right, e)
-            };
-            if let Some(c) = src.clip {
-                l = l.max(c.left);
-                r = r.min(c.right);
-                t = t.max(c.top);
-                b = b.min(c.bottom);
-            }
-            let mut p = P::new();
-            p.rect(l, t, r - l, b - t);
-            ctx.clip(p);
-        }
-        let mut p = P::new();
-        let line_loop = line.path_segment(&mut p, &part.source, None, true, false);
-        let mut lp = false;
-        if let Target::Arc { x, y, r } = *target {
-            // simpleArc: interpolate at the angles, path along the circle backwards.
-            let at = |a: f64| (x + libm::cos(a) * r, y + libm::sin(a) * r);
-            if line_loop {
-                p.close();
-            } else {
-                let (px, py) = at(part.end);
-                p.line_to(px, py);
-            }
-            let (bs, be) = part
-                .bounds
-                .map(|b| (b.start, b.end))
-                .unwrap_or((0.0, std::f64::consts::TAU));
-            p.arc(x, y, r, be, bs, true);
-            if !line_loop {
-                let (px, py) = at(part.start);
-                p.line_to(px, py);
-            }
-        }
-        if let (Target::Line(t), Some(tgt)) = (target, part.target) {
-            if line_loop {
-                p.close();
-            } else if let Some((x, y)) = t.interpolate(part.end, axis) {
-                p.line_to(x, y);
-            }
-            let target_loop = t.path_segment(&mut p, &tgt, None, line_loop, true);
-            lp = line_loop && target_loop;
-            if !lp {
-                if let Some((x, y)) = t.interpolate(part.start, axis) {
-                    p.line_to(x, y);
-                }
-            }
-        }
-        p.close();
-        let _ = lp;
-        ctx.fill(&p, color);
-        ctx.restore();
-    }
 }
