@@ -147,10 +147,17 @@ impl Engine {
         let stop = || cancel.is_cancelled();
         let bytes = match format {
             vector::VectorFormat::Svg => vector::svg::write(&scene, &self.text, &stop),
-            vector::VectorFormat::Pdf => vector::pdf::write(&scene, &self.text, &stop),
+            vector::VectorFormat::Pdf => {
+                vector::pdf::write(&scene, &self.text, &stop, self.limits.max_pdf_content)
+            }
         }
         .map_err(|e| match e {
             vector::VectorError::Cancelled => Error::Cancelled,
+            vector::VectorError::OverBudget(max) => Error::Limit {
+                what: "PDF content (items, path points and glyphs)",
+                max,
+                variable: "MAX_PDF_CONTENT",
+            },
             other => Error::Vector(other.to_string()),
         })?;
         Ok(vector::Written { bytes, messages })

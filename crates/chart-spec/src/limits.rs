@@ -102,6 +102,14 @@ pub struct Limits {
     /// points at the default radius 59; a sankey whose flows form one chain of 5,000 nodes
     /// 327).
     pub max_overdraw: usize,
+    /// Drawing work of one PDF page (`MAX_PDF_CONTENT`): one per item written, per path point
+    /// (a move, line end or close, each control point of a curve) and per glyph shown. The
+    /// PDF writer (krilla) deflates the page's content stream in one call after the render's
+    /// last poll of its [`Cancel`]; this bounds how long that call can overrun a deadline.
+    /// Default: 2,000,000 (about 0.4 s of deflate in a release build on a loaded machine,
+    /// 0.16-0.2 s per million; the heaviest gallery PDF needs 2,066; 99,000 radar points
+    /// with their point labels need 5.1 million).
+    pub max_pdf_content: usize,
 }
 
 impl Default for Limits {
@@ -128,6 +136,7 @@ impl Default for Limits {
             max_geo_polygons: 20_000,
             max_geo_vertices: 1_000_000,
             max_overdraw: 250,
+            max_pdf_content: Self::DEFAULT_MAX_PDF_CONTENT,
         }
     }
 }
@@ -156,9 +165,12 @@ pub struct LimitsError {
 }
 
 impl Limits {
+    /// The default of [`Limits::max_pdf_content`].
+    pub const DEFAULT_MAX_PDF_CONTENT: usize = 2_000_000;
+
     /// The environment variable of every configurable budget, in field order. `max_ticks` has
     /// none: it is Chart.js's own constant.
-    pub const VARIABLES: [&'static str; 15] = [
+    pub const VARIABLES: [&'static str; 16] = [
         "MAX_DATASETS",
         "MAX_POINTS_PER_DATASET",
         "MAX_POINTS",
@@ -174,10 +186,11 @@ impl Limits {
         "MAX_TOTAL_TICKS",
         "MAX_SCENE_ITEMS",
         "MAX_OVERDRAW",
+        "MAX_PDF_CONTENT",
     ];
 
     /// Each configurable budget with its environment variable (the order of [`Self::VARIABLES`]).
-    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 15] {
+    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 16] {
         let v = Self::VARIABLES;
         [
             (v[0], &mut self.max_datasets),
@@ -195,6 +208,7 @@ impl Limits {
             (v[12], &mut self.max_total_ticks),
             (v[13], &mut self.max_scene_items),
             (v[14], &mut self.max_overdraw),
+            (v[15], &mut self.max_pdf_content),
         ]
     }
 
@@ -334,8 +348,9 @@ mod tests {
             l.max_total_ticks,
             l.max_scene_items,
             l.max_overdraw,
+            l.max_pdf_content,
         ];
-        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15]);
+        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
         assert_eq!(l.max_ticks, 1_000);
     }
 

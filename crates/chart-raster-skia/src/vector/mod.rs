@@ -46,6 +46,9 @@ pub enum VectorError {
     /// The PDF could not be written (a page without size, or krilla refused the document).
     #[error("cannot write the PDF: {0}")]
     Pdf(String),
+    /// The PDF page needs more drawing work than `MAX_PDF_CONTENT` (the limit given).
+    #[error("the PDF needs more content than the limit of {0} (MAX_PDF_CONTENT)")]
+    OverBudget(usize),
 }
 
 /// Items written between polls of the render's stop signal.

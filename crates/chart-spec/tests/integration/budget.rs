@@ -540,6 +540,7 @@ fn the_readme_documents_every_budget() {
         d.max_total_ticks,
         d.max_scene_items,
         d.max_overdraw,
+        d.max_pdf_content,
     ];
     for (name, default) in Limits::VARIABLES.iter().zip(defaults) {
         let row = readme
