@@ -36,6 +36,10 @@ const DRAW_MODULES: &[&str] = &[
     "crates/chart-raster-skia/src/plugins/datalabels.rs",
     "crates/chart-raster-skia/src/plugins/gradient/repaint.rs",
     "crates/chart-raster-skia/src/plugins/filler/draw.rs",
+    "crates/chart-raster-skia/src/plugins/annotation/mod.rs",
+    "crates/chart-raster-skia/src/plugins/annotation/geometry.rs",
+    "crates/chart-raster-skia/src/plugins/annotation/label.rs",
+    "crates/chart-raster-skia/src/plugins/annotation/shape.rs",
 ];
 
 /// The update stage's types that the [`DRAW_MODULES`] may not name (rule 7).

@@ -8,7 +8,7 @@ use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
 use crate::scales::tick_budget::TickBudget;
-use crate::scales::{LaidOutScale, Scale, ScaleLayer};
+use crate::scales::{LaidOutScale, ScaleLayer};
 use crate::scene::{ItemList, Scene};
 use crate::text::TextEngine;
 use crate::Settings;
@@ -197,17 +197,18 @@ fn draw(
         }
     }
     let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
-    let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[Scale]| {
+    let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[LaidOutScale]| {
         if let Some(a) = &chart.annotation {
             let sc = crate::plugins::annotation::Scales {
                 list: scales,
                 parsed: &prepared.parsed,
+                pixels: &prepared.pixels,
                 hole,
             };
             crate::plugins::annotation::draw(ctx, a, t, &sc, &area, limits);
         }
     };
-    annotate(&mut ctx, AnnDrawTime::BeforeDraw, &scales);
+    annotate(&mut ctx, AnnDrawTime::BeforeDraw, &laid_out_scales);
 
     let draw_layer = |ctx: &mut Ctx<'_>, layer: Layer, scales: &mut [LaidOutScale]| match layer {
         Layer::Legend => {
@@ -241,7 +242,7 @@ fn draw(
             filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
     }
-    annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &scales);
+    annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &laid_out_scales);
     for &i in data.sorted_visible.iter().rev() {
         if ctx.stopped() {
             return;
@@ -251,7 +252,7 @@ fn draw(
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
             filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
-        annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &scales);
+        annotate(&mut ctx, AnnDrawTime::BeforeDataset(i), &laid_out_scales);
         let clip = clips[i];
         if let Some(c) = clip {
             ctx.clip_area(c);
@@ -262,7 +263,7 @@ fn draw(
         }
     }
     // afterDatasetsDraw: annotation (registered on load) before datalabels.
-    annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &scales);
+    annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &laid_out_scales);
     if let Some(dl) = &chart.datalabels {
         use crate::plugins::datalabels as dlp;
         // The element geometry is read here, after the filler's control points; hidden
@@ -291,7 +292,7 @@ fn draw(
         draw_layer(&mut ctx, layers[li].2, &mut laid_out_scales);
         li += 1;
     }
-    annotate(&mut ctx, AnnDrawTime::AfterDraw, &scales);
+    annotate(&mut ctx, AnnDrawTime::AfterDraw, &laid_out_scales);
     crate::plugins::gradient::apply(&mut ctx.items[..], &gradients, &area);
 }
 

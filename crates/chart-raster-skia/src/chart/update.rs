@@ -343,6 +343,12 @@ pub fn update(
     let laid_out_scales = (0..scales.len())
         .map(|i| Scale::laid_out(&scales, i))
         .collect();
+    let mut prepared = prepared;
+    if let Some(a) = &chart.annotation {
+        let parsed = &prepared.parsed;
+        prepared.pixels =
+            crate::plugins::annotation::pixels(a, &scales, parsed, limits.max_annotations);
+    }
     // The gradient plugin's `afterUpdate`: legend items of data values take their colour.
     if let Some(l) = legend.as_mut().filter(|_| !chart.gradients.is_empty()) {
         let (specs, ds) = (&chart.gradients, &chart.datasets);

@@ -5,7 +5,7 @@
 use super::{scale_for, scale_value, Scales};
 use crate::elements::Area;
 use crate::math::squared;
-use crate::scales::Scale;
+use crate::scales::LaidOutScale;
 use chart_spec::model::annotation::Annotation;
 use chart_spec::model::{Axis, Raw};
 use std::f64::consts::PI;
@@ -38,7 +38,7 @@ impl Bounds {
 /// `getDimensionByScale`: (start, end) pixels, unordered.
 pub(super) fn dimension(
     sc: &Scales<'_>,
-    scale: &Scale,
+    scale: &LaidOutScale,
     min: &Raw,
     max: &Raw,
     start: f64,

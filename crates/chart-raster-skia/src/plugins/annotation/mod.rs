@@ -3,7 +3,8 @@
 //! `adjustScaleRange` widening the scales to show them.
 //!
 //! Mirrors the plugin's `resolveElementProperties` of each element type (positions from
-//! `scaleValue` on the chart's scales), `calculateLabelPosition` for line labels,
+//! `scaleValue`: the laid-out scales and the values' pixels that [`prepare`](mod@prepare)
+//! read off the update's scales), `calculateLabelPosition` for line labels,
 //! `resolveLabelElementProperties` for box labels, and `drawBox`/`drawLabel`.
 //!
 //! Hostile options: before drawing, every annotation is copied with its numbers bounded
@@ -14,13 +15,13 @@ use crate::elements::bounds::{bounded_dash, bounded_font, finite_in, MAX_PX};
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, P};
 use crate::math::squared;
-use crate::scales::{DataLimits, Scale};
+use crate::scales::LaidOutScale;
 use crate::scene::{LineCap, LineJoin};
 use chart_spec::model::annotation::{
     Annotation, AnnotationKind, AnnotationLabel, Annotations, ArrowHead, DrawTime, Shape,
 };
 use chart_spec::model::annotation::{ControlOffset, LabelSize};
-use chart_spec::model::{Axis, ChartKind, Raw};
+use chart_spec::model::{Axis, Raw};
 use chart_spec::Limits;
 use std::borrow::Cow;
 use std::collections::HashMap;
@@ -28,7 +29,10 @@ use std::f64::consts::PI;
 
 mod geometry;
 mod label;
+mod prepare;
 mod shape;
+
+pub use prepare::{doughnut_hole, pixels, prepare, Prepared, Widened};
 
 use geometry::{
     angle_in_curve, box_bounds, control_point, line_props, point_in_curve, point_props,
@@ -123,86 +127,54 @@ fn bounded(a: &Annotation) -> Annotation {
 }
 
 /// `retrieveScaleID`: the option, else the first scale of that axis.
-fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a Scale> {
+fn scale_for<'a>(scales: &Scales<'a>, id: Option<&str>, axis: Axis) -> Option<&'a LaidOutScale> {
     match id {
         Some(id) => scales.list.iter().find(|s| s.core.id() == id),
         None => scales.list.iter().find(|s| s.core.axis() == axis),
     }
 }
 
-/// `scale.parse(value)` for an annotation value (`None`: not a finite number).
-fn parse(scale: &mut Scale, v: &Raw) -> Option<f64> {
-    if v.is_null_or_undef() {
-        return None;
-    }
-    let s = &mut *scale;
-    s.kind.parse(&s.core, v, None).filter(|f| f.is_finite())
-}
-
 /// Annotation values parsed by each scale before drawing (`scale.parse` needs `&mut` and
 /// runs when the scales are built): (scale id, value as written) → parsed value.
 pub type Parsed = HashMap<(String, String), f64>;
 
+/// The pixel of each annotation value on the scale it is bound to, computed once the scales
+/// are laid out (`scale.getPixelForValue`): scale id → value (as bits) → pixel.
+pub type Pixels = HashMap<String, HashMap<u64, f64>>;
+
 /// The chart's scales with the annotation values they parsed.
 pub struct Scales<'a> {
-    /// The scales.
-    pub list: &'a [Scale],
+    /// The scales, laid out.
+    pub list: &'a [LaidOutScale],
     /// Parsed annotation values.
     pub parsed: &'a Parsed,
+    /// The pixels of the annotations' values on their scales.
+    pub pixels: &'a Pixels,
     /// The hole of the innermost visible doughnut or pie ring drawn over at least 90°
     /// (`getDatasetMeta` of doughnutLabel): centre x, y and inner radius.
     pub hole: Option<(f64, f64, f64)>,
 }
 
-/// `scaleValue(scale, value, fallback)`.
-fn scale_value(sc: &Scales<'_>, scale: &Scale, v: &Raw, fallback: f64) -> f64 {
-    let parsed = match v {
+/// The value of `v` on the scale `id` (`None`: none, or not a finite number), as
+/// `scaleValue` reads it before asking for its pixel.
+fn value_on(parsed: &Parsed, id: &str, v: &Raw) -> Option<f64> {
+    match v {
         Raw::Undefined | Raw::Null => None,
         Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
-        other => sc
-            .parsed
-            .get(&(scale.core.id().to_string(), other.to_js_string()))
-            .copied(),
-    };
-    match parsed {
-        Some(p) => scale.pixel_for_value(p),
-        None => fallback,
+        other => parsed.get(&(id.to_string(), other.to_js_string())).copied(),
     }
 }
 
-/// The hole for doughnutLabel annotations (`getDatasetMeta` in the plugin): among the
-/// visible doughnut and pie datasets drawn over at least 90°, the one with the smallest
-/// inner radius, as (centre x, centre y, inner radius) of its first arc.
-pub fn doughnut_hole(
-    ctrls: &[Box<dyn crate::controllers::Controller>],
-    data: &crate::controllers::ChartData,
-    datasets: &[chart_spec::model::Dataset],
-) -> Option<(f64, f64, f64)> {
-    let mut best: Option<(f64, f64, f64)> = None;
-    for &i in &data.sorted_visible {
-        let (meta, ds) = (&data.metas[i], &datasets[i]);
-        if !matches!(meta.kind, ChartKind::Doughnut | ChartKind::Pie)
-            || ds.kind.arc().is_none_or(|a| a.circumference < 90.0)
-        {
-            continue;
-        }
-        let hole = ctrls[i]
-            .element_geometry(ds, meta)
-            .into_iter()
-            .flatten()
-            .find_map(|e| match e {
-                crate::elements::geometry::ElementGeometry::Arc {
-                    x, y, inner_radius, ..
-                } => Some((x, y, inner_radius)),
-                _ => None,
-            });
-        if let Some(h) = hole {
-            if best.is_none_or(|b| h.2 < b.2) {
-                best = Some(h);
-            }
-        }
+/// `scaleValue(scale, value, fallback)`, the pixel read from [`Scales::pixels`] (every value
+/// bound to a scale has one there).
+fn scale_value(sc: &Scales<'_>, scale: &LaidOutScale, v: &Raw, fallback: f64) -> f64 {
+    match value_on(sc.parsed, scale.core.id(), v) {
+        Some(p) => (sc.pixels.get(scale.core.id()))
+            .and_then(|m| m.get(&p.to_bits()))
+            .copied()
+            .unwrap_or(f64::NAN),
+        None => fallback,
     }
-    best
 }
 
 /// One drawable: an annotation's main element or its label.
@@ -468,135 +440,6 @@ fn draw_main(
                 }
             }
         }
-    }
-}
-
-/// What the scales compute for the annotations when they are built.
-#[derive(Debug, Default)]
-pub struct Prepared {
-    /// Per scale id, the (min, max) `adjustScaleRange` adds to its data limits.
-    pub extents: HashMap<String, (f64, f64)>,
-    /// Non-numeric annotation values parsed by each scale.
-    pub parsed: Parsed,
-}
-
-/// Parses the annotation values with the scales (`scale.parse`) and computes
-/// `adjustScaleRange` (`afterDataLimits`): per scale id, the (min, max) of the values bound
-/// to it. Sides the user fixed (`min`/`suggestedMin`, `max`/`suggestedMax`) are left alone.
-pub fn prepare(anns: &Annotations, scales: &mut [Scale]) -> Prepared {
-    let mut out = Prepared::default();
-    // Each value is parsed only by the scale it is bound to (`retrieveScaleID`): a category
-    // scale's `parse` adds an unknown label, so a value of another axis would show up there
-    // as a tick.
-    let first_ids: Vec<Option<String>> = [Axis::X, Axis::Y]
-        .iter()
-        .map(|&ax| {
-            scales
-                .iter()
-                .find(|s| s.core.axis() == ax)
-                .map(|s| s.core.id().to_string())
-        })
-        .collect();
-    for s in scales.iter_mut() {
-        let id = s.core.id().to_string();
-        for a in &anns.list {
-            let bound = |own: &Option<String>, first: &Option<String>| {
-                own.as_ref().or(first.as_ref()).is_some_and(|b| *b == id)
-            };
-            let mut values: Vec<&Raw> = Vec::new();
-            if a.scale_id.as_deref() == Some(id.as_str()) {
-                values.extend([&a.value, &a.end_value]);
-            }
-            if bound(&a.x_scale_id, &first_ids[0]) {
-                values.extend([&a.x_min, &a.x_max, &a.x_value]);
-            }
-            if bound(&a.y_scale_id, &first_ids[1]) {
-                values.extend([&a.y_min, &a.y_max, &a.y_value]);
-            }
-            for v in values {
-                if matches!(v, Raw::Str(_) | Raw::Bool(_) | Raw::Array(_)) {
-                    if let Some(p) = parse(s, v) {
-                        out.parsed.insert((id.clone(), v.to_js_string()), p);
-                    }
-                }
-            }
-        }
-    }
-    for si in 0..scales.len() {
-        let (id, axis) = (scales[si].core.id().to_string(), scales[si].core.axis());
-        let first_of_axis = scales
-            .iter()
-            .find(|s| s.core.axis() == axis)
-            .map(|s| s.core.id().to_string());
-        let (mut lo, mut hi) = (f64::INFINITY, f64::NEG_INFINITY);
-        for a in anns.list.iter().filter(|a| a.adjust_scale_range) {
-            let values: Vec<&Raw> = if a.scale_id.as_deref() == Some(id.as_str()) {
-                vec![&a.value, &a.end_value]
-            } else {
-                let sid = if axis == Axis::X {
-                    a.x_scale_id.clone()
-                } else {
-                    a.y_scale_id.clone()
-                }
-                .or_else(|| first_of_axis.clone());
-                if sid.as_deref() != Some(id.as_str()) {
-                    continue;
-                }
-                if axis == Axis::X {
-                    vec![&a.x_min, &a.x_max, &a.x_value]
-                } else {
-                    vec![&a.y_min, &a.y_max, &a.y_value]
-                }
-            };
-            for v in values {
-                let p = match v {
-                    Raw::Num(n) => Some(*n).filter(|f| f.is_finite()),
-                    other => out.parsed.get(&(id.clone(), other.to_js_string())).copied(),
-                };
-                if let Some(p) = p {
-                    lo = lo.min(p);
-                    hi = hi.max(p);
-                }
-            }
-        }
-        let o = &scales[si].core.opts;
-        if !matches!(o.min, Raw::Undefined) || !matches!(o.suggested_min, Raw::Undefined) {
-            lo = f64::INFINITY;
-        }
-        if !matches!(o.max, Raw::Undefined) || !matches!(o.suggested_max, Raw::Undefined) {
-            hi = f64::NEG_INFINITY;
-        }
-        if lo.is_finite() || hi.is_finite() {
-            out.extents.insert(id, (lo, hi));
-        }
-    }
-    out
-}
-
-/// The datasets' limits widened by [`Prepared::extents`].
-pub struct Widened<'a> {
-    /// The datasets' limits.
-    pub inner: &'a dyn DataLimits,
-    /// Per scale id, the annotation (min, max).
-    pub extents: &'a HashMap<String, (f64, f64)>,
-}
-
-impl DataLimits for Widened<'_> {
-    fn min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
-        let (min, max) = self.inner.min_max(scale_id, axis, can_stack);
-        match self.extents.get(scale_id) {
-            Some(&(lo, hi)) => (min.min(lo), max.max(hi)),
-            None => (min, max),
-        }
-    }
-    fn all_values(&self, scale_id: &str, axis: Axis) -> Vec<f64> {
-        self.inner.all_values(scale_id, axis)
-    }
-    fn datasets_min_max(&self, scale_id: &str, axis: Axis, can_stack: bool) -> (f64, f64) {
-        self.inner.min_max(scale_id, axis, can_stack)
-    }
-    fn after_data_limits(&self, scale_id: &str) -> Option<(f64, f64)> {
-        self.extents.get(scale_id).copied()
     }
 }
 
