@@ -752,7 +752,8 @@ mod tests {
         // moment: krilla would then deflate the page of 20,000 strokes (about a million
         // points) in one call that cannot be stopped, about a third of the work of writing
         // it. Measured loosely: what runs after the deadline must be far less than what ran
-        // before it (the 32 items after the last poll are 0.2% of it).
+        // before it (the 32 items after the last poll are 0.2% of it; the old code ran twice
+        // as long after it as before). A quarter leaves room for a loaded machine.
         let scene = zigzags(20_000);
         let last_poll = (scene.items.len() - 1) / POLL_EVERY;
         let start = std::time::Instant::now();
@@ -771,7 +772,7 @@ mod tests {
         let deadline = deadline.get().expect("the deadline passed while writing");
         let (before, after) = (deadline - start, end - deadline);
         assert!(
-            after < before / 10,
+            after < before / 4,
             "{after:?} after the deadline, {before:?} before it"
         );
     }
