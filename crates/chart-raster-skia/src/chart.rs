@@ -67,15 +67,7 @@ pub fn build_scene(
         &ticks,
         &mut messages,
     ) {
-        draw(
-            chart,
-            updated,
-            text,
-            cancel,
-            limits,
-            &mut items,
-            &mut messages,
-        );
+        draw(chart, updated, text, limits, &mut items, &mut messages);
     }
     let over = if ticks.is_over() {
         Some(Over::Ticks)
@@ -138,16 +130,15 @@ fn draw(
     chart: &Chart,
     updated: Updated,
     text: &TextEngine,
-    cancel: &Cancel,
     limits: &chart_spec::Limits,
     items: &mut ItemList,
     messages: &mut Vec<Message>,
 ) {
     let Updated {
         layout,
-        scales,
         mut laid_out_scales,
         gradients,
+        fill_sources,
         data,
         mut ctrls,
         legend,
@@ -170,24 +161,8 @@ fn draw(
         &laid_out_scales,
     );
 
-    // beforeDraw: the filler updates every line's control points, and fills for drawTime
-    // 'beforeDraw'.
+    // beforeDraw: fills for drawTime 'beforeDraw' (the update prepared the sources).
     let draw_time = chart.filler.as_ref().map(|f| f.draw_time);
-    let fill_sources = if chart.filler.is_some() {
-        for &i in data.sorted_visible.iter().rev() {
-            if cancel.is_cancelled() {
-                return;
-            }
-            if let Some(l) = ctrls[i].line() {
-                l.update_control_points(&area, data.metas[i].index_axis);
-            }
-        }
-        let mut sources = filler::sources(chart, &data, &mut ctrls, &scales, &clips);
-        filler::targets(&mut sources, &scales, &data, cancel);
-        sources
-    } else {
-        Vec::new()
-    };
     if draw_time == Some(FillDrawTime::BeforeDraw) {
         for &i in data.sorted_visible.iter().rev() {
             if ctx.stopped() {
@@ -196,7 +171,7 @@ fn draw(
             filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
     }
-    let hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
+    let hole = prepared.hole;
     let annotate = |ctx: &mut Ctx<'_>, t: AnnDrawTime, scales: &[LaidOutScale]| {
         if let Some(a) = &chart.annotation {
             let sc = crate::plugins::annotation::Scales {

@@ -2,8 +2,10 @@
 //! and controllers, parse the data, take the data limits, lay out the boxes
 //! ([`crate::layout`]), configure the scales and update every dataset's elements. What comes
 //! out is [`Updated`]: the public [`Layout`] (every position as numbers), what the drawing of
-//! each scale reads ([`LaidOutScale`]), and the engine objects the rest of the drawing still
-//! asks (controllers draw their elements; plugins ask the scales for pixels).
+//! each scale reads ([`LaidOutScale`]), what the plugins draw from (read off the scales and
+//! controllers here, last: the filler's sources, the annotations' pixels, the gradients),
+//! and the engine objects the rest of the drawing still asks (controllers draw their
+//! elements and give the datalabels their geometry).
 
 use crate::controllers::{self, ChartData, Controller, Limits, Meta, UpdateCx};
 use crate::elements::Area;
@@ -11,6 +13,7 @@ use crate::layout::{
     self, BoxPos, DatasetLayout, Layout, LayoutBox, PlacedBox, ScaleLayout, TickLayout,
 };
 use crate::plugins::annotation::Prepared;
+use crate::plugins::filler;
 use crate::plugins::gradient::{self, ScaleGradient};
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
@@ -24,17 +27,18 @@ use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// A chart after its update: the [`Layout`], the laid-out scales, and what draws the rest.
+/// A chart after its update: the [`Layout`], the laid-out scales, what the plugins draw from,
+/// and the controllers that still draw their elements.
 pub struct Updated {
     /// Every position the drawing reads, as numbers. Element geometry is left out
     /// (`DatasetLayout::elements` empty): the drawing reads only the chart area and clip
     /// areas, and a render of 250,000 points need not describe each one a second time;
     /// [`Updated::into_layout_with_elements`] adds it.
     pub layout: Layout,
-    /// The scales, laid out and configured (what the plugins still ask for pixels).
-    pub scales: Vec<Scale>,
     /// What the drawing of each scale reads, in `scales` order.
     pub laid_out_scales: Vec<LaidOutScale>,
+    /// The filler's sources with their targets, by dataset index (empty without the filler).
+    pub fill_sources: Vec<Option<filler::Source>>,
     /// chartjs-plugin-gradient's gradients over their laid-out scales.
     pub gradients: Vec<ScaleGradient>,
     /// Every dataset's meta and the stacks.
@@ -355,11 +359,31 @@ pub fn update(
         gradient::recolor_legend(&mut l.items, specs, &scales, &data, ds);
     }
     let gradients = gradient::prepare(&chart.gradients, &scales, &data);
+    // The filler's `beforeDraw`, before anything is drawn: every visible line's control
+    // points, then each line's fill source and what it fills to.
+    let fill_sources = if chart.filler.is_some() {
+        let area = layout.chart_area;
+        for &i in data.sorted_visible.iter().rev() {
+            if cancel.is_cancelled() {
+                return None;
+            }
+            if let Some(l) = ctrls[i].line() {
+                l.update_control_points(&area, data.metas[i].index_axis);
+            }
+        }
+        let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
+        let mut sources = filler::sources(chart, &data, &mut ctrls, &scales, &clips);
+        filler::targets(&mut sources, &scales, &data, cancel);
+        sources
+    } else {
+        Vec::new()
+    };
+    prepared.hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
     Some(Updated {
         layout,
         laid_out_scales,
         gradients,
-        scales,
+        fill_sources,
         data,
         ctrls,
         legend,

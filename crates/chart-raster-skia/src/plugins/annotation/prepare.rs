@@ -29,6 +29,8 @@ pub struct Prepared {
     pub parsed: Parsed,
     /// The values' pixels once the scales are laid out ([`pixels`]).
     pub pixels: Pixels,
+    /// The doughnut hole of `doughnutLabel` annotations ([`doughnut_hole`]).
+    pub hole: Option<(f64, f64, f64)>,
 }
 
 /// Parses the annotation values with the scales (`scale.parse`) and computes
