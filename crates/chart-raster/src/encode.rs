@@ -221,10 +221,11 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
     Ok(out)
 }
 
-/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. A row that differs from the one above mostly differs in a
-/// few places (a curve or an arc crossing it, a label): spans of 16 pixels equal to the span
-/// above are written as zeros without being filtered or packed (on the line chart 95% of the
-/// rows differ from the row above, most of their spans do not).
+/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. A row
+/// that differs from the one above mostly differs in a few places (a curve or an arc
+/// crossing it, a label): spans of 16 pixels equal to the span above are written as zeros
+/// without being filtered or packed (on the line chart 95% of the rows differ from the row
+/// above, most of their spans do not).
 fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) {
     let (spans, tail) = line.as_chunks::<64>();
     let (spans_above, tail_above) = above.as_chunks::<64>();

@@ -15,7 +15,6 @@ use std::cell::Cell;
 pub struct TickBudget {
     max: usize,
     total: Cell<usize>,
-    over: Cell<bool>,
 }
 
 impl TickBudget {
@@ -24,7 +23,6 @@ impl TickBudget {
         Self {
             max,
             total: Cell::new(0),
-            over: Cell::new(false),
         }
     }
 
@@ -35,16 +33,13 @@ impl TickBudget {
             self.total
                 .set(self.total.get().saturating_add(n - *counted));
             *counted = n;
-            if self.total.get() > self.max {
-                self.over.set(true);
-            }
         }
-        !self.over.get()
+        !self.is_over()
     }
 
-    /// The scales needed more than the budget.
+    /// The scales needed more than the budget (the total only grows, so once over, always).
     pub fn is_over(&self) -> bool {
-        self.over.get()
+        self.total.get() > self.max
     }
 }
 
