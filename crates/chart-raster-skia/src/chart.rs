@@ -4,6 +4,7 @@
 
 mod update;
 
+use crate::elements::dataset::DatasetElements;
 use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
@@ -128,17 +129,26 @@ impl crate::Engine {
 /// `z`, the datasets between, and the plugins' hooks.
 fn draw(
     chart: &Chart,
-    updated: Updated,
+    updated: Updated<'_>,
     text: &TextEngine,
     limits: &chart_spec::Limits,
     items: &mut ItemList,
     messages: &mut Vec<Message>,
 ) {
+    // The datalabels' elements: hidden datasets have none (`chart.isDatasetVisible`).
+    let label_elements: Vec<_> = if chart.datalabels.is_some() {
+        (updated.data.metas.iter().enumerate())
+            .map(|(i, meta)| meta.visible.then(|| updated.element_geometry(chart, i)))
+            .collect()
+    } else {
+        Vec::new()
+    };
     let Updated {
         layout,
         mut laid_out_scales,
         gradients,
         fill_sources,
+        elements,
         data,
         mut ctrls,
         legend,
@@ -232,7 +242,10 @@ fn draw(
         if let Some(c) = clip {
             ctx.clip_area(c);
         }
-        ctrls[i].draw(&mut ctx, ds, meta, &area);
+        match &elements[i] {
+            DatasetElements::ByController => ctrls[i].draw(&mut ctx, ds, meta, &area),
+            els => els.draw(&mut ctx, &area),
+        }
         if clip.is_some() {
             ctx.unclip_area();
         }
@@ -241,11 +254,7 @@ fn draw(
     annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &laid_out_scales);
     if let Some(dl) = &chart.datalabels {
         use crate::plugins::datalabels as dlp;
-        // The element geometry is read here, after the filler's control points; hidden
-        // datasets have none (`chart.isDatasetVisible`).
-        let els: Vec<_> = (ctrls.iter().zip(&data.metas).zip(&chart.datasets))
-            .map(|((c, meta), ds)| meta.visible.then(|| c.element_geometry(ds, meta)))
-            .collect();
+        let els = label_elements;
         let origins: Vec<_> = (data.metas.iter())
             .map(|meta| {
                 let id = meta.v_id().or(meta.y_id.as_deref());

@@ -8,6 +8,8 @@
 //! elements and give the datalabels their geometry).
 
 use crate::controllers::{self, ChartData, Controller, Limits, Meta, UpdateCx};
+use crate::elements::dataset::DatasetElements;
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::Area;
 use crate::layout::{
     self, BoxPos, DatasetLayout, Layout, LayoutBox, PlacedBox, ScaleLayout, TickLayout,
@@ -29,7 +31,7 @@ use std::rc::Rc;
 
 /// A chart after its update: the [`Layout`], the laid-out scales, what the plugins draw from,
 /// and the controllers that still draw their elements.
-pub struct Updated {
+pub struct Updated<'a> {
     /// Every position the drawing reads, as numbers. Element geometry is left out
     /// (`DatasetLayout::elements` empty): the drawing reads only the chart area and clip
     /// areas, and a render of 250,000 points need not describe each one a second time;
@@ -41,6 +43,8 @@ pub struct Updated {
     pub fill_sources: Vec<Option<filler::Source>>,
     /// chartjs-plugin-gradient's gradients over their laid-out scales.
     pub gradients: Vec<ScaleGradient>,
+    /// Every dataset's elements as its draw reads them, by dataset index.
+    pub elements: Vec<DatasetElements<'a>>,
     /// Every dataset's meta and the stacks.
     pub data: ChartData,
     /// One updated controller per dataset.
@@ -142,8 +146,8 @@ fn scale_clip(s: Option<&Scale>, overflow: f64) -> (f64, f64) {
 /// Runs the update of `chart` on a `width` × `height` canvas. `None` when nothing is to be
 /// drawn: a type is not registered, a scale's update threw (the messages say why), the
 /// scales needed more ticks and labels than `ticks` allows, or the render was cancelled.
-pub fn update(
-    chart: &Chart,
+pub fn update<'a>(
+    chart: &'a Chart,
     width: f64,
     height: f64,
     dpr: f64,
@@ -152,7 +156,7 @@ pub fn update(
     limits: &chart_spec::Limits,
     ticks: &Rc<TickBudget>,
     messages: &mut Vec<Message>,
-) -> Option<Updated> {
+) -> Option<Updated<'a>> {
     // Scales (`buildOrUpdateScales`).
     let mut scales = build_scales(chart, width, height, dpr, cancel, ticks);
     if ticks.is_over() {
@@ -359,31 +363,36 @@ pub fn update(
         gradient::recolor_legend(&mut l.items, specs, &scales, &data, ds);
     }
     let gradients = gradient::prepare(&chart.gradients, &scales, &data);
-    // The filler's `beforeDraw`, before anything is drawn: every visible line's control
-    // points, then each line's fill source and what it fills to.
-    let fill_sources = if chart.filler.is_some() {
-        let area = layout.chart_area;
-        for &i in data.sorted_visible.iter().rev() {
-            if cancel.is_cancelled() {
-                return None;
-            }
-            if let Some(l) = ctrls[i].line() {
-                l.update_control_points(&area, data.metas[i].index_axis);
-            }
+    // The elements each dataset draws, taken from its controller.
+    let mut elements: Vec<DatasetElements<'a>> = (chart.datasets.iter().enumerate())
+        .map(|(i, ds)| ctrls[i].elements(ds, &data.metas[i]))
+        .collect();
+    // The lines' control points (`updateControlPoints`, in the filler's `beforeDraw` or the
+    // line's own draw, with the chart area), before anything is drawn.
+    for &i in data.sorted_visible.iter().rev() {
+        if cancel.is_cancelled() {
+            return None;
         }
+        if let Some(l) = elements[i].line_mut() {
+            l.update_control_points(&area, data.metas[i].index_axis);
+        }
+    }
+    // The filler's `beforeDraw`: each line's fill source and what it fills to.
+    let fill_sources = if chart.filler.is_some() {
         let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
-        let mut sources = filler::sources(chart, &data, &mut ctrls, &scales, &clips);
+        let mut sources = filler::sources(chart, &data, &elements, &scales, &clips);
         filler::targets(&mut sources, &scales, &data, cancel);
         sources
     } else {
         Vec::new()
     };
-    prepared.hole = crate::plugins::annotation::doughnut_hole(&ctrls, &data, &chart.datasets);
+    prepared.hole = crate::plugins::annotation::doughnut_hole(&elements, &data, &chart.datasets);
     Some(Updated {
         layout,
         laid_out_scales,
         gradients,
         fill_sources,
+        elements,
         data,
         ctrls,
         legend,
@@ -555,21 +564,34 @@ fn legend_items(
     }
 }
 
-impl Updated {
+impl Updated<'_> {
     /// The whole [`Layout`], each element's geometry included (what `Engine::layout` and
     /// the layout oracle compare with Chart.js's `getDatasetMeta(i).data`).
     pub fn into_layout_with_elements(self, chart: &Chart) -> Layout {
+        let geometry: Vec<_> = (self.layout.datasets.iter())
+            .map(|d| self.element_geometry(chart, d.index))
+            .collect();
         let mut layout = self.layout;
-        for d in &mut layout.datasets {
-            if let (Some(ctrl), Some(ds), Some(meta)) = (
-                self.ctrls.get(d.index),
-                chart.datasets.get(d.index),
-                self.data.metas.get(d.index),
-            ) {
-                d.elements = ctrl.element_geometry(ds, meta);
-            }
+        for (d, g) in layout.datasets.iter_mut().zip(geometry) {
+            d.elements = g;
         }
         layout
+    }
+}
+
+impl Updated<'_> {
+    /// Dataset `i`'s element geometry by data index.
+    pub fn element_geometry(&self, chart: &Chart, i: usize) -> Vec<Option<ElementGeometry>> {
+        match (self.elements.get(i), self.ctrls.get(i)) {
+            (Some(DatasetElements::ByController), Some(ctrl)) => {
+                match (chart.datasets.get(i), self.data.metas.get(i)) {
+                    (Some(ds), Some(meta)) => ctrl.element_geometry(ds, meta),
+                    _ => Vec::new(),
+                }
+            }
+            (Some(e), _) => e.geometry(),
+            _ => Vec::new(),
+        }
     }
 }
 

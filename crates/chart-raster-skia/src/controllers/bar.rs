@@ -4,9 +4,8 @@ use super::bar_stacks::{Group, StackSlots};
 use super::{
     parse_on, scale_labels, ChartData, Controller, FloatBar, LegendStyle, Meta, Parsed, UpdateCx,
 };
-use crate::elements::bar::{draw_bar, Bar, Skipped};
-use crate::elements::geometry::ElementGeometry;
-use crate::elements::{Area, Ctx};
+use crate::elements::bar::{Bar, Skipped};
+use crate::elements::dataset::DatasetElements;
 use crate::scales::Scale;
 use chart_spec::model::{
     Axis, BarBorderWidth, BarDatasetOptions, BarOptions, BarThickness, BorderSkipped, Dataset,
@@ -585,35 +584,17 @@ impl Controller for BarController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, meta: &Meta, _area: &Area) {
-        let vaxis = meta.v_axis();
-        for (i, b) in self.bars.iter().enumerate() {
-            if i % 1024 == 1023 && ctx.stopped() {
-                return;
-            }
-            if let Some(b) = b {
-                if meta.parsed.get(i).and_then(|p| p.get(vaxis)).is_some() {
-                    draw_bar(ctx, b);
-                }
-            }
-        }
-    }
-
-    fn element_geometry(&self, _ds: &Dataset, meta: &Meta) -> Vec<Option<ElementGeometry>> {
+    fn elements<'a>(&mut self, _ds: &'a Dataset, meta: &Meta) -> DatasetElements<'a> {
+        // A bar whose value is null is not drawn (`_drawDatasets` skips it) and datalabels
+        // see no element there.
         let vaxis = meta.v_axis();
         let has_value = |i: usize| meta.parsed.get(i).and_then(|p| p.get(vaxis)).is_some();
-        (self.bars.iter().enumerate())
-            .map(|(i, b)| {
-                b.as_ref()
-                    .filter(|_| has_value(i))
-                    .map(|b| ElementGeometry::Bar {
-                        x: b.x,
-                        y: b.y,
-                        base: b.base,
-                        horizontal: b.horizontal,
-                    })
-            })
-            .collect()
+        let bars = std::mem::take(&mut self.bars);
+        DatasetElements::Bars(
+            (bars.into_iter().enumerate())
+                .map(|(i, b)| b.filter(|_| has_value(i)))
+                .collect(),
+        )
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

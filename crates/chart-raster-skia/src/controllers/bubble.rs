@@ -1,11 +1,11 @@
 //! Bubble controller (controller.bubble): points whose radius comes from the data.
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::geometry::ElementGeometry;
-use crate::elements::point::{draw_point_element, point_size};
-use crate::elements::{Area, Ctx};
+use crate::elements::dataset::{DatasetElements, PointEl};
+use crate::elements::point::point_size;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Datum, Elements, PointOptions, Raw};
+use std::borrow::Cow;
 
 /// `BubbleController`.
 #[derive(Default)]
@@ -91,27 +91,19 @@ impl Controller for BubbleController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, area: &Area) {
-        for (i, (x, y, skip, o)) in self.points.iter().enumerate() {
-            if i % 1024 == 1023 && ctx.stopped() {
-                return;
-            }
-            if !*skip {
-                draw_point_element(ctx, o, *x, *y, area);
-            }
-        }
-    }
-
-    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
-        (self.points.iter())
-            .map(|(x, y, skip, o)| {
-                (!skip).then_some(ElementGeometry::Point {
-                    x: *x,
-                    y: *y,
-                    radius: o.radius,
+    fn elements<'a>(&mut self, _ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        let points = std::mem::take(&mut self.points);
+        DatasetElements::Points(
+            (points.into_iter())
+                .map(|(x, y, skip, o)| {
+                    (!skip).then_some(PointEl {
+                        x,
+                        y,
+                        options: Cow::Owned(o),
+                    })
                 })
-            })
-            .collect()
+                .collect(),
+        )
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {

@@ -3,9 +3,8 @@
 
 use super::arc_layout::{layout_rings, RingInput};
 use super::{arc_options, Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::arc::{draw_arc, ArcGeometry};
-use crate::elements::geometry::ElementGeometry;
-use crate::elements::{Area, Ctx};
+use crate::elements::arc::ArcGeometry;
+use crate::elements::dataset::{ArcEl, DatasetElements};
 use crate::scales::Scale;
 use chart_spec::model::{self as mx, Dim};
 use chart_spec::model::{Dataset, Elements, Raw};
@@ -111,19 +110,16 @@ impl Controller for DoughnutController {
             .unwrap_or_default();
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
-        for (i, g) in self.arcs.iter().enumerate() {
-            if let Some(o) = arc_options(ds, i) {
-                draw_arc(ctx, g, o);
-            }
-        }
-    }
-
-    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
-        self.arcs
-            .iter()
-            .map(ArcGeometry::element_geometry)
-            .collect()
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        let arcs = std::mem::take(&mut self.arcs);
+        DatasetElements::Arcs(
+            (arcs.into_iter().enumerate())
+                .map(|(i, geometry)| ArcEl {
+                    options: arc_options(ds, i),
+                    geometry,
+                })
+                .collect(),
+        )
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

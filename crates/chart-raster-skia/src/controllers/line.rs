@@ -1,13 +1,13 @@
 //! Line and scatter controllers (controller.line, controller.scatter).
 
 use super::{parse_default, point_options, Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::geometry::ElementGeometry;
+use crate::elements::dataset::{DatasetElements, PointEl};
 use crate::elements::line::{LineEl, LinePoint};
-use crate::elements::point::{draw_point_element, point_size};
-use crate::elements::{Area, Ctx};
+use crate::elements::point::point_size;
 use crate::scales::Scale;
 use crate::scales::Scale as ScaleT;
 use chart_spec::model::{Dataset, Raw, Stacked};
+use std::borrow::Cow;
 
 /// `LineController`, or `ScatterController` when `scatter` is set.
 pub struct LineController {
@@ -50,31 +50,28 @@ impl Controller for LineController {
         self.update_points(ds, meta, cx);
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
-        self.draw_all(ctx, ds, meta, area);
-    }
-
-    fn element_geometry(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        // `_getStartAndCountOfVisiblePoints`: only the points in the drawn range are drawn.
         let (start, count) = self.draw_range;
-        (self.points.iter().enumerate())
+        let points = (self.points.iter().enumerate())
             .map(|(i, &(x, y, skip))| {
                 let o =
                     point_options(ds, i).filter(|_| !skip && i >= start && i < start + count)?;
-                Some(ElementGeometry::Point {
+                Some(PointEl {
                     x,
                     y,
-                    radius: o.radius,
+                    options: Cow::Borrowed(o),
                 })
             })
-            .collect()
+            .collect();
+        DatasetElements::Line {
+            line: self.line.take(),
+            points,
+        }
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
         LegendStyle::of_line_dataset(ds, self.scatter, use_point_style)
-    }
-
-    fn line(&mut self) -> Option<&mut LineEl> {
-        self.line.as_mut()
     }
 }
 
@@ -165,26 +162,6 @@ impl LineController {
                 let mut l = LineEl::new(lps, lo.clone());
                 l.draw_range = Some(self.draw_range);
                 self.line = Some(l);
-            }
-        }
-    }
-
-    fn draw_all(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
-        let index_axis = meta.index_axis;
-        if let Some(line) = self.line.as_mut() {
-            line.update_control_points(area, index_axis);
-            line.draw(ctx);
-        }
-        let (start, count) = self.draw_range;
-        for (i, (x, y, skip)) in self.points.iter().enumerate() {
-            if i % 1024 == 1023 && ctx.stopped() {
-                return;
-            }
-            if *skip || i < start || i >= start + count {
-                continue;
-            }
-            if let Some(o) = point_options(ds, i) {
-                draw_point_element(ctx, o, *x, *y, area);
             }
         }
     }

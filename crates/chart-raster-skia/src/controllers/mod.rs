@@ -34,6 +34,7 @@ pub mod word_cloud;
 
 pub use legend_style::LegendStyle;
 
+use crate::elements::dataset::DatasetElements;
 use crate::elements::{Area, Ctx};
 use crate::scales::{DataLimits, Scale};
 use chart_spec::model::{Axis, ChartKind, Dataset, Datum, Raw, Stacked};
@@ -581,22 +582,24 @@ pub trait Controller {
     }
     /// Computes element geometry (`update('none')`).
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);
-    /// Draws the dataset (`controller.draw()`).
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area);
+    /// The dataset's elements as the draw reads them (`meta.data`, `meta.dataset`), taken
+    /// once after `update`.
+    fn elements<'a>(&mut self, _ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        DatasetElements::ByController
+    }
+    /// Draws the dataset (`controller.draw()`) when [`Controller::elements`] left it to the
+    /// controller.
+    fn draw(&mut self, _ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, _area: &Area) {}
     /// The legend style.
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
-    /// Each element's geometry after `update`, by data index (`None`: no element or
-    /// skipped): what plugins (datalabels, annotation) and the layout read.
+    /// Each element's geometry after `update`, by data index, when
+    /// [`Controller::elements`] left the drawing to the controller.
     fn element_geometry(
         &self,
         _ds: &Dataset,
         _meta: &Meta,
     ) -> Vec<Option<crate::elements::geometry::ElementGeometry>> {
         Vec::new()
-    }
-    /// The line element, for the filler.
-    fn line(&mut self) -> Option<&mut crate::elements::line::LineEl> {
-        None
     }
     /// Messages of `parse` (e.g. input cut at a budget), taken once.
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {

@@ -3,9 +3,8 @@
 
 use super::arc_layout::{layout_polar, PolarInput};
 use super::{arc_options, parse_radial, Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::arc::{draw_arc, ArcGeometry};
-use crate::elements::geometry::ElementGeometry;
-use crate::elements::{Area, Ctx};
+use crate::elements::arc::ArcGeometry;
+use crate::elements::dataset::{ArcEl, DatasetElements};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
 
@@ -40,22 +39,17 @@ impl Controller for PolarAreaController {
         );
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
-        for (i, g) in self.arcs.iter().enumerate() {
-            if g.outer_radius.is_nan() {
-                continue;
-            }
-            if let Some(o) = arc_options(ds, i) {
-                draw_arc(ctx, g, o);
-            }
-        }
-    }
-
-    fn element_geometry(&self, _ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
-        self.arcs
-            .iter()
-            .map(ArcGeometry::element_geometry)
-            .collect()
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        let arcs = std::mem::take(&mut self.arcs);
+        DatasetElements::Arcs(
+            (arcs.into_iter().enumerate())
+                .map(|(i, geometry)| ArcEl {
+                    // The layout skipped the arc (`NaN` radius): nothing is drawn.
+                    options: arc_options(ds, i).filter(|_| !geometry.outer_radius.is_nan()),
+                    geometry,
+                })
+                .collect(),
+        )
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

@@ -2,12 +2,11 @@
 //! placed on the radial scale's spokes.
 
 use super::{parse_radial, Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::geometry::ElementGeometry;
+use crate::elements::dataset::{DatasetElements, PointEl};
 use crate::elements::line::{LineEl, LinePoint};
-use crate::elements::point::draw_point_element;
-use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Elements, Raw};
+use std::borrow::Cow;
 
 /// Radar datasets.
 #[derive(Default)]
@@ -54,46 +53,26 @@ impl Controller for RadarController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, meta: &Meta, area: &Area) {
-        if let Some(line) = self.line.as_mut() {
-            line.update_control_points(area, meta.index_axis);
-            line.draw(ctx);
-        }
-        let Elements::Point(opts) = &ds.elements else {
-            return;
-        };
-        for (i, (x, y, skip)) in self.points.iter().enumerate() {
-            if *skip {
-                continue;
-            }
-            draw_point_element(ctx, opts.at(i), *x, *y, area);
-        }
-    }
-
-    fn element_geometry(&self, ds: &Dataset, _meta: &Meta) -> Vec<Option<ElementGeometry>> {
-        let Elements::Point(opts) = &ds.elements else {
-            return Vec::new();
-        };
-        (self.points.iter().enumerate())
-            .map(|(i, &(x, y, skip))| {
-                if skip {
-                    return None;
-                }
-                let o = opts.at(i);
-                Some(ElementGeometry::Point {
-                    x,
-                    y,
-                    radius: o.radius,
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        let points = match &ds.elements {
+            Elements::Point(opts) => (self.points.iter().enumerate())
+                .map(|(i, &(x, y, skip))| {
+                    (!skip).then(|| PointEl {
+                        x,
+                        y,
+                        options: Cow::Borrowed(opts.at(i)),
+                    })
                 })
-            })
-            .collect()
+                .collect(),
+            _ => Vec::new(),
+        };
+        DatasetElements::Line {
+            line: self.line.take(),
+            points,
+        }
     }
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
         LegendStyle::of_line_dataset(ds, false, use_point_style)
-    }
-
-    fn line(&mut self) -> Option<&mut LineEl> {
-        self.line.as_mut()
     }
 }

@@ -7,6 +7,7 @@
 pub mod arc;
 pub mod bar;
 pub(crate) mod bounds;
+pub mod dataset;
 pub mod geometry;
 pub mod line;
 pub mod point;

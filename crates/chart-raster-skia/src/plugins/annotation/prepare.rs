@@ -4,7 +4,8 @@
 //! ([`super::draw`]) reads only these and the laid-out scales.
 
 use super::{value_on, Parsed, Pixels};
-use crate::controllers::{ChartData, Controller};
+use crate::controllers::ChartData;
+use crate::elements::dataset::DatasetElements;
 use crate::elements::geometry::ElementGeometry;
 use crate::scales::{DataLimits, Scale};
 use chart_spec::model::annotation::Annotations;
@@ -201,7 +202,7 @@ pub fn pixels(
 /// visible doughnut and pie datasets drawn over at least 90°, the one with the smallest
 /// inner radius, as (centre x, centre y, inner radius) of its first arc.
 pub fn doughnut_hole(
-    ctrls: &[Box<dyn Controller>],
+    elements: &[DatasetElements<'_>],
     data: &ChartData,
     datasets: &[chart_spec::model::Dataset],
 ) -> Option<(f64, f64, f64)> {
@@ -213,9 +214,8 @@ pub fn doughnut_hole(
         {
             continue;
         }
-        let hole = ctrls[i]
-            .element_geometry(ds, meta)
-            .into_iter()
+        let Some(els) = elements.get(i) else { continue };
+        let hole = (els.geometry().into_iter())
             .flatten()
             .find_map(|e| match e {
                 ElementGeometry::Arc {

@@ -4,7 +4,8 @@
 //! lines and the scales: each line's [`Source`] ([`sources`]) and what its fill reaches
 //! ([`targets`]); [`draw`] draws from those alone.
 
-use crate::controllers::{ChartData, Controller};
+use crate::controllers::ChartData;
+use crate::elements::dataset::DatasetElements;
 use crate::elements::line::{is_between, LineEl, LinePoint, Prop};
 use crate::elements::Area;
 use crate::scales::Scale;
@@ -44,7 +45,7 @@ pub struct Source {
 pub fn sources(
     chart: &Chart,
     data: &ChartData,
-    ctrls: &mut [Box<dyn Controller>],
+    elements: &[DatasetElements<'_>],
     scales: &[Scale],
     clips: &[Option<Area>],
 ) -> Vec<Option<Source>> {
@@ -52,7 +53,7 @@ pub fn sources(
     let mut out: Vec<Option<Source>> = Vec::new();
     for (i, ds) in chart.datasets.iter().enumerate() {
         let meta = &data.metas[i];
-        let src = ctrls[i].line().map(|line| {
+        let src = elements.get(i).and_then(DatasetElements::line).map(|line| {
             let o = line.options.clone();
             let bg = o.background_color;
             let mut line = line.clone();
