@@ -1,10 +1,10 @@
 //! One chart, from config to scene, in two stages: [`update`] (resolved options → scales,
-//! controllers, parsed data, boxes laid out ([`crate::layout`]), elements updated: a
-//! [`Layout`]) and `draw` (the display list in the order Chart.js draws, `Chart.draw`).
+//! controllers, parsed data, boxes laid out ([`crate::layout`]), elements updated: an
+//! [`Updated`] of laid-out values with its [`Layout`]) and `draw` (the display list in the
+//! order Chart.js draws, `Chart.draw`, from those values alone).
 
 mod update;
 
-use crate::elements::dataset::DatasetElements;
 use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
@@ -103,10 +103,7 @@ pub fn build_layout(
         &Rc::new(TickBudget::new(limits.max_total_ticks)),
         &mut messages,
     );
-    (
-        updated.map(|u| u.into_layout_with_elements(&chart)),
-        messages,
-    )
+    (updated.map(Updated::into_layout_with_elements), messages)
 }
 
 // The layout entry sits here, beside `build_scene`, rather than in lib.rs: it is the first
@@ -135,22 +132,14 @@ fn draw(
     items: &mut ItemList,
     messages: &mut Vec<Message>,
 ) {
-    // The datalabels' elements: hidden datasets have none (`chart.isDatasetVisible`).
-    let label_elements: Vec<_> = if chart.datalabels.is_some() {
-        (updated.data.metas.iter().enumerate())
-            .map(|(i, meta)| meta.visible.then(|| updated.element_geometry(chart, i)))
-            .collect()
-    } else {
-        Vec::new()
-    };
     let Updated {
         layout,
         mut laid_out_scales,
         gradients,
         fill_sources,
         elements,
-        data,
-        mut ctrls,
+        draw_order,
+        label_origins,
         legend,
         subtitle,
         title,
@@ -174,7 +163,7 @@ fn draw(
     // beforeDraw: fills for drawTime 'beforeDraw' (the update prepared the sources).
     let draw_time = chart.filler.as_ref().map(|f| f.draw_time);
     if draw_time == Some(FillDrawTime::BeforeDraw) {
-        for &i in data.sorted_visible.iter().rev() {
+        for &i in draw_order.iter().rev() {
             if ctx.stopped() {
                 return;
             }
@@ -211,7 +200,7 @@ fn draw(
                 t.draw(ctx);
             }
         }
-        Layer::Scale(si, l) => scales[si].draw_layer(l, ctx, &area),
+        Layer::ScalePart(si, l) => scales[si].draw_layer(l, ctx, &area),
     };
     let mut li = 0;
     while li < layers.len() && layers[li].0 <= 0.0 {
@@ -220,7 +209,7 @@ fn draw(
     }
     // _drawDatasets
     if draw_time == Some(FillDrawTime::BeforeDatasetsDraw) {
-        for &i in data.sorted_visible.iter().rev() {
+        for &i in draw_order.iter().rev() {
             if ctx.stopped() {
                 return;
             }
@@ -228,12 +217,10 @@ fn draw(
         }
     }
     annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &laid_out_scales);
-    for &i in data.sorted_visible.iter().rev() {
+    for &i in draw_order.iter().rev() {
         if ctx.stopped() {
             return;
         }
-        let ds = &chart.datasets[i];
-        let meta = &data.metas[i];
         if draw_time == Some(FillDrawTime::BeforeDatasetDraw) {
             filler::draw_fill(&mut ctx, &fill_sources, i, &area);
         }
@@ -242,10 +229,7 @@ fn draw(
         if let Some(c) = clip {
             ctx.clip_area(c);
         }
-        match &elements[i] {
-            DatasetElements::ByController => ctrls[i].draw(&mut ctx, ds, meta, &area),
-            els => els.draw(&mut ctx, &area),
-        }
+        elements[i].draw(&mut ctx, &area);
         if clip.is_some() {
             ctx.unclip_area();
         }
@@ -254,21 +238,15 @@ fn draw(
     annotate(&mut ctx, AnnDrawTime::AfterDatasetsDraw, &laid_out_scales);
     if let Some(dl) = &chart.datalabels {
         use crate::plugins::datalabels as dlp;
-        let els = label_elements;
-        let origins: Vec<_> = (data.metas.iter())
-            .map(|meta| {
-                let id = meta.v_id().or(meta.y_id.as_deref());
-                let v = laid_out_scales.iter().find(|s| Some(s.core.id()) == id);
-                let horizontal_bar = meta.index_axis == chart_spec::model::Axis::Y
-                    && meta.kind == chart_spec::model::ChartKind::Bar;
-                dlp::origin(v, horizontal_bar)
-            })
+        // The element geometry of each visible dataset (`chart.isDatasetVisible`).
+        let els: Vec<_> = (layout.datasets.iter())
+            .map(|d| d.visible.then(|| elements[d.index].geometry()))
             .collect();
         messages.extend(dlp::undrawn(dl, &els, &chart.datasets));
         let measure = |f: &chart_spec::values::Font, s: &str| f64::from(text.measure(&f.spec, s));
         dlp::draw(
             &mut ctx,
-            &dlp::place(dl, &els, &origins, &area, &measure),
+            &dlp::place(dl, &els, &label_origins, &area, &measure),
             &area,
         );
     }
@@ -286,7 +264,7 @@ enum Layer {
     Legend,
     Subtitle,
     Title,
-    Scale(usize, ScaleLayer),
+    ScalePart(usize, ScaleLayer),
 }
 
 /// `_getSortedLayers`: the legend, subtitle and title (when `present`, at z 0) and each
@@ -309,7 +287,7 @@ fn sorted_layers(present: [bool; 3], scales: &[LaidOutScale]) -> Vec<(f64, usize
             continue;
         }
         for (z, l) in s.layers() {
-            layers.push((z, idx, Layer::Scale(si, l)));
+            layers.push((z, idx, Layer::ScalePart(si, l)));
             idx += 1;
         }
     }

@@ -1,20 +1,20 @@
 //! The update stage of one chart (`chart.update()` with animations off): build the scales
 //! and controllers, parse the data, take the data limits, lay out the boxes
 //! ([`crate::layout`]), configure the scales and update every dataset's elements. What comes
-//! out is [`Updated`]: the public [`Layout`] (every position as numbers), what the drawing of
-//! each scale reads ([`LaidOutScale`]), what the plugins draw from (read off the scales and
-//! controllers here, last: the filler's sources, the annotations' pixels, the gradients),
-//! and the engine objects the rest of the drawing still asks (controllers draw their
-//! elements and give the datalabels their geometry).
+//! out is [`Updated`], laid-out values only: the public [`Layout`] (every position as
+//! numbers), what the drawing of each scale reads ([`LaidOutScale`]), each dataset's elements
+//! ([`DatasetElements`], taken from its controller) and what the plugins draw from (read off
+//! the scales and controllers here, last: the filler's sources, the annotations' pixels, the
+//! datalabels' anchors, the gradients). The scales, controllers and parsed data stay here.
 
 use crate::controllers::{self, ChartData, Controller, Limits, Meta, UpdateCx};
 use crate::elements::dataset::DatasetElements;
-use crate::elements::geometry::ElementGeometry;
 use crate::elements::Area;
 use crate::layout::{
     self, BoxPos, DatasetLayout, Layout, LayoutBox, PlacedBox, ScaleLayout, TickLayout,
 };
 use crate::plugins::annotation::Prepared;
+use crate::plugins::datalabels::{self, Origin};
 use crate::plugins::filler;
 use crate::plugins::gradient::{self, ScaleGradient};
 use crate::plugins::legend::{LegendBox, LegendItem};
@@ -29,8 +29,9 @@ use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
 use std::rc::Rc;
 
-/// A chart after its update: the [`Layout`], the laid-out scales, what the plugins draw from,
-/// and the controllers that still draw their elements.
+/// A chart after its update, as the draw reads it: the [`Layout`], the laid-out scales, each
+/// dataset's elements and what the plugins draw from. `'a` is the resolved chart, whose
+/// element options the elements borrow.
 pub struct Updated<'a> {
     /// Every position the drawing reads, as numbers. Element geometry is left out
     /// (`DatasetLayout::elements` empty): the drawing reads only the chart area and clip
@@ -45,10 +46,12 @@ pub struct Updated<'a> {
     pub gradients: Vec<ScaleGradient>,
     /// Every dataset's elements as its draw reads them, by dataset index.
     pub elements: Vec<DatasetElements<'a>>,
-    /// Every dataset's meta and the stacks.
-    pub data: ChartData,
-    /// One updated controller per dataset.
-    pub ctrls: Vec<Box<dyn Controller>>,
+    /// The visible datasets' indices sorted by `(order, index)`
+    /// (`getSortedVisibleDatasetMetas`): the datasets are drawn in reverse.
+    pub draw_order: Vec<usize>,
+    /// Where each dataset's data labels are anchored (`getScaleOrigin`), by dataset index;
+    /// empty without chartjs-plugin-datalabels.
+    pub label_origins: Vec<Origin>,
     /// The legend box, placed.
     pub legend: Option<LegendBox>,
     /// The subtitle box, placed.
@@ -309,6 +312,7 @@ pub fn update<'a>(
             datasets: &chart.datasets,
             cancel,
             limits,
+            text,
         };
         for (i, ds) in chart.datasets.iter().enumerate() {
             if cancel.is_cancelled() {
@@ -348,7 +352,7 @@ pub fn update<'a>(
         chart,
         &clips,
     );
-    let laid_out_scales = (0..scales.len())
+    let laid_out_scales: Vec<LaidOutScale> = (0..scales.len())
         .map(|i| Scale::laid_out(&scales, i))
         .collect();
     let mut prepared = prepared;
@@ -387,14 +391,26 @@ pub fn update<'a>(
         Vec::new()
     };
     prepared.hole = crate::plugins::annotation::doughnut_hole(&elements, &data, &chart.datasets);
+    let label_origins = if chart.datalabels.is_some() {
+        (data.metas.iter())
+            .map(|meta| {
+                let id = meta.v_id().or(meta.y_id.as_deref());
+                let v = laid_out_scales.iter().find(|s| Some(s.core.id()) == id);
+                let horizontal_bar = meta.index_axis == Axis::Y && meta.kind == ChartKind::Bar;
+                datalabels::origin(v, horizontal_bar)
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
     Some(Updated {
         layout,
         laid_out_scales,
         gradients,
         fill_sources,
         elements,
-        data,
-        ctrls,
+        draw_order: data.sorted_visible,
+        label_origins,
         legend,
         subtitle,
         title,
@@ -567,31 +583,14 @@ fn legend_items(
 impl Updated<'_> {
     /// The whole [`Layout`], each element's geometry included (what `Engine::layout` and
     /// the layout oracle compare with Chart.js's `getDatasetMeta(i).data`).
-    pub fn into_layout_with_elements(self, chart: &Chart) -> Layout {
-        let geometry: Vec<_> = (self.layout.datasets.iter())
-            .map(|d| self.element_geometry(chart, d.index))
-            .collect();
+    pub fn into_layout_with_elements(self) -> Layout {
         let mut layout = self.layout;
-        for (d, g) in layout.datasets.iter_mut().zip(geometry) {
-            d.elements = g;
+        for d in &mut layout.datasets {
+            d.elements = (self.elements.get(d.index))
+                .map(DatasetElements::geometry)
+                .unwrap_or_default();
         }
         layout
-    }
-}
-
-impl Updated<'_> {
-    /// Dataset `i`'s element geometry by data index.
-    pub fn element_geometry(&self, chart: &Chart, i: usize) -> Vec<Option<ElementGeometry>> {
-        match (self.elements.get(i), self.ctrls.get(i)) {
-            (Some(DatasetElements::ByController), Some(ctrl)) => {
-                match (chart.datasets.get(i), self.data.metas.get(i)) {
-                    (Some(ds), Some(meta)) => ctrl.element_geometry(ds, meta),
-                    _ => Vec::new(),
-                }
-            }
-            (Some(e), _) => e.geometry(),
-            _ => Vec::new(),
-        }
     }
 }
 

@@ -15,6 +15,7 @@
 
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::bounds::{bounded_dash, finite_in, MAX_PX};
+use crate::elements::dataset::{DatasetElements, PluginElements};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
@@ -490,6 +491,53 @@ impl GraphTreeController {
     }
 }
 
+/// What a tree, dendrogram or graph dataset draws: its edges between the laid-out nodes,
+/// the nodes, and the dataset's options.
+struct GraphElements<'a> {
+    /// (source, target) data indices.
+    edges: Vec<(usize, usize)>,
+    /// Node pixels: (x, y, angle).
+    points: Vec<Option<(f64, f64, f64)>>,
+    options: &'a GraphOptions,
+    /// The nodes' point options.
+    elements: &'a Elements,
+    /// The render's stop signal.
+    cancel: Cancel,
+}
+
+impl PluginElements for GraphElements<'_> {
+    /// The edges (`EdgeLine.draw`) within the chart area, then the nodes.
+    fn draw(&self, ctx: &mut Ctx<'_>, area: &Area) {
+        let o = self.options;
+        if !self.edges.is_empty() {
+            ctx.clip_area(*area);
+            for (i, &(s, t)) in self.edges.iter().enumerate() {
+                if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                    break;
+                }
+                let (Some(Some(from)), Some(Some(to))) = (self.points.get(s), self.points.get(t))
+                else {
+                    continue;
+                };
+                draw_edge(ctx, o, *from, *to);
+            }
+            ctx.unclip_area();
+        }
+        let Elements::Point(pts) = self.elements else {
+            return;
+        };
+        for (i, p) in self.points.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                return;
+            }
+            let Some((x, y, _)) = p else {
+                continue;
+            };
+            draw_point_element(ctx, pts.at(i), *x, *y, area);
+        }
+    }
+}
+
 impl Controller for GraphTreeController {
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {
         std::mem::take(&mut self.messages)
@@ -609,33 +657,16 @@ impl Controller for GraphTreeController {
             .collect();
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
-        let Some(o) = options(ds) else { return };
-        if !self.edges.is_empty() {
-            ctx.clip_area(*area);
-            for (i, &(s, t)) in self.edges.iter().enumerate() {
-                if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
-                    break;
-                }
-                let (Some(Some(from)), Some(Some(to))) = (self.points.get(s), self.points.get(t))
-                else {
-                    continue;
-                };
-                draw_edge(ctx, o, *from, *to);
-            }
-            ctx.unclip_area();
-        }
-        let Elements::Point(pts) = &ds.elements else {
-            return;
-        };
-        for (i, p) in self.points.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
-                return;
-            }
-            let Some((x, y, _)) = p else {
-                continue;
-            };
-            draw_point_element(ctx, pts.at(i), *x, *y, area);
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        match options(ds) {
+            Some(options) => DatasetElements::Plugin(Box::new(GraphElements {
+                edges: std::mem::take(&mut self.edges),
+                points: std::mem::take(&mut self.points),
+                options,
+                elements: &ds.elements,
+                cancel: self.cancel.clone(),
+            })),
+            None => DatasetElements::Empty,
         }
     }
 

@@ -6,6 +6,8 @@
 
 use super::{parse_default, Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::bounds::{finite_in, MAX_PX};
+use crate::elements::dataset::{DatasetElements, PluginElements};
+use crate::elements::geometry::ElementGeometry;
 use crate::elements::{Area, Ctx, P};
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
@@ -143,6 +145,39 @@ fn draw_rect(ctx: &mut Ctx<'_>, el: &MatrixEl) {
     }
 }
 
+/// What a matrix dataset draws: its laid-out rectangles.
+struct MatrixElements {
+    rects: Vec<MatrixEl>,
+    /// The render's stop signal.
+    cancel: Cancel,
+}
+
+impl PluginElements for MatrixElements {
+    fn draw(&self, ctx: &mut Ctx<'_>, _area: &Area) {
+        for (i, el) in self.rects.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                return;
+            }
+            if el.x.is_finite() && el.y.is_finite() {
+                draw_rect(ctx, el);
+            }
+        }
+    }
+
+    fn geometry(&self) -> Vec<Option<ElementGeometry>> {
+        (self.rects.iter())
+            .map(|r| {
+                (r.x.is_finite() && r.y.is_finite()).then_some(ElementGeometry::Rect {
+                    x: r.x,
+                    y: r.y,
+                    width: r.width,
+                    height: r.height,
+                })
+            })
+            .collect()
+    }
+}
+
 impl Controller for MatrixController {
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_labels: &[Raw]) {
         parse_default(ds, meta, scales, chart_labels);
@@ -177,34 +212,11 @@ impl Controller for MatrixController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, _area: &Area) {
-        for (i, el) in self.rects.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
-                return;
-            }
-            if el.x.is_finite() && el.y.is_finite() {
-                draw_rect(ctx, el);
-            }
-        }
-    }
-
-    fn element_geometry(
-        &self,
-        _ds: &Dataset,
-        _meta: &Meta,
-    ) -> Vec<Option<crate::elements::geometry::ElementGeometry>> {
-        (self.rects.iter())
-            .map(|r| {
-                (r.x.is_finite() && r.y.is_finite()).then_some(
-                    crate::elements::geometry::ElementGeometry::Rect {
-                        x: r.x,
-                        y: r.y,
-                        width: r.width,
-                        height: r.height,
-                    },
-                )
-            })
-            .collect()
+    fn elements<'a>(&mut self, _ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        DatasetElements::Plugin(Box::new(MatrixElements {
+            rects: std::mem::take(&mut self.rects),
+            cancel: self.cancel.clone(),
+        }))
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {

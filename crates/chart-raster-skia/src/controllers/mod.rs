@@ -1,11 +1,13 @@
-//! Dataset controllers: parsing data against the scales, stacking, element geometry and
-//! drawing, as Chart.js's `DatasetController` subclasses do.
+//! Dataset controllers: parsing data against the scales, stacking and element geometry, as
+//! Chart.js's `DatasetController` subclasses do; the elements they lay out draw themselves
+//! (`elements::dataset`).
 //!
 //! # Adding a controller
 //! 1. Register the type's defaults in `chart_spec::defaults` (`datasets.<type>` and
 //!    `overrides.<type>`), so configs of that type resolve.
 //! 2. Write a module here with a struct implementing [`Controller`]: `parse` (usually
-//!    [`parse_default`]), `update` (element geometry from the scales, after layout) and `draw`.
+//!    [`parse_default`]), `update` (element geometry from the scales, after layout) and
+//!    `elements` (the laid-out elements the draw reads, `elements::dataset`).
 //!    Override `max_overflow` when elements may overflow the chart area (`getMaxOverflow`),
 //!    and `legend_style` for the legend's box.
 //! 3. Add it to [`create`].
@@ -35,7 +37,7 @@ pub mod word_cloud;
 pub use legend_style::LegendStyle;
 
 use crate::elements::dataset::DatasetElements;
-use crate::elements::{Area, Ctx};
+use crate::elements::Area;
 use crate::scales::{DataLimits, Scale};
 use chart_spec::model::{Axis, ChartKind, Dataset, Datum, Raw, Stacked};
 use std::collections::HashMap;
@@ -510,6 +512,8 @@ pub struct UpdateCx<'a> {
     /// The render's budgets (the engine's [`chart_spec::Limits`]): controllers cut input at
     /// them.
     pub limits: &'a chart_spec::Limits,
+    /// Text measuring (the word cloud places its words by their shapes).
+    pub text: &'a crate::text::TextEngine,
 }
 
 impl UpdateCx<'_> {
@@ -583,24 +587,10 @@ pub trait Controller {
     /// Computes element geometry (`update('none')`).
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>);
     /// The dataset's elements as the draw reads them (`meta.data`, `meta.dataset`), taken
-    /// once after `update`.
-    fn elements<'a>(&mut self, _ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
-        DatasetElements::ByController
-    }
-    /// Draws the dataset (`controller.draw()`) when [`Controller::elements`] left it to the
-    /// controller.
-    fn draw(&mut self, _ctx: &mut Ctx<'_>, _ds: &Dataset, _meta: &Meta, _area: &Area) {}
+    /// once after `update`: the drawing asks the controller nothing more.
+    fn elements<'a>(&mut self, ds: &'a Dataset, meta: &Meta) -> DatasetElements<'a>;
     /// The legend style.
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle;
-    /// Each element's geometry after `update`, by data index, when
-    /// [`Controller::elements`] left the drawing to the controller.
-    fn element_geometry(
-        &self,
-        _ds: &Dataset,
-        _meta: &Meta,
-    ) -> Vec<Option<crate::elements::geometry::ElementGeometry>> {
-        Vec::new()
-    }
     /// Messages of `parse` (e.g. input cut at a budget), taken once.
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {
         Vec::new()

@@ -15,6 +15,7 @@
 //! template's 31 whatever the data's length.
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::dataset::{DatasetElements, PluginElements};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
@@ -440,6 +441,82 @@ fn locale_string(v: f64) -> String {
     crate::scales::ticks::format_number(v, 0, 3, false, true)
 }
 
+/// What a venn or euler dataset draws: its laid-out regions and circles, the fonts of the
+/// set labels and values, and the dataset's options.
+struct VennElements<'a> {
+    layout: VennLayout,
+    /// Set label font and colour, when the y scale's ticks display.
+    label_font: Option<(Font, Rgba)>,
+    /// Value font and colour, when the x scale's ticks display.
+    value_font: Option<(Font, Rgba)>,
+    labels: Vec<String>,
+    options: &'a VennOptions,
+}
+
+impl PluginElements for VennElements<'_> {
+    /// The regions, then the set labels and the values (`drawLabels`).
+    fn draw(&self, ctx: &mut Ctx<'_>, _area: &Area) {
+        let o = self.options;
+        for (i, r) in self.layout.regions.iter().enumerate() {
+            let Some(s) = o.slices.get(i) else { break };
+            let p = region_path(r, &self.layout.circles);
+            if let Some(bg) = s.background_color {
+                ctx.fill(&p, bg);
+            }
+            if let Some(bc) = s.border_color {
+                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays (so are
+                // negative and non-finite widths); a huge width is clamped.
+                let w = if s.border_width > 0.0 && s.border_width.is_finite() {
+                    s.border_width.min(1e5)
+                } else {
+                    1.0
+                };
+                ctx.stroke(&p, &StrokeStyle::new(w, bc));
+            }
+        }
+        // drawLabels: set names with the y scale's tick font, values with the x scale's.
+        if let Some((font, color)) = &self.label_font {
+            for (i, c) in self.layout.circles.iter().enumerate() {
+                let align = match c.align.as_str() {
+                    "middle" => TextAlign::Center,
+                    "end" | "right" => TextAlign::Right,
+                    _ => TextAlign::Left,
+                };
+                let baseline = match c.vertical_align.as_str() {
+                    "top" => TextBaseline::Top,
+                    "bottom" => TextBaseline::Bottom,
+                    "middle" => TextBaseline::Middle,
+                    "hanging" => TextBaseline::Hanging,
+                    _ => TextBaseline::Alphabetic,
+                };
+                let text = self
+                    .labels
+                    .get(i)
+                    .cloned()
+                    .unwrap_or_else(|| "undefined".into());
+                ctx.fill_text(
+                    &text, c.text.0, c.text.1, font, *color, align, baseline, None,
+                );
+            }
+        }
+        if let Some((font, color)) = &self.value_font {
+            for (i, r) in self.layout.regions.iter().enumerate() {
+                let Some(s) = o.slices.get(i) else { break };
+                ctx.fill_text(
+                    &locale_string(s.value),
+                    r.text.0,
+                    r.text.1,
+                    font,
+                    *color,
+                    TextAlign::Center,
+                    TextBaseline::Middle,
+                    None,
+                );
+            }
+        }
+    }
+}
+
 impl Controller for VennController {
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {
         std::mem::take(&mut self.messages)
@@ -502,64 +579,16 @@ impl Controller for VennController {
         self.label_font = font(ys);
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
-        let Some(o) = options(ds) else { return };
-        for (i, r) in self.layout.regions.iter().enumerate() {
-            let Some(s) = o.slices.get(i) else { break };
-            let p = region_path(r, &self.layout.circles);
-            if let Some(bg) = s.background_color {
-                ctx.fill(&p, bg);
-            }
-            if let Some(bc) = s.border_color {
-                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays (so are
-                // negative and non-finite widths); a huge width is clamped.
-                let w = if s.border_width > 0.0 && s.border_width.is_finite() {
-                    s.border_width.min(1e5)
-                } else {
-                    1.0
-                };
-                ctx.stroke(&p, &StrokeStyle::new(w, bc));
-            }
-        }
-        // drawLabels: set names with the y scale's tick font, values with the x scale's.
-        if let Some((font, color)) = &self.label_font {
-            for (i, c) in self.layout.circles.iter().enumerate() {
-                let align = match c.align.as_str() {
-                    "middle" => TextAlign::Center,
-                    "end" | "right" => TextAlign::Right,
-                    _ => TextAlign::Left,
-                };
-                let baseline = match c.vertical_align.as_str() {
-                    "top" => TextBaseline::Top,
-                    "bottom" => TextBaseline::Bottom,
-                    "middle" => TextBaseline::Middle,
-                    "hanging" => TextBaseline::Hanging,
-                    _ => TextBaseline::Alphabetic,
-                };
-                let text = self
-                    .labels
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| "undefined".into());
-                ctx.fill_text(
-                    &text, c.text.0, c.text.1, font, *color, align, baseline, None,
-                );
-            }
-        }
-        if let Some((font, color)) = &self.value_font {
-            for (i, r) in self.layout.regions.iter().enumerate() {
-                let Some(s) = o.slices.get(i) else { break };
-                ctx.fill_text(
-                    &locale_string(s.value),
-                    r.text.0,
-                    r.text.1,
-                    font,
-                    *color,
-                    TextAlign::Center,
-                    TextBaseline::Middle,
-                    None,
-                );
-            }
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        match options(ds) {
+            Some(options) => DatasetElements::Plugin(Box::new(VennElements {
+                layout: std::mem::take(&mut self.layout),
+                label_font: self.label_font.take(),
+                value_font: self.value_font.take(),
+                labels: std::mem::take(&mut self.labels),
+                options,
+            })),
+            None => DatasetElements::Empty,
         }
     }
 

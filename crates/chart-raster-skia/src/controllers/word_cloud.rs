@@ -17,9 +17,11 @@
 //! step budget over all words, and the placement polls the [`Cancel`].
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::dataset::{DatasetElements, PluginElements};
 use crate::elements::{Area, Ctx};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
+use crate::text::TextEngine;
 use chart_spec::model::{Dataset, DatasetKind, Raw, Word, WordCloudOptions};
 use chart_spec::values::Font;
 use chart_spec::Cancel;
@@ -98,7 +100,13 @@ fn rotation(w: &Word, rnd: &mut Rnd) -> f64 {
 /// The sprite of one word (`cloudSprite`): the cell size from the measured width and the
 /// rotation, the word filled and stroked into it, one bit per covered pixel; `None` when the
 /// cell does not fit d3-cloud's sprite canvas.
-fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) -> Option<()> {
+fn sprite(
+    text_engine: &TextEngine,
+    w: &Word,
+    text: &str,
+    tag: &mut Tag,
+    pixels: &mut i64,
+) -> Option<()> {
     let px = to_i32(f64::from(tag.size + 1)) as f32;
     let mut spec = w.font.clone();
     spec.size = px;
@@ -107,7 +115,7 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
         line_height: f64::from(px) * 1.2,
         spec: spec.clone(),
     };
-    let width = ctx.measure(&font, text);
+    let width = f64::from(text_engine.measure(&font.spec, text));
     let anchor = -(width / 2.0).floor();
     let mut cw = width + 1.0;
     let mut ch = f64::from(tag.size << 1);
@@ -130,7 +138,7 @@ fn sprite(ctx: &Ctx<'_>, w: &Word, text: &str, tag: &mut Tag, pixels: &mut i64) 
     }
     // Grid-fitted like unrotated canvas text; rotated words keep the exact outlines.
     let scale = (tag.rotate == 0.0).then_some(1.0);
-    let shaped = ctx.text.shape(&spec, text, scale, false)?;
+    let shaped = text_engine.shape(&spec, text, scale, false)?;
     let mut outline = crate::scene::Path::new();
     for g in &shaped.glyphs {
         outline
@@ -321,7 +329,7 @@ fn place(
 
 /// One d3-cloud run over a `size` board: the placed words and their bounds.
 fn run_cloud(
-    ctx: &Ctx<'_>,
+    text_engine: &TextEngine,
     o: &WordCloudOptions,
     texts: &[String],
     rotations: &[f64],
@@ -368,7 +376,10 @@ fn run_cloud(
         let (Some(w), Some(text)) = (o.words.get(tag.index), texts.get(tag.index)) else {
             continue;
         };
-        if tag.size <= 0 || sprite(ctx, w, text, &mut tag, &mut pixels).is_none() || !tag.has_text {
+        if tag.size <= 0
+            || sprite(text_engine, w, text, &mut tag, &mut pixels).is_none()
+            || !tag.has_text
+        {
             continue;
         }
         if place(&mut board, &mut tag, bounds, size, rnd, &mut steps, cancel) {
@@ -406,31 +417,16 @@ pub struct WordCloudController {
     labels: Vec<String>,
     area: Option<Area>,
     cancel: Cancel,
+    /// The placed words after `update`.
+    placed: Vec<Placed>,
+    /// Each word's text (its label).
+    texts: Vec<String>,
 }
 
-impl Controller for WordCloudController {
-    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
-        meta.parsed.clear();
-        self.labels = labels.iter().map(Raw::to_js_string).collect();
-    }
-
-    fn update(&mut self, _ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
-        self.cancel = cx.cancel.clone();
-        self.area = match (
-            cx.scale(meta.x_id.as_deref()),
-            cx.scale(meta.y_id.as_deref()),
-        ) {
-            (Some(xs), Some(ys)) => Some(Area {
-                left: xs.core.left,
-                right: xs.core.right,
-                top: ys.core.top,
-                bottom: ys.core.bottom,
-            }),
-            _ => Some(cx.area),
-        };
-    }
-
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
+impl WordCloudController {
+    /// d3-cloud's placement of the words on the board (`autoGrow`: a larger board while
+    /// words are left over).
+    fn lay_out_words(&mut self, ds: &Dataset, cx: &UpdateCx<'_>) {
         let (Some(o), Some(area)) = (options(ds), self.area) else {
             return;
         };
@@ -462,9 +458,9 @@ impl Controller for WordCloudController {
         } else {
             0
         };
-        let placed = loop {
+        self.placed = loop {
             let placed = run_cloud(
-                ctx,
+                cx.text,
                 o,
                 &texts,
                 &rotations,
@@ -486,7 +482,26 @@ impl Controller for WordCloudController {
             }
             break placed;
         };
-        for p in placed {
+        self.texts = texts;
+    }
+}
+
+/// What a word cloud dataset draws: the placed words, their texts, the board's area and the
+/// dataset's options.
+struct WordCloudElements<'a> {
+    placed: Vec<Placed>,
+    texts: Vec<String>,
+    area: Area,
+    options: &'a WordCloudOptions,
+}
+
+impl PluginElements for WordCloudElements<'_> {
+    fn draw(&self, ctx: &mut Ctx<'_>, _area: &Area) {
+        let o = self.options;
+        let area = self.area;
+        let (w, h) = (area.right - area.left, area.bottom - area.top);
+        let texts = &self.texts;
+        for p in &self.placed {
             let Some(word) = o.words.get(p.index) else {
                 continue;
             };
@@ -524,6 +539,46 @@ impl Controller for WordCloudController {
                 stroke,
             );
             ctx.restore();
+        }
+    }
+}
+
+impl Controller for WordCloudController {
+    fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], labels: &[Raw]) {
+        meta.parsed.clear();
+        self.labels = labels.iter().map(Raw::to_js_string).collect();
+    }
+
+    fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
+        self.cancel = cx.cancel.clone();
+        self.area = match (
+            cx.scale(meta.x_id.as_deref()),
+            cx.scale(meta.y_id.as_deref()),
+        ) {
+            (Some(xs), Some(ys)) => Some(Area {
+                left: xs.core.left,
+                right: xs.core.right,
+                top: ys.core.top,
+                bottom: ys.core.bottom,
+            }),
+            _ => Some(cx.area),
+        };
+        // The placement (d3-cloud's layout, run by the plugin at draw time) measures the
+        // words: done here, for the datasets that are drawn.
+        if meta.visible {
+            self.lay_out_words(ds, cx);
+        }
+    }
+
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        match (options(ds), self.area) {
+            (Some(options), Some(area)) => DatasetElements::Plugin(Box::new(WordCloudElements {
+                placed: std::mem::take(&mut self.placed),
+                texts: std::mem::take(&mut self.texts),
+                area,
+                options,
+            })),
+            _ => DatasetElements::Empty,
         }
     }
 

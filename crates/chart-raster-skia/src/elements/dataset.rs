@@ -37,16 +37,28 @@ pub struct ArcEl<'a> {
     pub options: Option<&'a ArcOptions>,
 }
 
+/// The elements of a plugin chart (matrix, treemap, sankey, venn and euler, word cloud, geo,
+/// graphs), as the plugin's controller laid them out: they draw themselves as the plugin's
+/// elements do.
+pub trait PluginElements {
+    /// `controller.draw()` within the chart `area`.
+    fn draw(&self, ctx: &mut Ctx<'_>, area: &Area);
+    /// Each element's geometry by data index, where the plugins read one (matrix cells).
+    fn geometry(&self) -> Vec<Option<ElementGeometry>> {
+        Vec::new()
+    }
+}
+
 /// A dataset's elements as its draw reads them, one variant per kind of element the
 /// controllers lay out. Element lists are by data index; `None` is an element that is not
 /// drawn (skipped, no value, outside the drawn range), which the plugins see as absent too.
-#[derive(Debug, Default)]
+#[derive(Default)]
 pub enum DatasetElements<'a> {
     /// Nothing to draw (no scale to lay the data on, a cancelled update).
     #[default]
     Empty,
-    /// The controller draws its own elements (the plugin charts, until they lay out values).
-    ByController,
+    /// A plugin chart's elements.
+    Plugin(Box<dyn PluginElements + 'a>),
     /// Bars (`BarController`).
     Bars(Vec<Option<Bar>>),
     /// A line with its points (line, scatter, radar): the line (`meta.dataset`, control
@@ -68,7 +80,8 @@ impl DatasetElements<'_> {
     /// outside it are not drawn, `_isPointInArea`).
     pub fn draw(&self, ctx: &mut Ctx<'_>, area: &Area) {
         match self {
-            Self::Empty | Self::ByController => {}
+            Self::Empty => {}
+            Self::Plugin(p) => p.draw(ctx, area),
             Self::Bars(bars) => {
                 for (i, b) in bars.iter().enumerate() {
                     if i % STOP_EVERY == STOP_EVERY - 1 && ctx.stopped() {
@@ -110,7 +123,8 @@ impl DatasetElements<'_> {
             })
         };
         match self {
-            Self::Empty | Self::ByController => Vec::new(),
+            Self::Empty => Vec::new(),
+            Self::Plugin(p) => p.geometry(),
             Self::Bars(bars) => (bars.iter())
                 .map(|b| {
                     b.as_ref().map(|b| ElementGeometry::Bar {

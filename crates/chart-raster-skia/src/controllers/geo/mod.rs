@@ -15,6 +15,7 @@
 pub mod projection;
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
+use crate::elements::dataset::{DatasetElements, PluginElements};
 use crate::elements::point::draw_point_element;
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
@@ -173,11 +174,26 @@ fn blues(t: f64) -> Rgba {
     Rgba::rgb(channel(0), channel(1), channel(2))
 }
 
-impl GeoController {
+/// What a choropleth or bubble map dataset draws: the fitted projection, each feature's
+/// colour or each point's radius, and the dataset's options.
+struct GeoElements<'a> {
+    projection: Projection,
+    colors: Vec<Rgba>,
+    radii: Vec<f64>,
+    /// A choropleth (features) rather than a bubble map (points).
+    choropleth: bool,
+    options: &'a GeoOptions,
+    /// The point options of a bubble map.
+    elements: &'a Elements,
+    /// The render's stop signal.
+    cancel: Cancel,
+}
+
+impl GeoElements<'_> {
     /// The canvas path of a shape, through d3's projection stream (resampled rings, closed);
     /// `None` when nothing finite is left.
     fn path(&self, shape: &GeoShape, budget: &mut usize) -> Option<P> {
-        let proj = self.projection.as_ref()?;
+        let proj = &self.projection;
         let mut p = P::new();
         let mut any = false;
         let frame;
@@ -206,6 +222,68 @@ impl GeoController {
             }
         }
         any.then_some(p)
+    }
+}
+
+impl PluginElements for GeoElements<'_> {
+    /// The outline, then the features (choropleth) or the points (bubble map).
+    fn draw(&self, ctx: &mut Ctx<'_>, area: &Area) {
+        let o = self.options;
+        if o.clip_map {
+            ctx.clip_area(*area);
+        }
+        // A canvas ignores a line width of 0 and keeps 1.
+        let width = |w: f64| {
+            if w > 0.0 && w.is_finite() {
+                w.min(1_000.0)
+            } else {
+                1.0
+            }
+        };
+        let mut budget = Projection::resample_budget();
+        if o.show_outline {
+            if let Some(p) = self.path(&o.outline, &mut budget) {
+                if let Some(bg) = o.outline_background {
+                    ctx.fill(&p, bg);
+                }
+                ctx.stroke(
+                    &p,
+                    &StrokeStyle::new(width(o.outline_border_width), o.outline_border_color),
+                );
+            }
+        }
+        if self.choropleth {
+            for (i, f) in o.features.iter().enumerate() {
+                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
+                    break;
+                }
+                let Some(p) = f.as_ref().and_then(|f| self.path(f, &mut budget)) else {
+                    continue;
+                };
+                let fill = self.colors.get(i).copied().unwrap_or(o.missing_color);
+                ctx.fill(&p, fill);
+                ctx.stroke(&p, &StrokeStyle::new(width(o.border_width), o.border_color));
+            }
+        } else if let Elements::Point(pts) = self.elements {
+            let proj = &self.projection;
+            for (i, pt) in o.points.iter().enumerate() {
+                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
+                    break;
+                }
+                let (Some((lon, lat)), Some(po)) = (pt, Some(pts.at(i))) else {
+                    continue;
+                };
+                let Some((x, y)) = proj.project(*lon, *lat) else {
+                    continue;
+                };
+                let mut po = po.clone();
+                po.radius = self.radii.get(i).copied().unwrap_or(o.missing_size);
+                draw_point_element(ctx, &po, x, y, area);
+            }
+        }
+        if o.clip_map {
+            ctx.unclip_area();
+        }
     }
 }
 
@@ -275,64 +353,18 @@ impl Controller for GeoController {
             .collect();
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
-        let Some(o) = options(ds) else { return };
-        if self.projection.is_none() {
-            return;
-        }
-        if o.clip_map {
-            ctx.clip_area(*area);
-        }
-        // A canvas ignores a line width of 0 and keeps 1.
-        let width = |w: f64| {
-            if w > 0.0 && w.is_finite() {
-                w.min(1_000.0)
-            } else {
-                1.0
-            }
-        };
-        let mut budget = Projection::resample_budget();
-        if o.show_outline {
-            if let Some(p) = self.path(&o.outline, &mut budget) {
-                if let Some(bg) = o.outline_background {
-                    ctx.fill(&p, bg);
-                }
-                ctx.stroke(
-                    &p,
-                    &StrokeStyle::new(width(o.outline_border_width), o.outline_border_color),
-                );
-            }
-        }
-        if ds.kind.chart_kind() == ChartKind::Choropleth {
-            for (i, f) in o.features.iter().enumerate() {
-                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
-                    break;
-                }
-                let Some(p) = f.as_ref().and_then(|f| self.path(f, &mut budget)) else {
-                    continue;
-                };
-                let fill = self.colors.get(i).copied().unwrap_or(o.missing_color);
-                ctx.fill(&p, fill);
-                ctx.stroke(&p, &StrokeStyle::new(width(o.border_width), o.border_color));
-            }
-        } else if let (Some(proj), Elements::Point(pts)) = (&self.projection, &ds.elements) {
-            for (i, pt) in o.points.iter().enumerate() {
-                if i % CANCEL_EVERY == 0 && self.cancel.is_cancelled() {
-                    break;
-                }
-                let (Some((lon, lat)), Some(po)) = (pt, Some(pts.at(i))) else {
-                    continue;
-                };
-                let Some((x, y)) = proj.project(*lon, *lat) else {
-                    continue;
-                };
-                let mut po = po.clone();
-                po.radius = self.radii.get(i).copied().unwrap_or(o.missing_size);
-                draw_point_element(ctx, &po, x, y, area);
-            }
-        }
-        if o.clip_map {
-            ctx.unclip_area();
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        match (options(ds), self.projection.take()) {
+            (Some(options), Some(projection)) => DatasetElements::Plugin(Box::new(GeoElements {
+                projection,
+                colors: std::mem::take(&mut self.colors),
+                radii: std::mem::take(&mut self.radii),
+                choropleth: ds.kind.chart_kind() == ChartKind::Choropleth,
+                options,
+                elements: &ds.elements,
+                cancel: self.cancel.clone(),
+            })),
+            _ => DatasetElements::Empty,
         }
     }
 

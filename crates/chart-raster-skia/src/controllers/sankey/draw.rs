@@ -1,13 +1,131 @@
-//! Drawing a sankey chart: flows as cubic bands (`Flow.draw`) and the node labels
-//! (`_drawLabels`).
+//! Drawing a sankey chart: the nodes, flows as cubic bands (`Flow.draw`) and the node labels
+//! (`_drawLabels`), from the laid-out [`SankeyElements`].
 
+use super::layout::{Node, CANCEL_EVERY};
 use super::FlowEl;
 use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
-use crate::elements::{Ctx, P};
+use crate::elements::dataset::PluginElements;
+use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scene::{Paint, TextAlign, TextBaseline};
-use chart_spec::model::Raw;
+use chart_spec::model::{Raw, SankeyOptions};
 use chart_spec::values::Font;
-use chart_spec::Rgba;
+use chart_spec::{Cancel, Rgba};
+
+/// What a sankey dataset draws: its nodes (coloured by their flows) with their rectangles,
+/// the flows, and the dataset's options.
+pub(super) struct SankeyElements<'a> {
+    pub(super) nodes: Vec<Node>,
+    /// Node rectangles: (x, y, width, height).
+    pub(super) node_rects: Vec<(f64, f64, f64, f64)>,
+    pub(super) flows: Vec<FlowEl>,
+    /// The chart area the labels' automatic side is decided in.
+    pub(super) area: Area,
+    pub(super) options: &'a SankeyOptions,
+    /// The render's stop signal.
+    pub(super) cancel: Cancel,
+}
+
+impl PluginElements for SankeyElements<'_> {
+    /// The nodes, the flows over them, then the nodes' labels (`_drawNodes`, the flows'
+    /// `draw`, `_drawLabels`).
+    fn draw(&self, ctx: &mut Ctx<'_>, _area: &Area) {
+        let o = self.options;
+        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
+        let cancelled = |i: usize| i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled();
+        // _drawNodes
+        for (i, (n, &(x, y, w, h))) in self.nodes.iter().zip(&self.node_rects).enumerate() {
+            if cancelled(i) {
+                return;
+            }
+            if border_width != 0.0 {
+                let mut p = P::new();
+                p.rect(x, y, w, h);
+                let color = o.border_color.unwrap_or(Rgba::rgb(0, 0, 0));
+                ctx.stroke(&p, &StrokeStyle::new(border_width, color));
+            }
+            ctx.fill_rect(x, y, w, h, n.color.unwrap_or(Rgba::rgb(0, 0, 0)));
+        }
+        // Flows.
+        for (i, f) in self.flows.iter().enumerate() {
+            if cancelled(i) {
+                return;
+            }
+            draw_flow(ctx, f, o.vertical);
+        }
+        // _drawLabels. What is the same for every node is worked out once.
+        let nl = &o.node_labels;
+        let area = self.area;
+        let font = &*bounded_font(&o.font);
+        let padding = nl
+            .padding
+            .map(|v| finite_in(v, -MAX_PX, MAX_PX, 4.0))
+            .unwrap_or(4.0);
+        let line_offset = finite_in(
+            o.padding.unwrap_or(font.line_height / 2.0),
+            -MAX_PX,
+            MAX_PX,
+            0.0,
+        );
+        let border_radius = nl
+            .border_radius
+            .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
+            .unwrap_or(0.0);
+        for (i, (n, &(x, y, w, h))) in self.nodes.iter().zip(&self.node_rects).enumerate() {
+            if cancelled(i) {
+                return;
+            }
+            let display = nl.display.get(&n.key).copied().unwrap_or(true);
+            if !display {
+                continue;
+            }
+            let own;
+            let lines = match o.labels.as_ref().and_then(|l| l.get(&n.key)) {
+                Some(lines) => lines,
+                None => {
+                    own = key_lines(&n.key);
+                    &own
+                }
+            };
+            let color = nl.color.get(&n.key).copied().flatten().unwrap_or(o.color);
+            let background = nl.background_color.get(&n.key).copied().flatten();
+            let position = nl
+                .position
+                .get(&n.key)
+                .and_then(Option::as_deref)
+                .unwrap_or("auto");
+            let auto = if o.vertical {
+                if y < (area.top + area.bottom) / 2.0 {
+                    "bottom"
+                } else {
+                    "top"
+                }
+            } else if x < (area.left + area.right) / 2.0 {
+                "right"
+            } else {
+                "left"
+            };
+            draw_label(
+                ctx,
+                lines,
+                &LabelBox {
+                    position,
+                    auto,
+                    x,
+                    y,
+                    width: w,
+                    height: h,
+                    border_width,
+                    padding,
+                    line_offset,
+                    font,
+                    color,
+                    background,
+                    border_radius,
+                },
+            );
+        }
+    }
+}
 
 /// `toTextLines` of a node key, the label of a node without one in `labels`.
 pub(super) fn key_lines(key: &str) -> Vec<String> {

@@ -22,11 +22,12 @@ pub mod layout;
 
 pub use self::layout::{layout, layout_within, Layout};
 
-use self::draw::{draw_flow, draw_label, key_lines, LabelBox};
+use self::draw::SankeyElements;
 use self::layout::{node_min_size, nx, ny, or, CANCEL_EVERY};
 use super::{Controller, LegendStyle, Meta, Parsed, UpdateCx};
-use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
-use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::elements::bounds::{finite_in, MAX_PX};
+use crate::elements::dataset::DatasetElements;
+use crate::elements::Area;
 use crate::scales::Scale;
 use chart_spec::model::{Dataset, Raw};
 use chart_spec::model::{DatasetKind, SankeyFlow, SankeyOptions};
@@ -234,110 +235,27 @@ impl Controller for SankeyController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, _area: &Area) {
-        let Some(o) = options(ds) else { return };
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        let Some(options) = options(ds) else {
+            return DatasetElements::Empty;
+        };
         // Node colours: each flow paints its ends, later flows win.
-        for n in self.layout.nodes.iter_mut() {
+        let mut nodes = std::mem::take(&mut self.layout.nodes);
+        for n in nodes.iter_mut() {
             n.color = None;
         }
         for f in &self.flows {
-            self.layout.nodes[f.from].color = Some(f.flow.color_from);
-            self.layout.nodes[f.to].color = Some(f.flow.color_to);
+            nodes[f.from].color = Some(f.flow.color_from);
+            nodes[f.to].color = Some(f.flow.color_to);
         }
-        let border_width = finite_in(o.border_width, 0.0, MAX_PX, 1.0);
-        let cancelled = |i: usize| i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled();
-        // _drawNodes
-        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            if border_width != 0.0 {
-                let mut p = P::new();
-                p.rect(x, y, w, h);
-                let color = o.border_color.unwrap_or(Rgba::rgb(0, 0, 0));
-                ctx.stroke(&p, &StrokeStyle::new(border_width, color));
-            }
-            ctx.fill_rect(x, y, w, h, n.color.unwrap_or(Rgba::rgb(0, 0, 0)));
-        }
-        // Flows.
-        for (i, f) in self.flows.iter().enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            draw_flow(ctx, f, o.vertical);
-        }
-        // _drawLabels. What is the same for every node is worked out once.
-        let nl = &o.node_labels;
-        let area = self.area;
-        let font = &*bounded_font(&o.font);
-        let padding = nl
-            .padding
-            .map(|v| finite_in(v, -MAX_PX, MAX_PX, 4.0))
-            .unwrap_or(4.0);
-        let line_offset = finite_in(
-            o.padding.unwrap_or(font.line_height / 2.0),
-            -MAX_PX,
-            MAX_PX,
-            0.0,
-        );
-        let border_radius = nl
-            .border_radius
-            .map(|v| finite_in(v, 0.0, MAX_PX, 0.0))
-            .unwrap_or(0.0);
-        for (i, (n, &(x, y, w, h))) in self.layout.nodes.iter().zip(&self.node_rects).enumerate() {
-            if cancelled(i) {
-                return;
-            }
-            let display = nl.display.get(&n.key).copied().unwrap_or(true);
-            if !display {
-                continue;
-            }
-            let own;
-            let lines = match o.labels.as_ref().and_then(|l| l.get(&n.key)) {
-                Some(lines) => lines,
-                None => {
-                    own = key_lines(&n.key);
-                    &own
-                }
-            };
-            let color = nl.color.get(&n.key).copied().flatten().unwrap_or(o.color);
-            let background = nl.background_color.get(&n.key).copied().flatten();
-            let position = nl
-                .position
-                .get(&n.key)
-                .and_then(Option::as_deref)
-                .unwrap_or("auto");
-            let auto = if o.vertical {
-                if y < (area.top + area.bottom) / 2.0 {
-                    "bottom"
-                } else {
-                    "top"
-                }
-            } else if x < (area.left + area.right) / 2.0 {
-                "right"
-            } else {
-                "left"
-            };
-            draw_label(
-                ctx,
-                lines,
-                &LabelBox {
-                    position,
-                    auto,
-                    x,
-                    y,
-                    width: w,
-                    height: h,
-                    border_width,
-                    padding,
-                    line_offset,
-                    font,
-                    color,
-                    background,
-                    border_radius,
-                },
-            );
-        }
+        DatasetElements::Plugin(Box::new(SankeyElements {
+            nodes,
+            node_rects: std::mem::take(&mut self.node_rects),
+            flows: std::mem::take(&mut self.flows),
+            area: self.area,
+            options,
+            cancel: self.cancel.clone(),
+        }))
     }
 
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {

@@ -11,6 +11,7 @@
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
 use crate::elements::bounds::{bounded_font, finite_in, MAX_PX};
+use crate::elements::dataset::{DatasetElements, PluginElements};
 use crate::elements::{align_pixel, Area, Ctx, P};
 use crate::scales::Scale;
 use crate::scene::{TextAlign, TextBaseline};
@@ -341,6 +342,30 @@ fn draw_el(ctx: &mut Ctx<'_>, el: &TreemapEl, o: &TreemapOptions) {
     ctx.restore();
 }
 
+/// What a treemap dataset draws: its laid-out rectangles with the dataset's options.
+struct TreemapElements<'a> {
+    rects: Vec<TreemapEl>,
+    options: &'a TreemapOptions,
+    /// The render's stop signal.
+    cancel: Cancel,
+}
+
+impl PluginElements for TreemapElements<'_> {
+    fn draw(&self, ctx: &mut Ctx<'_>, area: &Area) {
+        let o = self.options;
+        ctx.clip_area(*area);
+        for (i, el) in self.rects.iter().enumerate() {
+            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
+                break;
+            }
+            if !el.hidden && el.width.is_finite() && el.height.is_finite() {
+                draw_el(ctx, el, o);
+            }
+        }
+        ctx.unclip_area();
+    }
+}
+
 impl Controller for TreemapController {
     fn parse(&mut self, ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
         // The data is the tree, laid out at update time; the scales see `getMinMax` only.
@@ -392,18 +417,15 @@ impl Controller for TreemapController {
         }
     }
 
-    fn draw(&mut self, ctx: &mut Ctx<'_>, ds: &Dataset, _meta: &Meta, area: &Area) {
-        let Some(o) = options(ds) else { return };
-        ctx.clip_area(*area);
-        for (i, el) in self.rects.iter().enumerate() {
-            if i.is_multiple_of(CANCEL_EVERY) && self.cancel.is_cancelled() {
-                break;
-            }
-            if !el.hidden && el.width.is_finite() && el.height.is_finite() {
-                draw_el(ctx, el, o);
-            }
+    fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
+        match options(ds) {
+            Some(options) => DatasetElements::Plugin(Box::new(TreemapElements {
+                rects: std::mem::take(&mut self.rects),
+                options,
+                cancel: self.cancel.clone(),
+            })),
+            None => DatasetElements::Empty,
         }
-        ctx.unclip_area();
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
