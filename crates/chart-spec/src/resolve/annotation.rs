@@ -168,11 +168,10 @@ pub(super) fn label(
             .and_then(Value::as_object)
             .filter(|c| c.get("display").is_some_and(truthy))
             .map(|c| {
+                // An unset callout colour is not the label's: the callout's scopes end in
+                // the plugin's fallback scope `elements.<type>Annotation`, whose
+                // `borderColor` is routed to `Chart.defaults.color` (`defaultRoutes`).
                 let mut cs = shape(c, default_color, false);
-                // An unset callout colour falls back to the label's border colour.
-                if c.get("borderColor").is_none() {
-                    cs.border_color = color_of(m.get("borderColor")).unwrap_or(default_color);
-                }
                 if c.get("borderWidth").is_none() {
                     cs.border_width = 1.0;
                 }
@@ -462,5 +461,25 @@ mod tests {
             l.label.shape.shadow.background_color,
             parse_color("blue").unwrap()
         );
+    }
+
+    /// A callout without its own `borderColor` takes `Chart.defaults.color` (the routed
+    /// `borderColor` of `elements.<type>Annotation`, the last scope of the callout), not
+    /// the colour of the label it belongs to; its own colour still wins.
+    #[test]
+    fn callout_colour_is_not_the_labels() {
+        let (a, _) = resolve(json!({"options": {"plugins": {"annotation": {
+        "annotations": {
+            "t": {"type": "label", "xValue": 1, "yValue": 1, "content": "a",
+                "borderColor": "blue", "callout": {"display": true}},
+            "l": {"type": "line", "yMin": 5, "yMax": 5, "label": {"display": true,
+                "content": "a", "borderColor": "blue",
+                "callout": {"display": true, "borderColor": "red"}}}
+        }}}}}));
+        let a = a.expect("annotations");
+        let colour = |i: usize| &a.list[i].label.callout.as_ref().expect("callout").shape;
+        assert_eq!(colour(0).border_color, parse_color("#666").unwrap());
+        assert_eq!(colour(0).border_width, 1.0);
+        assert_eq!(colour(1).border_color, parse_color("red").unwrap());
     }
 }
