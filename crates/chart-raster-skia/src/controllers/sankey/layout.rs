@@ -1,12 +1,18 @@
 //! The sankey layout in flow units: `buildNodesFromData`, `calculateX` (columns),
-//! `calculateY` or by `priority` (stacking in each column), `addPadding` and `sortFlows`.
+//! `calculateY` or by `priority` (stacking in each column), `addPadding` ([`padding`]) and
+//! `sortFlows`.
 
-use crate::elements::bounds::{finite_in, MAX_PX};
-use chart_spec::model::{NodeGap, SankeyOptions};
+use crate::elements::bounds::finite_in;
+use chart_spec::model::SankeyOptions;
 use chart_spec::Limits;
 use chart_spec::Rgba;
 use std::cmp::Ordering;
 use std::collections::HashMap;
+
+mod padding;
+
+use padding::add_padding;
+pub(super) use padding::node_min_size;
 
 pub(super) const SMALL_VALUE: f64 = 1e-6;
 
@@ -371,33 +377,31 @@ impl Stacker<'_> {
 
     /// Sorts a node's `from` or `to` list with `flowByNodeCount` (a stable sort, as
     /// `Array.prototype.sort`).
+    ///
+    /// The keys are read before the list is taken out to be sorted: the plugin's comparator
+    /// counts over the whole graph, this node's own list included (it is reachable from its
+    /// neighbours in a cycle, and is its own neighbour's list through a self-loop), and V8
+    /// sorts a copy, so the list is whole while it is counted. Counting with the list taken
+    /// out would see a node without flows there, and memoise that.
     fn sort_by_count(&mut self, n: usize, from: bool) {
-        let mut list = if from {
-            std::mem::take(&mut self.nodes[n].from)
+        let len = self.side(n, from).len();
+        if len < 2 {
+            return;
+        }
+        let mut keys: Vec<(u64, usize)> = Vec::with_capacity(len);
+        for i in 0..len {
+            let m = self.side(n, from)[i].node;
+            let c = self.counts.count(&*self.nodes, m, from);
+            keys.push((c, self.side(m, from).len()));
+        }
+        let list = if from {
+            &mut self.nodes[n].from
         } else {
-            std::mem::take(&mut self.nodes[n].to)
+            &mut self.nodes[n].to
         };
-        if list.len() > 1 {
-            let mut keyed: Vec<((u64, usize), Edge)> = list
-                .drain(..)
-                .map(|e| {
-                    let c = self.counts.count(&*self.nodes, e.node, from);
-                    let len = if from {
-                        self.nodes[e.node].from.len()
-                    } else {
-                        self.nodes[e.node].to.len()
-                    };
-                    ((c, len), e)
-                })
-                .collect();
-            keyed.sort_by_key(|(k, _)| *k);
-            list = keyed.into_iter().map(|(_, e)| e).collect();
-        }
-        if from {
-            self.nodes[n].from = list;
-        } else {
-            self.nodes[n].to = list;
-        }
+        let mut keyed: Vec<((u64, usize), Edge)> = keys.into_iter().zip(list.drain(..)).collect();
+        keyed.sort_by_key(|(k, _)| *k);
+        list.extend(keyed.into_iter().map(|(_, e)| e));
     }
 
     fn side(&self, n: usize, from: bool) -> &[Edge] {
@@ -650,169 +654,6 @@ pub(super) fn calculate_y_priority(nodes: &mut [Node], max_x: f64) -> f64 {
     max_y
 }
 
-/// `createColumnGapState`, with the y history run-length encoded: a node can pad its
-/// column's history with as many copies of its y as the deepest column before it has nodes.
-#[derive(Default, Clone)]
-pub(super) struct GapState {
-    last_after: f64,
-    last_extra_half: f64,
-    real_count: f64,
-    real_cum_offset: f64,
-    /// (y, copies), y never decreasing: nodes come sorted by y within a column.
-    y_history: Vec<(f64, usize)>,
-    len: usize,
-}
-
-impl GapState {
-    fn push(&mut self, y: f64, copies: usize) {
-        if copies == 0 {
-            return;
-        }
-        self.len += copies;
-        match self.y_history.last_mut() {
-            Some((last, c)) if *last == y => *c += copies,
-            _ => self.y_history.push((y, copies)),
-        }
-    }
-}
-
-/// What `countCrossColumnPaddings` reads of the finished columns: for a y, the largest number
-/// of entries at most y in any earlier column's history (the plugin counts each history up
-/// to its first entry past y; histories are sorted). A non-decreasing step function of y,
-/// kept as its steps (y, count), both increasing.
-#[derive(Default)]
-pub(super) struct Paddings {
-    steps: Vec<(f64, usize)>,
-}
-
-impl Paddings {
-    fn at(&self, y: f64) -> usize {
-        match self.steps.partition_point(|s| s.0 <= y) {
-            0 => 0,
-            i => self.steps[i - 1].1,
-        }
-    }
-
-    /// Takes in a finished column's history.
-    fn add(&mut self, history: &[(f64, usize)]) {
-        let mut cum = 0;
-        for &(y, c) in history {
-            cum += c;
-            if self.at(y) >= cum {
-                continue;
-            }
-            let from = self.steps.partition_point(|s| s.0 < y);
-            let to = from + self.steps[from..].partition_point(|s| s.1 <= cum);
-            self.steps.splice(from..to, [(y, cum)]);
-        }
-    }
-}
-
-/// `resolveNodeGap`: a number, or `{before, after}`, per node key when an object.
-pub(super) fn node_gap(o: &SankeyOptions, key: &str) -> (f64, f64) {
-    let px = |v: f64| finite_in(v, 0.0, MAX_PX, 10.0);
-    match o.node_padding.get(key) {
-        Some(NodeGap::Sides { before, after }) => (
-            before.map(px).unwrap_or(10.0),
-            after.map(px).unwrap_or(10.0),
-        ),
-        Some(&NodeGap::Both(v)) => (px(v), px(v)),
-        _ => (10.0, 10.0),
-    }
-}
-
-pub(super) fn node_min_size(o: &SankeyOptions, key: &str) -> f64 {
-    o.node_min_size
-        .get(key)
-        .map(|&v| finite_in(v, 0.0, MAX_PX, 0.0))
-        .unwrap_or(0.0)
-}
-
-/// `addPadding`: spreads the nodes of each column apart by `nodePadding` (in flow units:
-/// `scale` is flow units per pixel).
-pub(super) fn add_padding(l: &mut Layout, o: &SankeyOptions, order: &[usize], scale: f64) -> f64 {
-    let mut max_y: f64 = 0.0;
-    let nodes = &mut l.nodes;
-    let extra_half = |n: &Node| ((node_min_size(o, &n.key) * scale) - n.size).max(0.0) / 2.0;
-    let stretched = |n: &Node| n.size.max(node_min_size(o, &n.key) * scale);
-    if o.node_padding_mode == "even" {
-        let mut column_x: Option<f64> = None;
-        let mut prev: Option<(usize, (f64, f64), f64)> = None;
-        for &n in order {
-            let x = nx(&nodes[n]);
-            let gap = node_gap(o, &nodes[n].key);
-            let eh = extra_half(&nodes[n]);
-            if column_x != Some(x) {
-                column_x = Some(x);
-            } else if let Some((p, pg, peh)) = prev {
-                nodes[n].y =
-                    Some(ny(&nodes[p]) + nodes[p].size + pg.1.max(gap.0) * scale + peh + eh);
-            }
-            prev = Some((n, gap, eh));
-            let h = stretched(&nodes[n]);
-            let nn = &nodes[n];
-            max_y = max_y
-                .max(ny(nn) + nn.inflow.max(nn.outflow))
-                .max(ny(nn) + (nn.size + h) / 2.0);
-        }
-        return max_y;
-    }
-    // Nodes come sorted by column, so a column is finished once the next one starts: its
-    // history then joins `before`, which answers `countCrossColumnPaddings` in log time.
-    let mut before = Paddings::default();
-    let mut column: Option<(f64, GapState)> = None;
-    for &n in order {
-        let x = nx(&nodes[n]) + 0.0;
-        if column.as_ref().is_none_or(|(cx, _)| *cx != x) {
-            if let Some((_, done)) = column.take() {
-                before.add(&done.y_history);
-            }
-            column = Some((x, GapState::default()));
-        }
-        let Some((_, st)) = column.as_mut() else {
-            continue;
-        };
-        let (gap_before, gap_after) = node_gap(o, &nodes[n].key);
-        let y = ny(&nodes[n]);
-        let eh = extra_half(&nodes[n]);
-        if y != 0.0 {
-            st.push(y, 1);
-            let mut paddings = st.len;
-            if nodes[n].inflow != 0.0 {
-                paddings = paddings.max(before.at(y));
-                let missing = paddings - st.len;
-                st.push(y, missing);
-            }
-            // offsetForNode
-            let above = st.real_count;
-            let b = gap_before * scale;
-            let a = gap_after * scale;
-            let transition = if above > 0.0 {
-                st.last_after.max(b) + st.last_extra_half + eh
-            } else {
-                0.0
-            };
-            let cum = st.real_cum_offset + transition;
-            let virtual_levels = paddings as f64 - above;
-            st.real_count = above + 1.0;
-            st.real_cum_offset = cum;
-            st.last_after = a;
-            st.last_extra_half = eh;
-            nodes[n].y = Some(y + cum + virtual_levels * b);
-        } else {
-            st.real_count += 1.0;
-            st.last_after = gap_after * scale;
-            st.last_extra_half = eh;
-        }
-        let h = stretched(&nodes[n]);
-        let nn = &nodes[n];
-        max_y = max_y
-            .max(ny(nn) + nn.inflow.max(nn.outflow))
-            .max(ny(nn) + (nn.size + h) / 2.0);
-    }
-    max_y
-}
-
 /// `sortFlows`: where each flow leaves and enters its nodes; records each flow's `addY` at
 /// both ends (what `getAddY` looks up by key and index).
 pub(super) fn sort_flows(l: &mut Layout) {
@@ -896,9 +737,12 @@ pub fn layout_within(o: &SankeyOptions, height: f64, limits: &Limits) -> Layout 
 }
 #[cfg(test)]
 mod tests {
-    use super::*;
+    use super::{build_nodes, layout, ny, Edge, Node, NodeCounts, Stacker};
     use chart_spec::model::DatasetKind;
+    use chart_spec::model::SankeyOptions;
+    use chart_spec::Limits;
     use serde_json::{json, Value};
+    use std::collections::HashMap;
 
     fn opts(data: Value) -> SankeyOptions {
         let cfg = json!({"type": "sankey", "data": {"datasets": [{"data": data}]}});
@@ -929,5 +773,70 @@ mod tests {
         let (a, b) = (get("a"), get("b"));
         let (top, bottom) = if a.y < b.y { (a, b) } else { (b, a) };
         assert!(ny(top) + top.size <= ny(bottom), "{l:?}");
+    }
+
+    /// `flowByNodeCount` as the plugin writes it: `nodeCount` recursing with one `seen` set.
+    fn plugin_node_count(nodes: &[Node], list: &[Edge], from: bool, seen: &mut Vec<usize>) -> u64 {
+        let mut count = 0;
+        for e in list {
+            if seen.contains(&e.node) {
+                continue;
+            }
+            seen.push(e.node);
+            let side = if from {
+                &nodes[e.node].from
+            } else {
+                &nodes[e.node].to
+            };
+            count += side.len() as u64 + plugin_node_count(nodes, side, from, seen);
+        }
+        count
+    }
+
+    /// Every node's lists sorted by `flowByNodeCount` in cyclic graphs with self-loops: the
+    /// count of a neighbour reaches back through the node being sorted (whose list must be
+    /// whole then), so the order is the plugin's (chartjs-chart-sankey `issues/issue72`).
+    #[test]
+    fn flows_sort_by_node_count_through_cycles() {
+        let o = opts(json!([
+            {"from": "a", "to": "b", "flow": 1}, {"from": "b", "to": "c", "flow": 1},
+            {"from": "c", "to": "a", "flow": 1}, {"from": "c", "to": "d", "flow": 1},
+            {"from": "d", "to": "b", "flow": 1}, {"from": "a", "to": "a", "flow": 1},
+            {"from": "e", "to": "c", "flow": 1}, {"from": "b", "to": "e", "flow": 1},
+            {"from": "f", "to": "a", "flow": 1}, {"from": "d", "to": "f", "flow": 1},
+            {"from": "g", "to": "a", "flow": 1}, {"from": "e", "to": "e", "flow": 1},
+            {"from": "a", "to": "d", "flow": 1}, {"from": "d", "to": "a", "flow": 1}
+        ]));
+        let l = build_nodes(&o, &Limits::default());
+        for from in [true, false] {
+            for n in 0..l.nodes.len() {
+                let mut nodes = l.nodes.clone();
+                let side = |nodes: &[Node], k: usize| {
+                    if from {
+                        nodes[k].from.clone()
+                    } else {
+                        nodes[k].to.clone()
+                    }
+                };
+                let mut expected = side(&nodes, n);
+                let key = |e: &Edge| {
+                    let list = side(&l.nodes, e.node);
+                    (
+                        plugin_node_count(&l.nodes, &list, from, &mut Vec::new()),
+                        list.len(),
+                    )
+                };
+                expected.sort_by_key(key);
+                let mut st = Stacker {
+                    nodes: &mut nodes,
+                    counts: NodeCounts::new(l.nodes.len()),
+                    column_bottom: HashMap::new(),
+                };
+                st.sort_by_count(n, from);
+                let got: Vec<usize> = side(st.nodes, n).iter().map(|e| e.index).collect();
+                let want: Vec<usize> = expected.iter().map(|e| e.index).collect();
+                assert_eq!(got, want, "node {} from {from}", l.nodes[n].key);
+            }
+        }
     }
 }
