@@ -379,7 +379,7 @@ impl Controller for BarController {
             return;
         };
         let Some(o) = ds.kind.bar() else { return };
-        let Elements::Bar(opts) = &ds.elements else {
+        let Elements::Bar(opts) = ds.kind.elements() else {
             return;
         };
         let horizontal = v_scale.core.is_horizontal();
@@ -598,7 +598,7 @@ impl Controller for BarController {
     }
 
     fn legend_style(&self, ds: &Dataset, _use_point_style: bool) -> LegendStyle {
-        let Elements::Bar(opts) = &ds.elements else {
+        let Elements::Bar(opts) = ds.kind.elements() else {
             return LegendStyle::none();
         };
         let o = opts.first();

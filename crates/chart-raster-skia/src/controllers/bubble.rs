@@ -16,7 +16,7 @@ pub struct BubbleController {
 /// `resolveDataElementOptions` of bubbles: `radius` is `parsed._custom` (the data's `r`)
 /// when given, else the option.
 fn bubble_options(ds: &Dataset, meta: &Meta, i: usize) -> Option<PointOptions> {
-    let Elements::Point(p) = &ds.elements else {
+    let Elements::Point(p) = ds.kind.elements() else {
         return None;
     };
     let mut o = p.at(i).clone();

@@ -19,7 +19,7 @@ fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
     let Some(a) = ds.kind.arc() else {
         // Another controller's dataset in a mixed chart: weight 1, its elements' border
         // widths count in `getMaxBorderWidth` when it is the first visible dataset.
-        let border_widths = match &ds.elements {
+        let border_widths = match ds.kind.elements() {
             Elements::Point(p) => p.iter().map(|o| o.border_width).collect(),
             Elements::Arc(a) => a.iter().map(|o| o.border_width).collect(),
             Elements::Bar(_) => Vec::new(),

@@ -500,7 +500,7 @@ struct GraphElements<'a> {
     points: Vec<Option<(f64, f64, f64)>>,
     options: &'a GraphOptions,
     /// The nodes' point options.
-    elements: &'a Elements,
+    elements: Elements<'a>,
     /// The render's stop signal.
     cancel: Cancel,
 }
@@ -663,7 +663,7 @@ impl Controller for GraphTreeController {
                 edges: std::mem::take(&mut self.edges),
                 points: std::mem::take(&mut self.points),
                 options,
-                elements: &ds.elements,
+                elements: ds.kind.elements(),
                 cancel: self.cancel.clone(),
             })),
             None => DatasetElements::Empty,

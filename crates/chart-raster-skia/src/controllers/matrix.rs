@@ -43,7 +43,7 @@ pub struct MatrixController {
 
 fn options(ds: &Dataset) -> &[MatrixRect] {
     match &ds.kind {
-        DatasetKind::Matrix(m) => &m.rects,
+        DatasetKind::Matrix(m, _) => &m.rects,
         _ => &[],
     }
 }

@@ -526,7 +526,7 @@ impl UpdateCx<'_> {
 
 /// The point options of a dataset at index `i` (the last one for shorter lists).
 pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::PointOptions> {
-    match &ds.elements {
+    match ds.kind.elements() {
         chart_spec::model::Elements::Point(p) => Some(p.at(i)),
         _ => None,
     }
@@ -534,7 +534,7 @@ pub fn point_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::Point
 
 /// The arc options of a dataset at index `i` (the last one for shorter lists).
 pub fn arc_options(ds: &Dataset, i: usize) -> Option<&chart_spec::model::ArcOptions> {
-    match &ds.elements {
+    match ds.kind.elements() {
         chart_spec::model::Elements::Arc(a) => Some(a.at(i)),
         _ => None,
     }

@@ -54,7 +54,7 @@ impl Controller for RadarController {
     }
 
     fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
-        let points = match &ds.elements {
+        let points = match ds.kind.elements() {
             Elements::Point(opts) => (self.points.iter().enumerate())
                 .map(|(i, &(x, y, skip))| {
                     (!skip).then(|| PointEl {

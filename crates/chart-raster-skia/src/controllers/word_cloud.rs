@@ -406,7 +406,7 @@ fn run_cloud(
 
 fn options(ds: &Dataset) -> Option<&WordCloudOptions> {
     match &ds.kind {
-        DatasetKind::WordCloud(o) => Some(o),
+        DatasetKind::WordCloud(o, _) => Some(o),
         _ => None,
     }
 }

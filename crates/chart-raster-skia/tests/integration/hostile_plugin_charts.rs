@@ -101,7 +101,7 @@ fn a_sankey_layout_of_a_long_chain_is_near_linear() {
     on_small_stack(|| {
         let cfg = sankey(chain(9_000));
         let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-        let chart_spec::model::DatasetKind::Sankey(o) = chart.datasets[0].kind.clone() else {
+        let chart_spec::model::DatasetKind::Sankey(o, _) = chart.datasets[0].kind.clone() else {
             panic!("a sankey dataset");
         };
         let start = Instant::now();
@@ -121,7 +121,7 @@ fn a_sankey_layout_of_a_long_chain_is_near_linear() {
 fn sankey_nodes_past_the_budget_are_left_out() {
     let cfg = sankey(chain(20_000));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let chart_spec::model::DatasetKind::Sankey(o) = chart.datasets[0].kind.clone() else {
+    let chart_spec::model::DatasetKind::Sankey(o, _) = chart.datasets[0].kind.clone() else {
         panic!("a sankey dataset");
     };
     let l = chart_raster_skia::internals::sankey_layout(&o, 200.0);
@@ -307,7 +307,7 @@ fn treemap_groups_are_laid_out_within_the_budgets() {
         .collect();
     let cfg = treemap(json!({"tree": rows, "key": "value", "groups": groups}));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let chart_spec::model::DatasetKind::Treemap(o) = chart.datasets[0].kind.clone() else {
+    let chart_spec::model::DatasetKind::Treemap(o, _) = chart.datasets[0].kind.clone() else {
         panic!("a treemap dataset");
     };
     use chart_raster_skia::internals::treemap_data_within as build_data_within;
@@ -372,7 +372,7 @@ fn a_deeply_nested_treemap_tree_does_not_recurse() {
     }
     let cfg = treemap(json!({"tree": tree, "key": "v", "groups": ["0", "1", "2", "_leaf"]}));
     let (chart, _) = chart_spec::resolve_chart(cfg.as_object().expect("object")).expect("ok");
-    let chart_spec::model::DatasetKind::Treemap(o) = chart.datasets[0].kind.clone() else {
+    let chart_spec::model::DatasetKind::Treemap(o, _) = chart.datasets[0].kind.clone() else {
         panic!("a treemap dataset");
     };
     let (o, rects) = on_small_stack(move || {

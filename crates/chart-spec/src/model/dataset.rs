@@ -1,6 +1,7 @@
 //! A dataset, resolved: its data, its [`DatasetKind`] (the type with its controller's options:
 //! bar sizing, doughnut cutout and circumference, the line element, or a bundled plugin chart
-//! type's options from [`super::plugin_chart`]) and the per-index element options.
+//! type's options from [`super::plugin_chart`], with the per-index options of its data
+//! elements).
 //!
 //! Defaults documented on fields are Chart.js 4.5.1's (or the named plugin's).
 
@@ -73,98 +74,102 @@ pub struct BarDatasetOptions {
 }
 
 /// The per-element options of a dataset, one entry per data index ([`PerIndex`]: at least
-/// one, so legend styles exist for empty datasets).
-#[derive(Debug, Clone, PartialEq)]
-pub enum Elements {
+/// one, so legend styles exist for empty datasets), as its [`DatasetKind`] holds them: the
+/// options of the controller's `dataElementType`.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum Elements<'a> {
     /// Bars.
-    Bar(PerIndex<BarOptions>),
+    Bar(&'a PerIndex<BarOptions>),
     /// Points.
-    Point(PerIndex<PointOptions>),
+    Point(&'a PerIndex<PointOptions>),
     /// Arcs (doughnut, pie, polar area).
-    Arc(PerIndex<ArcOptions>),
+    Arc(&'a PerIndex<ArcOptions>),
 }
 
 /// A dataset's type with what only that type has: its controller's options (bar sizing,
-/// doughnut cutout and values), its line element, or a bundled plugin chart's options. One
-/// variant per [`ChartKind`], so a bar dataset cannot carry a line, nor a pie a sankey.
+/// doughnut cutout and values), its line element, or a bundled plugin chart's options, and
+/// the options of its data elements (bars for `bar`, arcs for doughnut, pie and polar area,
+/// points for every other type, whose `dataElementType` Chart.js resolves as a point's). One
+/// variant per [`ChartKind`], so a bar dataset cannot carry a line or points, nor a pie a
+/// sankey.
 #[derive(Debug, Clone, PartialEq)]
 pub enum DatasetKind {
-    /// `bar`.
-    Bar(BarDatasetOptions),
-    /// `line`: its line element.
-    Line(LineOptions),
-    /// `scatter`: its line element (drawn when `showLine`).
-    Scatter(LineOptions),
-    /// `radar`: its line element.
-    Radar(LineOptions),
-    /// `bubble`.
-    Bubble,
-    /// `doughnut`.
-    Doughnut(ArcDatasetOptions),
-    /// `pie`.
-    Pie(ArcDatasetOptions),
-    /// `polarArea`.
-    PolarArea,
+    /// `bar`, with its bars.
+    Bar(BarDatasetOptions, PerIndex<BarOptions>),
+    /// `line`: its line element and points.
+    Line(LineOptions, PerIndex<PointOptions>),
+    /// `scatter`: its line element (drawn when `showLine`) and points.
+    Scatter(LineOptions, PerIndex<PointOptions>),
+    /// `radar`: its line element and points.
+    Radar(LineOptions, PerIndex<PointOptions>),
+    /// `bubble`: its points.
+    Bubble(PerIndex<PointOptions>),
+    /// `doughnut`, with its arcs.
+    Doughnut(ArcDatasetOptions, PerIndex<ArcOptions>),
+    /// `pie`, with its arcs.
+    Pie(ArcDatasetOptions, PerIndex<ArcOptions>),
+    /// `polarArea`: its arcs.
+    PolarArea(PerIndex<ArcOptions>),
     /// chartjs-chart-matrix.
-    Matrix(MatrixOptions),
+    Matrix(MatrixOptions, PerIndex<PointOptions>),
     /// chartjs-chart-treemap.
-    Treemap(Box<TreemapOptions>),
+    Treemap(Box<TreemapOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-sankey.
-    Sankey(Box<SankeyOptions>),
+    Sankey(Box<SankeyOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-venn, Venn layout.
-    Venn(VennOptions),
+    Venn(VennOptions, PerIndex<PointOptions>),
     /// chartjs-chart-venn, Euler layout.
-    Euler(VennOptions),
+    Euler(VennOptions, PerIndex<PointOptions>),
     /// chartjs-chart-wordcloud.
-    WordCloud(Box<WordCloudOptions>),
+    WordCloud(Box<WordCloudOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-geo, areas coloured by value.
-    Choropleth(Box<GeoOptions>),
+    Choropleth(Box<GeoOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-geo, bubbles on a map.
-    BubbleMap(Box<GeoOptions>),
+    BubbleMap(Box<GeoOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-graph, tree layout.
-    Tree(Box<GraphOptions>),
+    Tree(Box<GraphOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-graph, dendrogram layout.
-    Dendrogram(Box<GraphOptions>),
+    Dendrogram(Box<GraphOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-graph's misspelt `dendogram` alias.
-    Dendogram(Box<GraphOptions>),
+    Dendogram(Box<GraphOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-graph, positions from the data.
-    Graph(Box<GraphOptions>),
+    Graph(Box<GraphOptions>, PerIndex<PointOptions>),
     /// chartjs-chart-graph, positions from a force simulation.
-    ForceDirectedGraph(Box<GraphOptions>),
+    ForceDirectedGraph(Box<GraphOptions>, PerIndex<PointOptions>),
 }
 
 impl DatasetKind {
     /// The registered type.
     pub fn chart_kind(&self) -> ChartKind {
         match self {
-            DatasetKind::Bar(_) => ChartKind::Bar,
-            DatasetKind::Line(_) => ChartKind::Line,
-            DatasetKind::Scatter(_) => ChartKind::Scatter,
-            DatasetKind::Radar(_) => ChartKind::Radar,
-            DatasetKind::Bubble => ChartKind::Bubble,
-            DatasetKind::Doughnut(_) => ChartKind::Doughnut,
-            DatasetKind::Pie(_) => ChartKind::Pie,
-            DatasetKind::PolarArea => ChartKind::PolarArea,
-            DatasetKind::Matrix(_) => ChartKind::Matrix,
-            DatasetKind::Treemap(_) => ChartKind::Treemap,
-            DatasetKind::Sankey(_) => ChartKind::Sankey,
-            DatasetKind::Venn(_) => ChartKind::Venn,
-            DatasetKind::Euler(_) => ChartKind::Euler,
-            DatasetKind::WordCloud(_) => ChartKind::WordCloud,
-            DatasetKind::Choropleth(_) => ChartKind::Choropleth,
-            DatasetKind::BubbleMap(_) => ChartKind::BubbleMap,
-            DatasetKind::Tree(_) => ChartKind::Tree,
-            DatasetKind::Dendrogram(_) => ChartKind::Dendrogram,
-            DatasetKind::Dendogram(_) => ChartKind::Dendogram,
-            DatasetKind::Graph(_) => ChartKind::Graph,
-            DatasetKind::ForceDirectedGraph(_) => ChartKind::ForceDirectedGraph,
+            DatasetKind::Bar(..) => ChartKind::Bar,
+            DatasetKind::Line(..) => ChartKind::Line,
+            DatasetKind::Scatter(..) => ChartKind::Scatter,
+            DatasetKind::Radar(..) => ChartKind::Radar,
+            DatasetKind::Bubble(_) => ChartKind::Bubble,
+            DatasetKind::Doughnut(..) => ChartKind::Doughnut,
+            DatasetKind::Pie(..) => ChartKind::Pie,
+            DatasetKind::PolarArea(_) => ChartKind::PolarArea,
+            DatasetKind::Matrix(..) => ChartKind::Matrix,
+            DatasetKind::Treemap(..) => ChartKind::Treemap,
+            DatasetKind::Sankey(..) => ChartKind::Sankey,
+            DatasetKind::Venn(..) => ChartKind::Venn,
+            DatasetKind::Euler(..) => ChartKind::Euler,
+            DatasetKind::WordCloud(..) => ChartKind::WordCloud,
+            DatasetKind::Choropleth(..) => ChartKind::Choropleth,
+            DatasetKind::BubbleMap(..) => ChartKind::BubbleMap,
+            DatasetKind::Tree(..) => ChartKind::Tree,
+            DatasetKind::Dendrogram(..) => ChartKind::Dendrogram,
+            DatasetKind::Dendogram(..) => ChartKind::Dendogram,
+            DatasetKind::Graph(..) => ChartKind::Graph,
+            DatasetKind::ForceDirectedGraph(..) => ChartKind::ForceDirectedGraph,
         }
     }
 
     /// The bar controller's options (bar datasets).
     pub fn bar(&self) -> Option<&BarDatasetOptions> {
         match self {
-            DatasetKind::Bar(b) => Some(b),
+            DatasetKind::Bar(b, _) => Some(b),
             _ => None,
         }
     }
@@ -173,7 +178,9 @@ impl DatasetKind {
     /// controller has a `datasetElementType` line, and scatter's `showLine`).
     pub fn line(&self) -> Option<&LineOptions> {
         match self {
-            DatasetKind::Line(l) | DatasetKind::Scatter(l) | DatasetKind::Radar(l) => Some(l),
+            DatasetKind::Line(l, _) | DatasetKind::Scatter(l, _) | DatasetKind::Radar(l, _) => {
+                Some(l)
+            }
             _ => None,
         }
     }
@@ -181,7 +188,7 @@ impl DatasetKind {
     /// The doughnut controller's options and values (doughnut and pie datasets).
     pub fn arc(&self) -> Option<&ArcDatasetOptions> {
         match self {
-            DatasetKind::Doughnut(a) | DatasetKind::Pie(a) => Some(a),
+            DatasetKind::Doughnut(a, _) | DatasetKind::Pie(a, _) => Some(a),
             _ => None,
         }
     }
@@ -189,7 +196,7 @@ impl DatasetKind {
     /// chartjs-chart-geo's options (choropleth and bubble map datasets).
     pub fn geo(&self) -> Option<&GeoOptions> {
         match self {
-            DatasetKind::Choropleth(g) | DatasetKind::BubbleMap(g) => Some(g),
+            DatasetKind::Choropleth(g, _) | DatasetKind::BubbleMap(g, _) => Some(g),
             _ => None,
         }
     }
@@ -197,11 +204,11 @@ impl DatasetKind {
     /// chartjs-chart-graph's options (tree, dendrogram and graph datasets).
     pub fn graph(&self) -> Option<&GraphOptions> {
         match self {
-            DatasetKind::Tree(g)
-            | DatasetKind::Dendrogram(g)
-            | DatasetKind::Dendogram(g)
-            | DatasetKind::Graph(g)
-            | DatasetKind::ForceDirectedGraph(g) => Some(g),
+            DatasetKind::Tree(g, _)
+            | DatasetKind::Dendrogram(g, _)
+            | DatasetKind::Dendogram(g, _)
+            | DatasetKind::Graph(g, _)
+            | DatasetKind::ForceDirectedGraph(g, _) => Some(g),
             _ => None,
         }
     }
@@ -209,8 +216,35 @@ impl DatasetKind {
     /// chartjs-chart-venn's options (venn and euler datasets).
     pub fn venn(&self) -> Option<&VennOptions> {
         match self {
-            DatasetKind::Venn(v) | DatasetKind::Euler(v) => Some(v),
+            DatasetKind::Venn(v, _) | DatasetKind::Euler(v, _) => Some(v),
             _ => None,
+        }
+    }
+
+    /// The options of the dataset's data elements, one per index.
+    pub fn elements(&self) -> Elements<'_> {
+        match self {
+            DatasetKind::Bar(_, e) => Elements::Bar(e),
+            DatasetKind::Doughnut(_, e) | DatasetKind::Pie(_, e) | DatasetKind::PolarArea(e) => {
+                Elements::Arc(e)
+            }
+            DatasetKind::Line(_, e)
+            | DatasetKind::Scatter(_, e)
+            | DatasetKind::Radar(_, e)
+            | DatasetKind::Bubble(e)
+            | DatasetKind::Matrix(_, e)
+            | DatasetKind::Treemap(_, e)
+            | DatasetKind::Sankey(_, e)
+            | DatasetKind::Venn(_, e)
+            | DatasetKind::Euler(_, e)
+            | DatasetKind::WordCloud(_, e)
+            | DatasetKind::Choropleth(_, e)
+            | DatasetKind::BubbleMap(_, e)
+            | DatasetKind::Tree(_, e)
+            | DatasetKind::Dendrogram(_, e)
+            | DatasetKind::Dendogram(_, e)
+            | DatasetKind::Graph(_, e)
+            | DatasetKind::ForceDirectedGraph(_, e) => Elements::Point(e),
         }
     }
 }
@@ -249,8 +283,6 @@ pub struct Dataset {
     pub clip: Option<Clip>,
     /// `drawActiveElementsOnTop`. Default: true.
     pub draw_active_on_top: bool,
-    /// Per-data-index element options.
-    pub elements: Elements,
 }
 
 /// A length as a number or a `'N%'` string (`cutout`, `radius`).

@@ -15,7 +15,7 @@ use crate::defaults;
 use crate::message::Message;
 use crate::model::{
     ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset,
-    DatasetKind, Datum, Dim, Elements, LineOptions, Raw,
+    DatasetKind, Datum, Dim, LineOptions, Raw,
 };
 use crate::scopes::{to_number, truthy, Reader, Scopes};
 use crate::values::Sides;
@@ -170,28 +170,12 @@ pub(super) fn resolve_dataset(
         }
         s
     };
-    let data_element = defaults::dataset_type(kind)
-        .and_then(|d| d.get("dataElementType"))
-        .and_then(Value::as_str)
-        .unwrap_or("point");
+    // The options of the `dataElementType` (bar, arc, or a point for every other type), one
+    // per index.
     let n = data.len().max(1);
-    let elements = if data_element == "arc" {
-        Elements::Arc(resolve_arcs(&element_scopes("arc"), data.len()))
-    } else if data_element == "bar" {
-        Elements::Bar(resolve_elements(
-            &element_scopes("bar"),
-            "bar",
-            n,
-            resolve_bar,
-        ))
-    } else {
-        Elements::Point(resolve_elements(
-            &element_scopes("point"),
-            "point",
-            n,
-            resolve_point,
-        ))
-    };
+    let bars = || resolve_elements(&element_scopes("bar"), "bar", n, resolve_bar);
+    let arcs = || resolve_arcs(&element_scopes("arc"), data.len());
+    let points = || resolve_elements(&element_scopes("point"), "point", n, resolve_point);
     let line = |r: &mut Reader<'_, '_>| {
         line_options(
             element_scopes("line"),
@@ -205,55 +189,59 @@ pub(super) fn resolve_dataset(
     let plugin_scopes = || element_scopes(element_type(kind));
     let chart_font = || ctx.chart_scopes().child("font");
     let n_data = data.len();
+    let graph = || Box::new(resolve_graph(ds, &plugin_scopes(), kind));
     let kind = match kind {
-        ChartKind::Bar => DatasetKind::Bar(bar_options(&mut r)),
-        ChartKind::Line => DatasetKind::Line(line(&mut r)),
-        ChartKind::Scatter => DatasetKind::Scatter(line(&mut r)),
-        ChartKind::Radar => DatasetKind::Radar(line(&mut r)),
-        ChartKind::Bubble => DatasetKind::Bubble,
-        ChartKind::Doughnut => DatasetKind::Doughnut(arc_dataset(&ds_scopes, ds, false)),
-        ChartKind::Pie => DatasetKind::Pie(arc_dataset(&ds_scopes, ds, true)),
-        ChartKind::PolarArea => DatasetKind::PolarArea,
-        ChartKind::Matrix => DatasetKind::Matrix(resolve_matrix(&plugin_scopes(), n_data)),
-        ChartKind::Treemap => DatasetKind::Treemap(Box::new(resolve_treemap(
-            ds,
-            &plugin_scopes(),
-            &chart_font(),
-            ctx.limits,
-        ))),
-        ChartKind::Sankey => DatasetKind::Sankey(Box::new(resolve_sankey(
-            ds,
-            &plugin_scopes(),
-            &chart_font(),
-        ))),
-        ChartKind::Venn => DatasetKind::Venn(resolve_venn(ds, &plugin_scopes(), n_data)),
-        ChartKind::Euler => DatasetKind::Euler(resolve_venn(ds, &plugin_scopes(), n_data)),
-        ChartKind::WordCloud => DatasetKind::WordCloud(Box::new(resolve_word_cloud(
-            ds,
-            &plugin_scopes(),
-            n_data,
-            Rgba::rgb(102, 102, 102),
-            crate::font::DEFAULT_FAMILY,
-        ))),
+        ChartKind::Bar => DatasetKind::Bar(bar_options(&mut r), bars()),
+        ChartKind::Line => DatasetKind::Line(line(&mut r), points()),
+        ChartKind::Scatter => DatasetKind::Scatter(line(&mut r), points()),
+        ChartKind::Radar => DatasetKind::Radar(line(&mut r), points()),
+        ChartKind::Bubble => DatasetKind::Bubble(points()),
+        ChartKind::Doughnut => DatasetKind::Doughnut(arc_dataset(&ds_scopes, ds, false), arcs()),
+        ChartKind::Pie => DatasetKind::Pie(arc_dataset(&ds_scopes, ds, true), arcs()),
+        ChartKind::PolarArea => DatasetKind::PolarArea(arcs()),
+        ChartKind::Matrix => {
+            DatasetKind::Matrix(resolve_matrix(&plugin_scopes(), n_data), points())
+        }
+        ChartKind::Treemap => DatasetKind::Treemap(
+            Box::new(resolve_treemap(
+                ds,
+                &plugin_scopes(),
+                &chart_font(),
+                ctx.limits,
+            )),
+            points(),
+        ),
+        ChartKind::Sankey => DatasetKind::Sankey(
+            Box::new(resolve_sankey(ds, &plugin_scopes(), &chart_font())),
+            points(),
+        ),
+        ChartKind::Venn => DatasetKind::Venn(resolve_venn(ds, &plugin_scopes(), n_data), points()),
+        ChartKind::Euler => {
+            DatasetKind::Euler(resolve_venn(ds, &plugin_scopes(), n_data), points())
+        }
+        ChartKind::WordCloud => DatasetKind::WordCloud(
+            Box::new(resolve_word_cloud(
+                ds,
+                &plugin_scopes(),
+                n_data,
+                Rgba::rgb(102, 102, 102),
+                crate::font::DEFAULT_FAMILY,
+            )),
+            points(),
+        ),
         ChartKind::Choropleth | ChartKind::BubbleMap => {
             let geo = Box::new(resolve_geo(kind, ds, &plugin_scopes(), n_data, ctx.limits));
             if kind == ChartKind::Choropleth {
-                DatasetKind::Choropleth(geo)
+                DatasetKind::Choropleth(geo, points())
             } else {
-                DatasetKind::BubbleMap(geo)
+                DatasetKind::BubbleMap(geo, points())
             }
         }
-        ChartKind::Tree => DatasetKind::Tree(Box::new(resolve_graph(ds, &plugin_scopes(), kind))),
-        ChartKind::Dendrogram => {
-            DatasetKind::Dendrogram(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
-        }
-        ChartKind::Dendogram => {
-            DatasetKind::Dendogram(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
-        }
-        ChartKind::Graph => DatasetKind::Graph(Box::new(resolve_graph(ds, &plugin_scopes(), kind))),
-        ChartKind::ForceDirectedGraph => {
-            DatasetKind::ForceDirectedGraph(Box::new(resolve_graph(ds, &plugin_scopes(), kind)))
-        }
+        ChartKind::Tree => DatasetKind::Tree(graph(), points()),
+        ChartKind::Dendrogram => DatasetKind::Dendrogram(graph(), points()),
+        ChartKind::Dendogram => DatasetKind::Dendogram(graph(), points()),
+        ChartKind::Graph => DatasetKind::Graph(graph(), points()),
+        ChartKind::ForceDirectedGraph => DatasetKind::ForceDirectedGraph(graph(), points()),
     };
     Dataset {
         index,
@@ -271,7 +259,6 @@ pub(super) fn resolve_dataset(
         show_line,
         clip,
         draw_active_on_top,
-        elements,
     }
 }
 

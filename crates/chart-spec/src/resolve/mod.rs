@@ -434,7 +434,7 @@ mod tests {
             "data": {"datasets": [{"data": [1, 2, 3], "pointBackgroundColor": ["#ff0000", "#00ff00"],
                 "borderColor": "#0000ff"}]},
             "options": {"elements": {"point": {"radius": 7}}}}));
-        let Elements::Point(p) = &c.datasets[0].elements else {
+        let Elements::Point(p) = c.datasets[0].kind.elements() else {
             panic!()
         };
         assert_eq!(p.at(0).background_color, Rgba::rgb(255, 0, 0));
@@ -448,7 +448,7 @@ mod tests {
     #[test]
     fn colors_plugin_fills_palette() {
         let c = chart(json!({"type": "bar", "data": {"datasets": [{"data": [1]}, {"data": [2]}]}}));
-        let Elements::Bar(b) = &c.datasets[1].elements else {
+        let Elements::Bar(b) = c.datasets[1].kind.elements() else {
             panic!()
         };
         assert_eq!(b.at(0).border_color, Rgba::rgb(255, 99, 132));

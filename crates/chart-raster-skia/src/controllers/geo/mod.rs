@@ -184,7 +184,7 @@ struct GeoElements<'a> {
     choropleth: bool,
     options: &'a GeoOptions,
     /// The point options of a bubble map.
-    elements: &'a Elements,
+    elements: Elements<'a>,
     /// The render's stop signal.
     cancel: Cancel,
 }
@@ -361,7 +361,7 @@ impl Controller for GeoController {
                 radii: std::mem::take(&mut self.radii),
                 choropleth: ds.kind.chart_kind() == ChartKind::Choropleth,
                 options,
-                elements: &ds.elements,
+                elements: ds.kind.elements(),
                 cancel: self.cancel.clone(),
             })),
             _ => DatasetElements::Empty,

@@ -749,7 +749,7 @@ mod tests {
         let Value::Object(m) = cfg else { panic!() };
         let (chart, _) = chart_spec::resolve_chart(&m).expect("resolves");
         match chart.datasets[0].kind.clone() {
-            DatasetKind::Sankey(s) => *s,
+            DatasetKind::Sankey(s, _) => *s,
             other => panic!("{other:?}"),
         }
     }

@@ -87,7 +87,7 @@ impl SankeyController {
 
 pub(super) fn options(ds: &Dataset) -> Option<&SankeyOptions> {
     match &ds.kind {
-        DatasetKind::Sankey(s) => Some(s),
+        DatasetKind::Sankey(s, _) => Some(s),
         _ => None,
     }
 }

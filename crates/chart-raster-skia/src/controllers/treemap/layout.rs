@@ -584,7 +584,7 @@ mod tests {
         let Value::Object(m) = cfg else { panic!() };
         let (chart, _) = chart_spec::resolve_chart(&m).expect("resolves");
         match chart.datasets[0].kind.clone() {
-            DatasetKind::Treemap(t) => *t,
+            DatasetKind::Treemap(t, _) => *t,
             other => panic!("{other:?}"),
         }
     }

@@ -70,7 +70,7 @@ impl TreemapController {
 
 fn options(ds: &Dataset) -> Option<&TreemapOptions> {
     match &ds.kind {
-        DatasetKind::Treemap(t) => Some(t),
+        DatasetKind::Treemap(t, _) => Some(t),
         _ => None,
     }
 }
