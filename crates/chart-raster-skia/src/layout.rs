@@ -114,9 +114,9 @@ pub trait LayoutBox {
     /// `options.display !== false`.
     fn displayed(&self) -> bool;
     /// `update(maxWidth, maxHeight, margins)`.
-    fn update(&mut self, max_width: f64, max_height: f64, margins: [f64; 4], text: &TextEngine);
+    fn update(&mut self, max_width: f64, max_height: f64, margins: Sides, text: &TextEngine);
     /// `getPadding()`, for boxes that have it (scales).
-    fn padding(&self) -> Option<[f64; 4]> {
+    fn padding(&self) -> Option<Sides> {
         None
     }
     /// Current width.
@@ -127,18 +127,14 @@ pub trait LayoutBox {
     fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64);
 }
 
-/// The geometry every Chart.js layout box element keeps (`left`, `top`, `right`, `bottom`,
-/// `width`, `height`), for the boxes that own it (title, legend).
+/// The geometry every Chart.js layout box element keeps, for the boxes that own it (title,
+/// legend): where it is (`left`, `top`, `right`, `bottom`) and its size (`width`, `height`),
+/// which the box's `update` sets before the layout places it, so the two are kept apart as
+/// Chart.js keeps them (`right - left` need not be `width` to the last bit).
 #[derive(Debug, Clone, Copy, Default)]
 pub struct BoxRect {
-    /// `left`.
-    pub left: f64,
-    /// `top`.
-    pub top: f64,
-    /// `right`.
-    pub right: f64,
-    /// `bottom`.
-    pub bottom: f64,
+    /// `left`, `top`, `right`, `bottom`.
+    pub area: Area,
     /// `width`.
     pub width: f64,
     /// `height`.
@@ -148,10 +144,12 @@ pub struct BoxRect {
 impl BoxRect {
     /// `setBoxDims`: places the box and derives `right` and `bottom`.
     pub fn set_dims(&mut self, left: f64, top: f64, width: f64, height: f64) {
-        self.left = left;
-        self.top = top;
-        self.right = left + width;
-        self.bottom = top + height;
+        self.area = Area {
+            left,
+            top,
+            right: left + width,
+            bottom: top + height,
+        };
         self.width = width;
         self.height = height;
     }
@@ -189,43 +187,38 @@ struct Params {
     h_box_max_height: f64,
 }
 
+/// The chart area being fitted (`chartArea` of `layouts.update`).
 #[derive(Debug, Clone, Copy)]
 struct CA {
-    // Accumulated sizes on each side (start as the padding).
-    left: f64,
-    top: f64,
-    right: f64,
-    bottom: f64,
-    max_padding: [f64; 4],
+    /// Accumulated sizes on each side (start as the padding).
+    sides: Sides,
+    /// `maxPadding`.
+    max_padding: Sides,
     w: f64,
     h: f64,
     x: f64,
     y: f64,
 }
 
-impl CA {
-    fn side(&self, p: BoxPos) -> f64 {
-        match p {
-            BoxPos::Left => self.left,
-            BoxPos::Top => self.top,
-            BoxPos::Right => self.right,
-            _ => self.bottom,
-        }
-    }
-    fn side_mut(&mut self, p: BoxPos) -> &mut f64 {
-        match p {
-            BoxPos::Left => &mut self.left,
-            BoxPos::Top => &mut self.top,
-            BoxPos::Right => &mut self.right,
-            _ => &mut self.bottom,
-        }
+/// The side of `s` a box at `p` sits on (bottom for the rest, as `chartArea[pos]` of the
+/// boxes that reach it).
+fn side(s: &Sides, p: BoxPos) -> f64 {
+    match p {
+        BoxPos::Left => s.left,
+        BoxPos::Top => s.top,
+        BoxPos::Right => s.right,
+        _ => s.bottom,
     }
 }
 
-const LEFT: usize = 0;
-const TOP: usize = 1;
-const RIGHT: usize = 2;
-const BOTTOM: usize = 3;
+fn side_mut(s: &mut Sides, p: BoxPos) -> &mut f64 {
+    match p {
+        BoxPos::Left => &mut s.left,
+        BoxPos::Top => &mut s.top,
+        BoxPos::Right => &mut s.right,
+        _ => &mut s.bottom,
+    }
+}
 
 fn sort_by_weight(v: &mut [usize], wraps: &[Wrap], reverse: bool) {
     v.sort_by(|&a, &b| {
@@ -345,15 +338,14 @@ pub fn update(
         v_box_max_width: available_width / 2.0 / visible_vertical as f64,
         h_box_max_height: available_height / 2.0,
     };
-    let mut max_padding = [padding.left, padding.top, padding.right, padding.bottom];
-    for m in &mut max_padding {
-        *m = m.max(min_padding);
-    }
+    let max_padding = Sides {
+        top: padding.top.max(min_padding),
+        right: padding.right.max(min_padding),
+        bottom: padding.bottom.max(min_padding),
+        left: padding.left.max(min_padding),
+    };
     let mut ca = CA {
-        left: padding.left,
-        top: padding.top,
-        right: padding.right,
-        bottom: padding.bottom,
+        sides: padding,
         max_padding,
         w: available_width,
         h: available_height,
@@ -421,17 +413,17 @@ pub fn update(
     }
     // handleMaxPadding
     {
-        let upd = |p: BoxPos, k: usize, ca: &mut CA| {
-            let change = (ca.max_padding[k] - ca.side(p)).max(0.0);
-            *ca.side_mut(p) += change;
+        let upd = |p: BoxPos, ca: &mut CA| {
+            let change = (side(&ca.max_padding, p) - side(&ca.sides, p)).max(0.0);
+            *side_mut(&mut ca.sides, p) += change;
             change
         };
-        let t = upd(BoxPos::Top, TOP, &mut ca);
+        let t = upd(BoxPos::Top, &mut ca);
         ca.y += t;
-        let l = upd(BoxPos::Left, LEFT, &mut ca);
+        let l = upd(BoxPos::Left, &mut ca);
         ca.x += l;
-        upd(BoxPos::Right, RIGHT, &mut ca);
-        upd(BoxPos::Bottom, BOTTOM, &mut ca);
+        upd(BoxPos::Right, &mut ca);
+        upd(BoxPos::Bottom, &mut ca);
     }
     place_boxes(&left_and_top, boxes, &wraps, &mut ca, &params, &mut stacks);
     ca.x += ca.w;
@@ -445,26 +437,26 @@ pub fn update(
         &mut stacks,
     );
     let area = Area {
-        left: ca.left,
-        top: ca.top,
-        right: ca.left + ca.w,
-        bottom: ca.top + ca.h,
+        left: ca.sides.left,
+        top: ca.sides.top,
+        right: ca.sides.left + ca.w,
+        bottom: ca.sides.top + ca.h,
     };
     for &i in &chart_area_boxes {
         boxes[i].set_dims(area.left, area.top, ca.w, ca.h);
-        boxes[i].update(ca.w, ca.h, [0.0; 4], text);
+        boxes[i].update(ca.w, ca.h, Sides::default(), text);
     }
     area
 }
 
-fn margins(horizontal: bool, ca: &CA) -> [f64; 4] {
-    let mut m = [0.0; 4];
+fn margins(horizontal: bool, ca: &CA) -> Sides {
+    let mut m = Sides::default();
     if horizontal {
-        m[LEFT] = ca.left.max(ca.max_padding[LEFT]);
-        m[RIGHT] = ca.right.max(ca.max_padding[RIGHT]);
+        m.left = ca.sides.left.max(ca.max_padding.left);
+        m.right = ca.sides.right.max(ca.max_padding.right);
     } else {
-        m[TOP] = ca.top.max(ca.max_padding[TOP]);
-        m[BOTTOM] = ca.bottom.max(ca.max_padding[BOTTOM]);
+        m.top = ca.sides.top.max(ca.max_padding.top);
+        m.bottom = ca.sides.bottom.max(ca.max_padding.bottom);
     }
     m
 }
@@ -479,7 +471,7 @@ fn update_dims(
 ) -> (bool, bool) {
     if w.pos != BoxPos::Dynamic && w.pos != BoxPos::ChartArea {
         if w.size != 0.0 {
-            *ca.side_mut(w.pos) -= w.size;
+            *side_mut(&mut ca.sides, w.pos) -= w.size;
         }
         let key = stack_key(w);
         let mut tmp = StackInfo {
@@ -494,28 +486,30 @@ fn update_dims(
             .size
             .max(if w.horizontal { b.height() } else { b.width() });
         w.size = st.size / st.count;
-        *ca.side_mut(w.pos) += w.size;
+        *side_mut(&mut ca.sides, w.pos) += w.size;
     }
     if let Some(p) = b.padding() {
-        for (m, v) in ca.max_padding.iter_mut().zip(p) {
-            *m = m.max(v);
-        }
+        let m = &mut ca.max_padding;
+        m.left = m.left.max(p.left);
+        m.top = m.top.max(p.top);
+        m.right = m.right.max(p.right);
+        m.bottom = m.bottom.max(p.bottom);
     }
     let comb = |a: f64, a_pad: f64, c: f64, c_pad: f64| a_pad.max(a) + c_pad.max(c);
     let new_w = (params.outer_width
         - comb(
-            ca.left,
-            ca.max_padding[LEFT],
-            ca.right,
-            ca.max_padding[RIGHT],
+            ca.sides.left,
+            ca.max_padding.left,
+            ca.sides.right,
+            ca.max_padding.right,
         ))
     .max(0.0);
     let new_h = (params.outer_height
         - comb(
-            ca.top,
-            ca.max_padding[TOP],
-            ca.bottom,
-            ca.max_padding[BOTTOM],
+            ca.sides.top,
+            ca.max_padding.top,
+            ca.sides.bottom,
+            ca.max_padding.bottom,
         ))
     .max(0.0);
     let wc = new_w != ca.w;
@@ -601,7 +595,7 @@ fn place_boxes(
             if b.full_size() {
                 b.set_dims(up.left, y, params.outer_width - up.right - up.left, height);
             } else {
-                b.set_dims(ca.left + st.placed, y, width, height);
+                b.set_dims(ca.sides.left + st.placed, y, width, height);
             }
             st.start = Some(y);
             st.placed += width;
@@ -615,7 +609,7 @@ fn place_boxes(
             if b.full_size() {
                 b.set_dims(x, up.top, width, params.outer_height - up.bottom - up.top);
             } else {
-                b.set_dims(x, ca.top + st.placed, width, height);
+                b.set_dims(x, ca.sides.top + st.placed, width, height);
             }
             st.start = Some(x);
             st.placed += height;

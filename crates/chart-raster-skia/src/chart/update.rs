@@ -25,6 +25,7 @@ use crate::text::TextEngine;
 use chart_spec::model::{
     Axis, Chart, ChartKind, Clip, Display, Position, ScaleTypeOptions, Stacked,
 };
+use chart_spec::values::Sides;
 use chart_spec::{Cancel, Message};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -99,12 +100,11 @@ impl LayoutBox for ScaleBox<'_> {
         // `options.display === false`: 'auto' counts as displayed here.
         self.scale.core.opts.display != Display::No
     }
-    fn update(&mut self, max_width: f64, max_height: f64, margins: [f64; 4], text: &TextEngine) {
+    fn update(&mut self, max_width: f64, max_height: f64, margins: Sides, text: &TextEngine) {
         self.scale.update(max_width, max_height, margins, text);
     }
-    fn padding(&self) -> Option<[f64; 4]> {
-        let p = self.scale.core.padding;
-        Some([p[0], p[1], p[2], p[3]])
+    fn padding(&self) -> Option<Sides> {
+        Some(self.scale.core.padding)
     }
     fn width(&self) -> f64 {
         self.scale.core.width
@@ -611,12 +611,7 @@ fn snapshot(
         .filter_map(|(kind, r)| {
             r.map(|r| PlacedBox {
                 kind: kind.to_string(),
-                rect: Area {
-                    left: r.left,
-                    top: r.top,
-                    right: r.right,
-                    bottom: r.bottom,
-                },
+                rect: r.area,
             })
         })
         .collect();

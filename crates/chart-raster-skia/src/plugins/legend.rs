@@ -3,12 +3,13 @@
 use crate::controllers::LegendStyle;
 use crate::elements::bar::add_rounded_rect_path;
 use crate::elements::point::{draw_point, PointDraw};
-use crate::elements::{render_text, Area, Ctx, StrokeStyle, TextOpts, P};
+use crate::elements::{render_text, Ctx, StrokeStyle, TextOpts, P};
 use crate::layout::{BoxPos, BoxRect, LayoutBox};
 use crate::plugins::{align_se, edge_box_pos, text_align};
 use crate::scene::{TextAlign, TextBaseline};
 use crate::text::TextEngine;
 use chart_spec::model::{Align, BarRadius, LegendOptions, PointStyle, Position};
+use chart_spec::values::Sides;
 use chart_spec::Cancel;
 
 /// One legend item (`generateLabels` output).
@@ -220,12 +221,7 @@ impl LegendBox {
         if !self.opts.display {
             return;
         }
-        ctx.clip_area(Area {
-            left: self.rect.left,
-            top: self.rect.top,
-            right: self.rect.right,
-            bottom: self.rect.bottom,
-        });
+        ctx.clip_area(self.rect.area);
         self.draw_inner(ctx);
         ctx.unclip_area();
     }
@@ -245,18 +241,18 @@ impl LegendBox {
             (
                 align_se(
                     align,
-                    self.rect.left + pad,
-                    self.rect.right - self.line_widths[0],
+                    self.rect.area.left + pad,
+                    self.rect.area.right - self.line_widths[0],
                 ),
-                self.rect.top + pad + th,
+                self.rect.area.top + pad + th,
             )
         } else {
             (
-                self.rect.left + pad,
+                self.rect.area.left + pad,
                 align_se(
                     align,
-                    self.rect.top + th + pad,
-                    self.rect.bottom - self.column_sizes.first().map(|c| c.1).unwrap_or(0.0),
+                    self.rect.area.top + th + pad,
+                    self.rect.area.bottom - self.column_sizes.first().map(|c| c.1).unwrap_or(0.0),
                 ),
             )
         };
@@ -279,25 +275,25 @@ impl LegendBox {
             let mut x = cx;
             let mut y = cy;
             if horizontal {
-                if i > 0 && x + width + pad > self.rect.right {
+                if i > 0 && x + width + pad > self.rect.area.right {
                     cy += lh;
                     y = cy;
                     line += 1;
                     cx = align_se(
                         align,
-                        self.rect.left + pad,
-                        self.rect.right - self.line_widths.get(line).copied().unwrap_or(0.0),
+                        self.rect.area.left + pad,
+                        self.rect.area.right - self.line_widths.get(line).copied().unwrap_or(0.0),
                     );
                     x = cx;
                 }
-            } else if i > 0 && y + lh > self.rect.bottom {
+            } else if i > 0 && y + lh > self.rect.area.bottom {
                 cx = x + self.column_sizes.get(line).map(|c| c.0).unwrap_or(0.0) + pad;
                 x = cx;
                 line += 1;
                 cy = align_se(
                     align,
-                    self.rect.top + th + pad,
-                    self.rect.bottom - self.column_sizes.get(line).map(|c| c.1).unwrap_or(0.0),
+                    self.rect.area.top + th + pad,
+                    self.rect.area.bottom - self.column_sizes.get(line).map(|c| c.1).unwrap_or(0.0),
                 );
                 y = cy;
             }
@@ -305,7 +301,7 @@ impl LegendBox {
             let rtl = self.opts.rtl;
             let rx = |v: f64| {
                 if rtl {
-                    self.rect.left + self.rect.left + self.rect.width - v
+                    self.rect.area.left + self.rect.area.left + self.rect.width - v
                 } else {
                     v
                 }
@@ -326,7 +322,7 @@ impl LegendBox {
                 if horizontal {
                     x + width
                 } else {
-                    self.rect.right
+                    self.rect.area.right
                 },
             );
             let check = if rtl {
@@ -442,7 +438,7 @@ impl LegendBox {
         }
         let half = t.font.size / 2.0;
         let tp = t.padding.top + half;
-        let mut left = self.rect.left;
+        let mut left = self.rect.area.left;
         let mut max_width = self.rect.width;
         let y;
         if self.is_horizontal() {
@@ -451,15 +447,15 @@ impl LegendBox {
                 .iter()
                 .copied()
                 .fold(f64::NEG_INFINITY, f64::max);
-            y = self.rect.top + tp;
-            left = align_se(self.opts.align, left, self.rect.right - max_width);
+            y = self.rect.area.top + tp;
+            left = align_se(self.opts.align, left, self.rect.area.right - max_width);
         } else {
             let mh = self.column_sizes.iter().map(|c| c.1).fold(0.0, f64::max);
             y = tp
                 + align_se(
                     self.opts.align,
-                    self.rect.top,
-                    self.rect.bottom - mh - self.opts.labels.padding - self.title_height(),
+                    self.rect.area.top,
+                    self.rect.area.bottom - mh - self.opts.labels.padding - self.title_height(),
                 );
         }
         let x = align_se(t.position, left, left + max_width);
@@ -492,17 +488,17 @@ impl LayoutBox for LegendBox {
     fn displayed(&self) -> bool {
         self.opts.display
     }
-    fn update(&mut self, max_width: f64, max_height: f64, margins: [f64; 4], text: &TextEngine) {
+    fn update(&mut self, max_width: f64, max_height: f64, margins: Sides, text: &TextEngine) {
         self.max_width = max_width;
         self.max_height = max_height;
         if self.is_horizontal() {
             self.rect.width = max_width;
-            self.rect.left = margins[0];
-            self.rect.right = self.rect.width;
+            self.rect.area.left = margins.left;
+            self.rect.area.right = self.rect.width;
         } else {
             self.rect.height = max_height;
-            self.rect.top = margins[1];
-            self.rect.bottom = self.rect.height;
+            self.rect.area.top = margins.top;
+            self.rect.area.bottom = self.rect.height;
         }
         self.fit(text);
     }

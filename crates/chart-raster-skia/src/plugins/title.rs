@@ -6,6 +6,7 @@ use crate::plugins::{align_se, edge_box_pos, text_align};
 use crate::scene::TextBaseline;
 use crate::text::TextEngine;
 use chart_spec::model::{Position, TitleOptions};
+use chart_spec::values::Sides;
 use std::f64::consts::PI;
 
 /// A `Title` element: a layout box drawing one or more centred lines.
@@ -39,20 +40,20 @@ impl TitleBox {
         let offset = lh / 2.0 + o.padding.top;
         let (x, y, rot) = if self.is_horizontal() {
             (
-                align_se(o.align, self.rect.left, self.rect.right),
-                self.rect.top + offset,
+                align_se(o.align, self.rect.area.left, self.rect.area.right),
+                self.rect.area.top + offset,
                 0.0,
             )
         } else if o.position == Position::Left {
             (
-                self.rect.left + offset,
-                align_se(o.align, self.rect.bottom, self.rect.top),
+                self.rect.area.left + offset,
+                align_se(o.align, self.rect.area.bottom, self.rect.area.top),
                 -0.5 * PI,
             )
         } else {
             (
-                self.rect.right - offset,
-                align_se(o.align, self.rect.top, self.rect.bottom),
+                self.rect.area.right - offset,
+                align_se(o.align, self.rect.area.top, self.rect.area.bottom),
                 0.5 * PI,
             )
         };
@@ -60,9 +61,9 @@ impl TitleBox {
         t.translation = Some((x, y));
         // _drawArgs: maxWidth is the box's length along the text.
         t.max_width = Some(if self.is_horizontal() {
-            self.rect.right - self.rect.left
+            self.rect.area.right - self.rect.area.left
         } else {
-            self.rect.bottom - self.rect.top
+            self.rect.area.bottom - self.rect.area.top
         });
         t.rotation = rot;
         t.align = text_align(o.align);
@@ -87,20 +88,20 @@ impl LayoutBox for TitleBox {
     fn displayed(&self) -> bool {
         self.opts.display
     }
-    fn update(&mut self, max_width: f64, max_height: f64, _m: [f64; 4], _t: &TextEngine) {
-        self.rect.left = 0.0;
-        self.rect.top = 0.0;
+    fn update(&mut self, max_width: f64, max_height: f64, _m: Sides, _t: &TextEngine) {
+        self.rect.area.left = 0.0;
+        self.rect.area.top = 0.0;
         if !self.opts.display {
             self.rect.width = 0.0;
             self.rect.height = 0.0;
-            self.rect.right = 0.0;
-            self.rect.bottom = 0.0;
+            self.rect.area.right = 0.0;
+            self.rect.area.bottom = 0.0;
             return;
         }
         self.rect.width = max_width;
-        self.rect.right = max_width;
+        self.rect.area.right = max_width;
         self.rect.height = max_height;
-        self.rect.bottom = max_height;
+        self.rect.area.bottom = max_height;
         let size =
             self.opts.text.len() as f64 * self.opts.font.line_height + self.opts.padding.height();
         if self.is_horizontal() {

@@ -6,7 +6,7 @@ use super::autoskip::{sample, ticks_limit};
 use super::{ticks, Scale, ScaleCore, Tick};
 use crate::text::TextEngine;
 use chart_spec::model::{Align, Axis, Position, TimeSource};
-use chart_spec::values::Font;
+use chart_spec::values::{Font, Sides};
 
 /// Measured label sizes (`_computeLabelSizes`).
 #[derive(Debug, Clone, Default)]
@@ -133,13 +133,7 @@ impl ScaleCore {
 
 impl Scale {
     /// `update(maxWidth, maxHeight, margins)` of core.scale.
-    pub fn update(
-        &mut self,
-        max_width: f64,
-        max_height: f64,
-        margins: [f64; 4],
-        text: &TextEngine,
-    ) {
+    pub fn update(&mut self, max_width: f64, max_height: f64, margins: Sides, text: &TextEngine) {
         let c = &mut self.core;
         c.max_width = max_width;
         c.max_height = max_height;
@@ -171,11 +165,11 @@ impl Scale {
             c.top = 0.0;
             c.bottom = c.height;
         }
-        c.padding = [0.0; 4];
+        c.padding = Sides::default();
         c.max_length = if c.is_horizontal() {
-            c.width + margins[0] + margins[2]
+            c.width + margins.left + margins.right
         } else {
-            c.height + margins[1] + margins[3]
+            c.height + margins.top + margins.bottom
         };
         let ticks = self.kind.build_ticks(&mut self.core, text);
         // Before any per-tick work (labels, measuring, autoSkip): within MAX_TOTAL_TICKS.
@@ -314,16 +308,18 @@ impl Scale {
         }
         let c = &mut self.core;
         // _handleMargins
-        for k in 0..4 {
-            c.margins[k] = c.padding[k].max(c.margins[k]);
-        }
+        let (m, p) = (&mut c.margins, c.padding);
+        m.left = p.left.max(m.left);
+        m.top = p.top.max(m.top);
+        m.right = p.right.max(m.right);
+        m.bottom = p.bottom.max(m.bottom);
         if horizontal {
-            c.width = c.chart_width - c.margins[0] - c.margins[2];
+            c.width = c.chart_width - c.margins.left - c.margins.right;
             c.length = c.width;
             c.height = min_h;
         } else {
             c.width = min_w;
-            c.height = c.chart_height - c.margins[1] - c.margins[3];
+            c.height = c.chart_height - c.margins.top - c.margins.bottom;
             c.length = c.height;
         }
     }
@@ -359,8 +355,8 @@ impl Scale {
             let right = ((pr - off_r + padding) * w / (w - off_r)).max(0.0);
             let left = if left.is_nan() { 0.0 } else { left };
             let right = if right.is_nan() { 0.0 } else { right };
-            self.core.padding[0] = left;
-            self.core.padding[2] = right;
+            self.core.padding.left = left;
+            self.core.padding.right = right;
         } else {
             let (mut pt, mut pb) = (ls.last.1 / 2.0, ls.first.1 / 2.0);
             if align == Align::Start {
@@ -370,8 +366,8 @@ impl Scale {
                 pt = ls.last.1;
                 pb = 0.0;
             }
-            self.core.padding[1] = pt + padding;
-            self.core.padding[3] = pb + padding;
+            self.core.padding.top = pt + padding;
+            self.core.padding.bottom = pb + padding;
         }
     }
 }

@@ -33,6 +33,7 @@ pub mod time;
 use crate::elements::align_pixel;
 use crate::text::TextEngine;
 use chart_spec::model::{Axis, Position, Raw, ScaleOptions, ScaleTypeOptions};
+use chart_spec::values::Sides;
 
 pub use draw::LaidOutScale;
 pub use fit::LabelSizes;
@@ -168,9 +169,9 @@ pub struct ScaleCore {
     /// `maxHeight` given by the layout.
     pub max_height: f64,
     /// `_margins`.
-    pub margins: [f64; 4],
+    pub margins: Sides,
     /// `paddingLeft/Top/Right/Bottom`.
-    pub padding: [f64; 4],
+    pub padding: Sides,
     /// `labelRotation`, degrees.
     pub label_rotation: f64,
     /// Data minimum.
@@ -276,8 +277,8 @@ impl ScaleCore {
             height: 0.0,
             max_width: 0.0,
             max_height: 0.0,
-            margins: [0.0; 4],
-            padding: [0.0; 4],
+            margins: Sides::default(),
+            padding: Sides::default(),
             label_rotation: 0.0,
             min: 0.0,
             max: 0.0,
