@@ -44,18 +44,15 @@ impl Sides {
     }
 }
 
-fn number_or_zero(v: Option<&Value>) -> f64 {
-    match v {
-        Some(v) => {
-            let n = crate::scopes::to_number(v);
-            if n.is_nan() {
-                0.0
-            } else {
-                n
-            }
-        }
-        None => 0.0,
-    }
+/// One side or corner as every per-side reader here takes it ([`to_padding`],
+/// [`padding_from_scopes`], [`corners_of`]: Chart.js's `toTRBL`, `toPadding` and
+/// `toTRBLCorners`, which read `+value[prop] || 0`): a value that is missing or not a number
+/// is 0, and so is ±Infinity (which Chart.js keeps, and which no layout or drawing can use),
+/// so a side is always a finite number.
+fn side_number(v: Option<&Value>) -> f64 {
+    v.map(crate::scopes::to_number)
+        .filter(|n| n.is_finite())
+        .unwrap_or(0.0)
 }
 
 /// One number per corner, what Chart.js's `toTRBLCorners()` returns: a bar's `borderRadius`,
@@ -93,24 +90,25 @@ impl Corners {
     }
 }
 
-/// Mirrors `toTRBLCorners` of an object in helpers.options (`+value[prop] || 0`): the
-/// `topLeft`, `topRight`, `bottomLeft` and `bottomRight` members, each 0 when missing or not
-/// a number.
+/// Mirrors `toTRBLCorners` of an object in helpers.options: the `topLeft`, `topRight`,
+/// `bottomLeft` and `bottomRight` members, each read by the one per-side rule (0 when missing
+/// or not a finite number).
 pub fn corners_of(m: &serde_json::Map<String, Value>) -> Corners {
     Corners {
-        top_left: number_or_zero(m.get("topLeft")),
-        top_right: number_or_zero(m.get("topRight")),
-        bottom_left: number_or_zero(m.get("bottomLeft")),
-        bottom_right: number_or_zero(m.get("bottomRight")),
+        top_left: side_number(m.get("topLeft")),
+        top_right: side_number(m.get("topRight")),
+        bottom_left: side_number(m.get("bottomLeft")),
+        bottom_right: side_number(m.get("bottomRight")),
     }
 }
 
-/// Mirrors `toPadding` in helpers.options: a number for all sides, or `{top, right, bottom,
-/// left}` with `x`/`y` shorthands; anything missing or invalid is 0.
+/// Mirrors `toPadding` and `toTRBL` in helpers.options: a number for all sides, or `{top,
+/// right, bottom, left}` with `x`/`y` shorthands; each side read by the one per-side rule (0
+/// when missing or not a finite number).
 pub fn to_padding(v: Option<&Value>) -> Sides {
     match v {
         Some(Value::Object(m)) => {
-            let side = |k: &str, short: &str| number_or_zero(m.get(k).or_else(|| m.get(short)));
+            let side = |k: &str, short: &str| side_number(m.get(k).or_else(|| m.get(short)));
             Sides {
                 top: side("top", "y"),
                 right: side("right", "x"),
@@ -118,7 +116,7 @@ pub fn to_padding(v: Option<&Value>) -> Sides {
                 left: side("left", "x"),
             }
         }
-        other => Sides::all(number_or_zero(other)),
+        other => Sides::all(side_number(other)),
     }
 }
 
@@ -129,7 +127,7 @@ pub fn padding_from_scopes(scopes: &Scopes<'_>, key: &str) -> Sides {
     match scopes.get(key) {
         Some(Value::Object(_)) => {
             let c = scopes.child(key);
-            let side = |k: &str, short: &str| number_or_zero(c.get(k).or_else(|| c.get(short)));
+            let side = |k: &str, short: &str| side_number(c.get(k).or_else(|| c.get(short)));
             Sides {
                 top: side("top", "y"),
                 right: side("right", "x"),
@@ -401,6 +399,10 @@ mod tests {
         let p = to_padding(Some(&json!({"x": 2, "top": 3})));
         assert_eq!((p.top, p.right, p.bottom, p.left), (3.0, 2.0, 0.0, 2.0));
         assert_eq!(to_padding(Some(&json!("abc"))), Sides::all(0.0));
+        // Not finite is 0, whichever the form.
+        assert_eq!(to_padding(Some(&json!("Infinity"))), Sides::all(0.0));
+        let p = to_padding(Some(&json!({"left": "-Infinity", "top": 1})));
+        assert_eq!((p.top, p.left), (1.0, 0.0));
     }
 
     #[test]

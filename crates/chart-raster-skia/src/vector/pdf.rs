@@ -445,14 +445,15 @@ fn krilla_path(path: &Path, t: Option<Transform>) -> Option<krilla::geom::Path> 
     b.finish()
 }
 
-/// The points a path writes: one per move, line and close, two per quad, three per cubic.
+/// The content a path writes: each command's points (`PathCmd::for_each_point`: one per
+/// move and line, two per quad, three per cubic), and one for a close, an operator without
+/// points.
 fn points(path: &Path) -> usize {
-    path.cmds
-        .iter()
-        .map(|c| match c {
-            PathCmd::QuadTo(..) => 2,
-            PathCmd::CubicTo(..) => 3,
-            _ => 1,
+    (path.cmds.iter())
+        .map(|c| {
+            let mut n = 0;
+            c.for_each_point(|_, _| n += 1);
+            n.max(1)
         })
         .sum()
 }

@@ -9,7 +9,7 @@ use crate::model::{
     Stepped,
 };
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::{corners_of, PerIndex, Sides};
+use crate::values::{corners_of, to_padding, PerIndex};
 use serde_json::Value;
 
 /// One element-option lookup: `resolveNamedOptions` with prefixes `[element, '']`, taking
@@ -144,13 +144,9 @@ pub(super) fn resolve_bar(l: &ElementLookup<'_>) -> BarOptions {
         })
         .unwrap_or(0.0)
     };
+    // `parseBorderWidth` reads an object through `toTRBL`.
     let border_width = match l.get("borderWidth") {
-        Some(Value::Object(m)) => BarBorderWidth::Sides(Sides {
-            top: num(m.get("top")),
-            right: num(m.get("right")),
-            bottom: num(m.get("bottom")),
-            left: num(m.get("left")),
-        }),
+        Some(v @ Value::Object(_)) => BarBorderWidth::Sides(to_padding(Some(v))),
         v => BarBorderWidth::All(num(v)),
     };
     let border_radius = match l.get("borderRadius") {

@@ -11,7 +11,7 @@ use crate::model::{
     VennOptions, VennSlice,
 };
 use crate::scopes::{to_number, truthy, Scopes};
-use crate::values::{to_font, Corners, Sides};
+use crate::values::{corners_of, to_font, to_padding, Corners};
 use serde_json::{json, Map, Value};
 use std::collections::BTreeMap;
 
@@ -48,51 +48,12 @@ fn at(v: Option<&Value>, index: Option<usize>) -> Option<&Value> {
     }
 }
 
-/// `toTRBL` of a number or `{top, right, bottom, left}` (`x`/`y` too).
-pub fn to_trbl(v: Option<&Value>) -> Sides {
-    match v {
-        Some(Value::Object(m)) => {
-            let n = |k: &str, alt: &str| {
-                m.get(k)
-                    .or_else(|| m.get(alt))
-                    .map(to_number)
-                    .filter(|n| n.is_finite())
-                    .unwrap_or(0.0)
-            };
-            Sides {
-                top: n("top", "y"),
-                right: n("right", "x"),
-                bottom: n("bottom", "y"),
-                left: n("left", "x"),
-            }
-        }
-        Some(v) => {
-            let n = to_number(v);
-            Sides::all(if n.is_finite() { n } else { 0.0 })
-        }
-        None => Sides::default(),
-    }
-}
-
-/// `toTRBLCorners` of a number or `{topLeft, topRight, bottomLeft, bottomRight}`.
+/// `toTRBLCorners` of a number (every corner) or `{topLeft, topRight, bottomLeft,
+/// bottomRight}`, by the one per-side rule of [`crate::values`].
 pub fn to_corners(v: Option<&Value>) -> Corners {
     match v {
-        Some(Value::Object(m)) => {
-            let n = |k: &str| {
-                m.get(k)
-                    .map(to_number)
-                    .filter(|n| n.is_finite())
-                    .unwrap_or(0.0)
-            };
-            Corners {
-                top_left: n("topLeft"),
-                top_right: n("topRight"),
-                bottom_left: n("bottomLeft"),
-                bottom_right: n("bottomRight"),
-            }
-        }
-        // A number: the same radius on every corner (`toTRBL` of it, read as corners).
-        other => Corners::all(to_trbl(other).top),
+        Some(Value::Object(m)) => corners_of(m),
+        other => Corners::all(to_padding(other).top),
     }
 }
 
@@ -133,7 +94,7 @@ pub fn resolve_matrix(scopes: &Scopes<'_>, count: usize) -> MatrixOptions {
                 background_color: color_at(scopes.get("backgroundColor"), Some(i))
                     .unwrap_or(DEFAULT_COLOR),
                 border_color: color_at(scopes.get("borderColor"), Some(i)).unwrap_or(DEFAULT_COLOR),
-                border_width: to_trbl(at(scopes.get("borderWidth"), Some(i))),
+                border_width: to_padding(at(scopes.get("borderWidth"), Some(i))),
                 border_radius: to_corners(at(scopes.get("borderRadius"), Some(i))),
             }
         })
@@ -230,7 +191,7 @@ pub fn resolve_treemap(
             .map(to_number)
             .filter(|n| n.is_finite())
             .unwrap_or(0.0),
-        layout_border_width: to_trbl(ds.get("borderWidth")),
+        layout_border_width: to_padding(ds.get("borderWidth")),
         display_mode: scopes
             .get("displayMode")
             .and_then(Value::as_str)
@@ -239,7 +200,7 @@ pub fn resolve_treemap(
         rtl: scopes.get("rtl").is_some_and(truthy),
         unsorted: scopes.get("unsorted").is_some_and(truthy),
         spacing: num("spacing", 0.5),
-        border_width: to_trbl(scopes.get("borderWidth")),
+        border_width: to_padding(scopes.get("borderWidth")),
         border_radius: to_corners(scopes.get("borderRadius")),
         background_color: color_at(scopes.get("backgroundColor"), None).unwrap_or(DEFAULT_COLOR),
         border_color: color_at(scopes.get("borderColor"), None).unwrap_or(DEFAULT_COLOR),
@@ -819,10 +780,10 @@ mod tests {
     }
 
     #[test]
-    fn trbl_reads_numbers_and_objects() {
-        assert_eq!(to_trbl(Some(&json!(2))).to_array(), [2.0; 4]);
+    fn sides_and_corners_read_numbers_and_objects() {
+        assert_eq!(to_padding(Some(&json!(2))).to_array(), [2.0; 4]);
         assert_eq!(
-            to_trbl(Some(&json!({"top": 1, "left": 4}))).to_array(),
+            to_padding(Some(&json!({"top": 1, "left": 4}))).to_array(),
             [1.0, 0.0, 0.0, 4.0]
         );
         assert_eq!(
