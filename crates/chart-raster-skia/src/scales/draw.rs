@@ -25,6 +25,8 @@ pub struct LaidOutScale {
     position_pixel: Option<f64>,
     /// The drawing of a radial linear scale, which replaces the shared one.
     radial: Option<RadialDrawing>,
+    /// The tick labels are clipped to the label area (`_computeLabelArea`).
+    clip_labels: bool,
 }
 
 impl LaidOutScale {
@@ -40,7 +42,15 @@ impl LaidOutScale {
             tick_pixels,
             position_pixel,
             radial,
+            clip_labels: true,
         }
+    }
+
+    /// The same scale with its tick labels drawn unclipped: chartjs-chart-geo's legend
+    /// scales override `_computeLabelArea` to return nothing.
+    pub fn with_unclipped_labels(mut self) -> Self {
+        self.clip_labels = false;
+        self
     }
 
     /// A radial linear scale's `(xCenter, yCenter)` (`None`: not a radial scale).
@@ -481,6 +491,20 @@ impl LaidOutScale {
         items
     }
 
+    /// The tick marks of `_gridLineItems` over `area` (`tx1, ty1, tx2, ty2`) with their grid
+    /// line's width and colour: chartjs-chart-geo's size legend strokes them again beside its
+    /// circles.
+    pub fn tick_marks(&mut self, area: &Area) -> Vec<TickMark> {
+        (self.grid_items(area).into_iter())
+            .map(|it| TickMark {
+                from: (it.tx1, it.ty1),
+                to: (it.tx2, it.ty2),
+                width: it.width,
+                color: it.color,
+            })
+            .collect()
+    }
+
     /// The draw layers of the scale: `(z, part)`; see `_layers()`.
     pub fn layers(&self) -> Vec<(f64, ScaleLayer)> {
         let o = &self.core.opts;
@@ -628,7 +652,7 @@ impl LaidOutScale {
         }
         // _computeLabelArea
         let c = &self.core;
-        let clip = if c.opts.ticks.mirror {
+        let clip = if c.opts.ticks.mirror || !self.clip_labels {
             None
         } else {
             match c.opts.position {
@@ -665,6 +689,19 @@ impl LaidOutScale {
             ctx.unclip_area();
         }
     }
+}
+
+/// A tick mark of a scale's grid, with the width and colour of its grid line.
+#[derive(Debug, Clone, PartialEq)]
+pub struct TickMark {
+    /// `(tx1, ty1)`.
+    pub from: (f64, f64),
+    /// `(tx2, ty2)`.
+    pub to: (f64, f64),
+    /// The grid line's `lineWidth`.
+    pub width: f64,
+    /// The grid line's `color`.
+    pub color: chart_spec::Rgba,
 }
 
 #[derive(Debug, Clone)]

@@ -74,9 +74,15 @@ pub struct GeoOptions {
 /// when the legend is not drawn.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LegendScale {
-    /// `legend.align` is `'top'` or `'bottom'` (the scale is horizontal). Default: colour
-    /// `'right'`, size `'bottom'`.
-    pub horizontal: bool,
+    /// `display` of the scale is not false: the legend is drawn. Default: true.
+    pub display: bool,
+    /// `legend.align`: the side of the bar the ticks are on (`'top'` and `'bottom'` make the
+    /// scale horizontal). Default: colour `'right'`, size `'bottom'`.
+    pub align: LegendAlign,
+    /// `legend.position`: where the legend sits in the chart area. Default: `'bottom-right'`.
+    pub position: LegendPlace,
+    /// `legend.margin` from the chart area's edges, px (a number for every side). Default: 8.
+    pub margin: Sides,
     /// `legend.length`: px, or a fraction of the chart area below 1. Default: colour 100,
     /// size 90.
     pub length: f64,
@@ -94,4 +100,47 @@ pub struct LegendScale {
     pub min: Option<f64>,
     /// `max` when a finite number. Default: the largest value.
     pub max: Option<f64>,
+}
+
+impl LegendScale {
+    /// `isHorizontal()` of the legend scale: `legend.align` is `'top'` or `'bottom'`.
+    pub fn horizontal(&self) -> bool {
+        matches!(self.align, LegendAlign::Top | LegendAlign::Bottom)
+    }
+}
+
+/// `legend.align` of a chartjs-chart-geo legend scale.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum LegendAlign {
+    /// `'left'`: a vertical scale, ticks left of the bar.
+    Left,
+    /// `'right'`: a vertical scale, ticks right of the bar.
+    Right,
+    /// `'top'`: a horizontal scale, ticks above the bar.
+    Top,
+    /// `'bottom'`: a horizontal scale, ticks below the bar.
+    Bottom,
+}
+
+/// `legend.position` of a chartjs-chart-geo legend scale (`computeLegendPosition`).
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub enum LegendPlace {
+    /// `'top-left'`.
+    TopLeft,
+    /// `'top'`.
+    Top,
+    /// `'left'`.
+    Left,
+    /// `'top-right'`.
+    TopRight,
+    /// `'bottom-right'`.
+    BottomRight,
+    /// `'bottom'`.
+    Bottom,
+    /// `'bottom-left'`.
+    BottomLeft,
+    /// `'right'`, and any other string (the plugin's `default` branch).
+    Right,
+    /// `{x, y}`: the legend's top-left corner on the canvas, px.
+    At(f64, f64),
 }

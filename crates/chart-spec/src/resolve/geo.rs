@@ -6,7 +6,7 @@
 use super::lookup::global_font_scopes;
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
-use crate::model::{ChartKind, GeoOptions, GeoShape, LegendScale};
+use crate::model::{ChartKind, GeoOptions, GeoShape, LegendAlign, LegendPlace, LegendScale};
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::{to_font, Sides};
 use serde_json::{Map, Value};
@@ -216,8 +216,8 @@ pub fn resolve_geo(
             b: 0,
             a: 0,
         }),
-        color_legend: legend_scale(&color_scale, (false, 100.0, 50.0, 10.0)),
-        size_legend: legend_scale(&size_scale, (true, 90.0, 70.0, 42.0)),
+        color_legend: legend_scale(&color_scale, (LegendAlign::Right, 100.0, 50.0, 10.0)),
+        size_legend: legend_scale(&size_scale, (LegendAlign::Bottom, 90.0, 70.0, 42.0)),
         size_range: pair(size_scale.get("range"), (2.0, 20.0)),
         size_area: size_scale.get("mode").and_then(Value::as_str) != Some("range"),
         missing_size: finite(size_scale.get("missing"), 1.0),
@@ -232,12 +232,12 @@ pub fn resolve_geo(
     }
 }
 
-/// A legend scale's options, with the scale's own defaults: `(horizontal, length, width,
+/// A legend scale's options, with the scale's own defaults: `(align, length, width,
 /// indicatorWidth)` (chartjs-chart-geo 4.3.6's `baseDefaults.legend`, which `SizeScale`
 /// overrides with `align: 'bottom'`, 90, 70 and 42).
 fn legend_scale(
     scale: &Scopes<'_>,
-    (horizontal, length, width, indicator): (bool, f64, f64, f64),
+    (align, length, width, indicator): (LegendAlign, f64, f64, f64),
 ) -> LegendScale {
     let legend = scale.child("legend");
     let ticks = scale.child("ticks");
@@ -252,11 +252,56 @@ fn legend_scale(
     // A scale's tick font falls back to `Chart.defaults.font` (not `options.font`), as the
     // cartesian scales' do in Chart.js 4.5.1.
     let font = to_font(&ticks.child("font"), &global_font_scopes());
-    LegendScale {
-        horizontal: match legend.get("align").and_then(Value::as_str) {
-            Some(a) => matches!(a, "top" | "bottom"),
-            None => horizontal,
+    // `margin`: a number for every side, else the object's sides (`margin.left`, ...).
+    let margin = match legend.get("margin") {
+        Some(Value::Object(m)) => {
+            let side = |k: &str| finite(m.get(k)).unwrap_or(0.0);
+            Sides {
+                top: side("top"),
+                right: side("right"),
+                bottom: side("bottom"),
+                left: side("left"),
+            }
+        }
+        v => Sides::all(finite(v).unwrap_or(8.0)),
+    };
+    let position = match legend.get("position") {
+        Some(Value::Object(p)) => match (finite(p.get("x")), finite(p.get("y"))) {
+            (Some(x), Some(y)) => LegendPlace::At(x, y),
+            // `ctx.translate` ignores a non-finite offset.
+            _ => LegendPlace::At(0.0, 0.0),
         },
+        Some(Value::String(s)) => match s.as_str() {
+            "top-left" => LegendPlace::TopLeft,
+            "top" => LegendPlace::Top,
+            "left" => LegendPlace::Left,
+            "top-right" => LegendPlace::TopRight,
+            "bottom-right" => LegendPlace::BottomRight,
+            "bottom" => LegendPlace::Bottom,
+            "bottom-left" => LegendPlace::BottomLeft,
+            _ => LegendPlace::Right,
+        },
+        _ => LegendPlace::BottomRight,
+    };
+    LegendScale {
+        // The chart's value scale is hidden from the layout by chart-raster's own override
+        // (`display: false` in `defaults::plugin_chart::geo_overrides`: the controller draws
+        // the legend), the last scope that sets `display`; the legend's `display` is an
+        // earlier (the user's) one, else the plugin's default true.
+        display: match scale.all("display").as_slice() {
+            [user, _, ..] => truthy(user),
+            _ => true,
+        },
+        align: match legend.get("align").and_then(Value::as_str) {
+            Some("left") => LegendAlign::Left,
+            Some("top") => LegendAlign::Top,
+            Some("bottom") => LegendAlign::Bottom,
+            // Any other string draws as `'right'` (the `default` branches).
+            Some(_) => LegendAlign::Right,
+            None => align,
+        },
+        position,
+        margin,
         length: size(legend.get("length"), length),
         width: size(legend.get("width"), width),
         indicator_width: size(legend.get("indicatorWidth"), indicator),
@@ -301,6 +346,43 @@ mod tests {
         assert_eq!(
             shape_of(&bad, &mut budget).polygons,
             vec![vec![vec![(2.0, 2.0)]]]
+        );
+    }
+
+    fn legends(options: Value) -> (LegendScale, LegendScale) {
+        let cfg = json!({"type": "choropleth", "data": {"datasets": [{"data": []}]},
+            "options": options});
+        let (chart, _) = crate::resolve::resolve_chart(cfg.as_object().unwrap()).unwrap();
+        let geo = chart.datasets[0].kind.geo().expect("geo options");
+        (geo.color_legend.clone(), geo.size_legend.clone())
+    }
+
+    /// The legends' options with the plugin's defaults; `display` is the user's (chart-raster's
+    /// own override hides the chart's value scale, not the legend).
+    #[test]
+    fn legend_options_and_display() {
+        let (color, size) = legends(json!({}));
+        assert!(color.display && size.display);
+        assert_eq!(
+            (color.align, size.align),
+            (LegendAlign::Right, LegendAlign::Bottom)
+        );
+        assert_eq!(color.position, LegendPlace::BottomRight);
+        assert_eq!(color.margin, Sides::all(8.0));
+        let (color, _) = legends(
+            json!({"scales": {"color": {"axis": "x", "display": false, "legend": {
+            "align": "top", "position": {"x": 5, "y": 6}, "margin": {"left": 3}}}}}),
+        );
+        assert!(!color.display);
+        assert!(color.horizontal());
+        assert_eq!(color.position, LegendPlace::At(5.0, 6.0));
+        assert_eq!((color.margin.left, color.margin.top), (3.0, 0.0));
+        let (color, _) = legends(json!({"scales": {"color": {"axis": "x", "display": true,
+            "legend": {"position": "somewhere", "align": "middle"}}}}));
+        assert!(color.display);
+        assert_eq!(
+            (color.position, color.align),
+            (LegendPlace::Right, LegendAlign::Right)
         );
     }
 }

@@ -8,10 +8,11 @@
 //! Approximated: d3-geo's adaptive resampling and antimeridian clipping are not applied
 //! (edges are straight between projected positions; features crossing the antimeridian are
 //! not cut), `albersUsa` is its lower-48 Albers projection without the Alaska and Hawaii
-//! insets, a `Sphere` outline is drawn as the projected globe's longitude/latitude frame,
-//! and the scales' legends are not drawn. The GeoJSON was read within the polygon and vertex
+//! insets, and a `Sphere` outline is drawn as the projected globe's longitude/latitude frame.
+//! The colour and size scales draw their legends ([`legend`]). The GeoJSON was read within the polygon and vertex
 //! budgets by `chart_spec`; every projected number is checked before it becomes geometry.
 
+mod legend;
 pub mod projection;
 
 use super::{Controller, LegendStyle, Meta, UpdateCx};
@@ -21,6 +22,7 @@ use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, GeoOptions, GeoShape, LegendScale, Raw};
 use chart_spec::{Cancel, Rgba};
+use legend::{GeoLegend, LegendInput, Paint};
 use projection::Projection;
 
 /// How often the loops over features poll the render's [`Cancel`].
@@ -38,6 +40,8 @@ pub struct GeoController {
     /// Colour (choropleth) or radius (bubble map) per data index.
     colors: Vec<Rgba>,
     radii: Vec<f64>,
+    /// The colour or size legend, laid out.
+    legend: Option<GeoLegend>,
     cancel: Cancel,
 }
 
@@ -77,14 +81,14 @@ fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64
     // ticks along it, `getTickLimit` caps them by `maxTicksLimit` and `buildTicks` keeps two.
     let (cw, ch) = (area.width().min(area.right), area.height().min(area.bottom));
     let factor = |v: f64, full: f64| if v < 1.0 { full * v } else { v };
-    let along = if legend.horizontal {
+    let along = if legend.horizontal() {
         cw.min(factor(legend.length, cw))
     } else {
         ch.min(factor(legend.length, ch))
     };
     let limit = crate::scales::linear::tick_limit_for_length(
         along.max(0.0),
-        legend.horizontal,
+        legend.horizontal(),
         legend.min_rotation,
         legend.tick_line_height,
     );
@@ -97,7 +101,7 @@ fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64
         step: None,
         count: None,
         max_digits: 0.0,
-        horizontal: legend.horizontal,
+        horizontal: legend.horizontal(),
         min_rotation: legend.min_rotation,
         include_bounds: true,
     };
@@ -105,6 +109,23 @@ fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64
     let lo = ticks.first().copied().unwrap_or(min).min(min);
     let hi = ticks.last().copied().unwrap_or(max).max(max);
     (hi > lo).then_some((lo, hi))
+}
+
+/// `SizeScale.getSizeImpl`: the radius at a normalised value, by area (`mode: 'area'`) or by
+/// radius between `range`.
+fn size_for(o: &GeoOptions, t: f64) -> f64 {
+    let (r0, r1) = o.size_range;
+    if o.size_area {
+        let (a0, a1) = (
+            r0 * r0 * std::f64::consts::PI,
+            r1 * r1 * std::f64::consts::PI,
+        );
+        ((t * (a1 - a0) + a0) / std::f64::consts::PI)
+            .max(0.0)
+            .sqrt()
+    } else {
+        t * (r1 - r0) + r0
+    }
 }
 
 /// `quantize(v, steps)` of the colour scale.
@@ -185,6 +206,9 @@ struct GeoElements<'a> {
     options: &'a GeoOptions,
     /// The point options of a bubble map.
     elements: Elements<'a>,
+    /// The colour or size legend (a scale layer at `z: 1` in Chart.js, drawn after the
+    /// datasets; drawn here after the map, outside its clip).
+    legend: Option<GeoLegend>,
     /// The render's stop signal.
     cancel: Cancel,
 }
@@ -284,6 +308,9 @@ impl PluginElements for GeoElements<'_> {
         if o.clip_map {
             ctx.unclip_area();
         }
+        if let Some(l) = &self.legend {
+            l.draw(ctx);
+        }
     }
 }
 
@@ -332,25 +359,41 @@ impl Controller for GeoController {
                 None => o.missing_color,
             })
             .collect();
-        let (r0, r1) = o.size_range;
         self.radii = o
             .values
             .iter()
-            .map(|&v| match normalized(v) {
-                Some(t) if o.size_area => {
-                    let (a0, a1) = (
-                        r0 * r0 * std::f64::consts::PI,
-                        r1 * r1 * std::f64::consts::PI,
-                    );
-                    ((t * (a1 - a0) + a0) / std::f64::consts::PI)
-                        .max(0.0)
-                        .sqrt()
-                }
-                Some(t) => t * (r1 - r0) + r0,
-                None => o.missing_size,
-            })
+            .map(|&v| normalized(v).map_or(o.missing_size, |t| size_for(o, t)))
             .map(|r| crate::elements::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
             .collect();
+        let color = |t: f64| {
+            blues(if o.quantize > 0.0 {
+                quantize(t, o.quantize)
+            } else {
+                t
+            })
+        };
+        let size = |t: f64| size_for(o, t);
+        let (id, paint) = if ds.kind.chart_kind() == ChartKind::BubbleMap {
+            match ds.kind.elements() {
+                Elements::Point(pts) => ("size", Some(Paint::Size(&size, pts.at(0)))),
+                _ => ("size", None),
+            }
+        } else {
+            ("color", Some(Paint::Color(&color, o.quantize)))
+        };
+        self.legend = match (cx.scale(Some(id)), paint) {
+            (Some(scale), Some(paint)) => legend::lay_out(
+                legend,
+                &LegendInput {
+                    scale,
+                    values: &o.values,
+                    area: cx.area,
+                    text: cx.text,
+                },
+                paint,
+            ),
+            _ => None,
+        };
     }
 
     fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
@@ -362,6 +405,7 @@ impl Controller for GeoController {
                 choropleth: ds.kind.chart_kind() == ChartKind::Choropleth,
                 options,
                 elements: ds.kind.elements(),
+                legend: self.legend.take(),
                 cancel: self.cancel.clone(),
             })),
             _ => DatasetElements::Empty,
@@ -387,16 +431,15 @@ mod tests {
     }
 
     fn legend(horizontal: bool, length: f64) -> LegendScale {
+        use chart_spec::model::{LegendAlign, LegendPlace};
+        let align = if horizontal {
+            LegendAlign::Bottom
+        } else {
+            LegendAlign::Right
+        };
         LegendScale {
-            horizontal,
             length,
-            width: 50.0,
-            indicator_width: 10.0,
-            tick_line_height: 14.4,
-            min_rotation: 0.0,
-            max_ticks_limit: 11.0,
-            min: None,
-            max: None,
+            ..super::legend::tests::legend(align, LegendPlace::BottomRight)
         }
     }
 
