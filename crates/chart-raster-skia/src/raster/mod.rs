@@ -22,8 +22,12 @@
 //!   kernel time than the drawing;
 //! - glyphs are covered once per outline, transform and quarter-pixel phase, and kept as
 //!   masks (`glyphs.rs`);
-//! - large solid fills are covered into a scratch mask and blended row by row, a huge one in
-//!   bands that a cancel can stop between (`band.rs`).
+//! - solid fills and stroke outlines are covered by `supersample.rs`, our copy of the
+//!   supersampler that hands each row's coverage straight to the blend (tiny-skia's
+//!   run-length rows, blitter stages and a bitmap-sized mask pass cost most of a scatter or
+//!   time-series chart's drawing); a path that must be clipped to the bitmap is covered by
+//!   tiny-skia into a scratch mask, a huge one in bands that a cancel can stop between
+//!   (`band.rs`).
 //!
 //! The stages of a render, one file each: this module makes the bitmap and walks the items;
 //! `painter.rs` draws each item (fills, strokes, clips) through the fast paths above or
@@ -40,6 +44,7 @@ mod band;
 mod clip;
 mod convert;
 mod coverage;
+mod edges;
 pub mod glyphs;
 pub(crate) mod guard;
 pub(crate) mod mask;
@@ -49,6 +54,7 @@ pub mod pool;
 mod rect;
 mod rectilinear;
 mod shadow;
+mod supersample;
 mod text_items;
 
 use clip::ClipStack;

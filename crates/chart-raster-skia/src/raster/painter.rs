@@ -7,7 +7,7 @@ use super::convert::{
     stroked_segment_rect, ts,
 };
 use super::rectilinear::Rectilinear;
-use super::{band, clip::ClipStack, glyphs::GlyphCache, guard, pool::Pool, rect};
+use super::{band, clip::ClipStack, glyphs::GlyphCache, guard, pool::Pool, rect, supersample};
 use crate::scene::{Item, Paint, Path, Stroke, Transform};
 use crate::text::TextEngine;
 
@@ -128,14 +128,13 @@ impl Painter<'_> {
             .fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
     }
 
-    /// Fills a large path (user space, mapped by `t`) in a solid colour exactly as
-    /// `fill_path` does, minus its pipeline: the supersampler covers the path into the
-    /// scratch mask (in bands for a huge path, see `band.rs`), and [`rect::blend_coverage`]
-    /// blends it row by row. tiny-skia runs its chain of stages for
-    /// every run of every scanline, which made a filled radar area cost more than all of a
-    /// bar chart's bars. Small shapes (a scatter point) too: the mask's own stages per run
-    /// (one 8-bit channel) cost much less than the bitmap's (load, blend and store of four),
-    /// more than the extra pass over the mask. `false` when tiny-skia is to draw it.
+    /// Fills a path (user space, mapped by `t`) in a solid colour exactly as `fill_path`
+    /// does, minus its pipeline: `supersample.rs` covers the path (tiny-skia into the
+    /// scratch mask when it has to be clipped to the bitmap, in bands for a huge path, see
+    /// `band.rs`), and [`rect::blend_coverage`] blends it row by row. tiny-skia runs its
+    /// chain of stages for every run of every scanline, which made a filled radar area cost
+    /// more than all of a bar chart's bars, and its run-length rows and blitters made most
+    /// of a scatter chart's drawing. `false` when tiny-skia is to draw it.
     fn fill_covered(&mut self, tp: &tiny_skia::Path, brush: Brush, t: Transform) -> bool {
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
         if pw >= 8192 || ph >= 8192 {
@@ -161,16 +160,34 @@ impl Painter<'_> {
         let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
             return true;
         };
+        let stride = pw as usize;
+        let pixels = self.pixmap.data_mut();
+        let clip = clip.map(|m| m.data());
+        let mut blend = |y: usize, x: usize, cov: &mut [u8]| {
+            let (a, z) = (y * stride + x, y * stride + x + cov.len());
+            let clip_row = clip.map(|m| &m[a..z]);
+            let px = &mut pixels[a * 4..z * 4];
+            match &brush {
+                Brush::Solid(color) => rect::blend_coverage(px, cov, clip_row, *color),
+            }
+        };
+        // Our copy of the supersampler hands the rows over as it covers them, without the
+        // scratch mask, and polls the stop itself every few dozen rows (no bands needed).
+        // As `fill_path` maps a path before covering it (nothing drawn when that fails).
+        let Some(dp) = device_path(tp, t) else {
+            return true;
+        };
+        if supersample::cover(&dp, pw, ph, self.stop, &mut blend).is_some() {
+            return true;
+        }
+        // What it leaves (a path to clip to the bitmap) tiny-skia covers into the scratch
+        // mask, all zero between uses, so the coverage lands as it is.
         if self.scratch.is_none() {
             self.scratch = self.pool.take_mask(pw, ph);
         }
         let Some(scratch) = self.scratch.as_mut() else {
             return false;
         };
-        let stride = pw as usize;
-        let pixels = self.pixmap.data_mut();
-        let clip = clip.map(|m| m.data());
-        // The scratch mask is all zero between uses, so the coverage lands as it is.
         band::cover_rows(
             scratch,
             tp,
@@ -178,14 +195,7 @@ impl Painter<'_> {
             [x0, y0, x1, y1],
             band::Banding::DEFAULT,
             self.stop,
-            |y, x, cov| {
-                let (a, z) = (y * stride + x, y * stride + x + cov.len());
-                let clip_row = clip.map(|m| &m[a..z]);
-                let px = &mut pixels[a * 4..z * 4];
-                match &brush {
-                    Brush::Solid(color) => rect::blend_coverage(px, cov, clip_row, *color),
-                }
-            },
+            blend,
         );
         true
     }
@@ -206,20 +216,11 @@ impl Painter<'_> {
             return false;
         }
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
-        let device;
-        let dp = if ts(t).is_identity() {
-            tp
-        } else {
-            // As `fill_path` maps a path before filling it.
-            match tp.clone().transform(ts(t)) {
-                Some(p) => {
-                    device = p;
-                    &device
-                }
-                None => return false,
-            }
+        // As `fill_path` maps a path before filling it.
+        let Some(dp) = device_path(tp, t) else {
+            return false;
         };
-        let Some(shape) = Rectilinear::of(dp, pw, ph) else {
+        let Some(shape) = Rectilinear::of(&dp, pw, ph) else {
             return false;
         };
         // The bounds the tiny-skia path would pick its clip mask by.
@@ -388,16 +389,10 @@ impl Painter<'_> {
                 return;
             }
         }
-        // A huge outline is filled in bands that a cancel can stop between, a small one (a
-        // point's border) through the coverage mask like a small fill. The outlines between
-        // (a dataset's line, an arc's border) are long and thin: most of their box is empty,
-        // and the pass over it costs more than tiny-skia's stages on the covered runs
-        // (callgrind: +16 M instructions on a 3×50 line chart).
+        // A solid outline is covered like a solid fill (`fill_covered`: rows straight from
+        // our supersampler, a huge outline in bands that a cancel can stop between).
         if let Some(brush) = Brush::of(p) {
-            let huge = outline.verbs().len() >= band::Banding::DEFAULT.min_verbs;
-            let small = device_bounds(&outline, t, 0.0)
-                .is_some_and(|[x0, y0, x1, y1]| (x1 - x0 + 2.0) * (y1 - y0 + 2.0) < 64.0 * 64.0);
-            if (huge || small) && self.fill_covered(&outline, brush, t) {
+            if self.fill_covered(&outline, brush, t) {
                 return;
             }
         }
@@ -416,6 +411,18 @@ impl Painter<'_> {
         let path = guard::path(path, t, self.canvas(), 0.0, true);
         self.clips.push(&path, t, self.pool);
     }
+}
+
+/// `tp` mapped by `t` to device space (borrowed when `t` is the identity); `None` when the
+/// mapping fails (tiny-skia then draws nothing).
+fn device_path(
+    tp: &tiny_skia::Path,
+    t: Transform,
+) -> Option<std::borrow::Cow<'_, tiny_skia::Path>> {
+    if ts(t).is_identity() {
+        return Some(std::borrow::Cow::Borrowed(tp));
+    }
+    tp.clone().transform(ts(t)).map(std::borrow::Cow::Owned)
 }
 
 /// `path` cut into paths of whole subpaths, each of at least `verbs` verbs but the last (a

@@ -1,0 +1,509 @@
+//! Skia's 4× supersampling scan converter (`SkScan_AntiPath`, which tiny-skia ports), written
+//! for coverage rows instead of a blitter chain, so that solid fills and stroke outlines are
+//! covered bit for bit as tiny-skia's `fill_path` covers them, for a fraction of the work.
+//!
+//! tiny-skia hands every run of every sub-scanline to an `AlphaRuns` run-length row (each
+//! span splits runs), flushes each pixel row through a blitter that runs its pipeline stages
+//! per run into a bitmap-sized mask, and the painter then reads that mask back: on a scatter
+//! chart this was most of the drawing. Here the edges live in one flat array, each span adds
+//! its coverage straight into a row of bytes, and the row's covered stretch goes to the
+//! caller, which blends it (`rect::blend_coverage`).
+//!
+//! What is reproduced, and must stay so (the unit tests compare with tiny-skia byte for byte):
+//! - the edges (`edges.rs`);
+//! - the walk (`walk_edges`): edges sorted by first row then x (a stable sort), kept in an
+//!   x-sorted list whose order among ties decides how spans split, non-zero winding;
+//! - the super-blitter (`SuperBlitter::blit_h`, `AlphaRuns::add`): partial coverage of the
+//!   ends of a span at quarter pixels, `max_value` for whole pixels (63 on the last
+//!   sub-scanline so that four make 255), the `alpha - (alpha >> 8)` clamp on the start and
+//!   middle pixels, a wrapping add on the end pixel.
+//!
+//! Only what needs no clipping is taken: a path whose rounded-out bounds lie within the
+//! bitmap, with a non-zero fill (tiny-skia's edge clipper runs otherwise; the caller then
+//! falls back to tiny-skia).
+
+use super::edges::{build_edges, Edge, Kind, SHIFT};
+use tiny_skia::Path;
+
+const MASK: u32 = (1 << SHIFT) - 1;
+/// Pixel rows covered between two polls of the stop signal.
+const ROWS_PER_POLL: u32 = 64;
+
+/// Covers `path` (device space) with the non-zero rule as tiny-skia's anti-aliased
+/// `fill_path` does on a `width × height` target and hands each pixel row's covered stretch
+/// to `row(y, x, coverage)` (`x` its first column), top to bottom; the stretch may be changed
+/// (it is cleared afterwards). `None` when the path needs what is not reproduced here
+/// (clipping to the target, a bitmap tiny-skia tiles): the caller draws it with tiny-skia.
+/// `Some(false)` when `stop` ended the covering part-way (rows handed over stay so).
+pub(super) fn cover(
+    path: &Path,
+    width: u32,
+    height: u32,
+    stop: &dyn Fn() -> bool,
+    row: &mut dyn FnMut(usize, usize, &mut [u8]),
+) -> Option<bool> {
+    if width >= 8192 || height >= 8192 {
+        return None; // tiny-skia tiles such bitmaps, and shifted coordinates must fit i16
+    }
+    let b = path.bounds();
+    // `Mask::fill_path` draws nothing for a path this thin.
+    const NEARLY_ZERO: f32 = 1.0 / 4096.0;
+    if b.width() <= NEARLY_ZERO || b.height() <= NEARLY_ZERO {
+        return Some(true);
+    }
+    // As `path_aa::fill_path`: floor/ceil the bounds, then round out.
+    let (l, t) = (b.left().floor(), b.top().floor());
+    let (r, bt) = (b.right().ceil(), b.bottom().ceil());
+    if !(l.is_finite() && t.is_finite() && r.is_finite() && bt.is_finite()) {
+        return None;
+    }
+    if l < 0.0 || t < 0.0 || r > width as f32 || bt > height as f32 {
+        return None; // needs the edge clipper
+    }
+    let (left, top) = (l as i32, t as i32);
+    let right = left + ((r - l).ceil() as i32).max(1);
+    let bottom = top + ((bt - t).ceil() as i32).max(1);
+    if right > width as i32 || bottom > height as i32 {
+        return None;
+    }
+    let mut edges = build_edges(path)?;
+    if edges.len() < 2 {
+        return Some(true);
+    }
+    // A stable sort, as tiny-skia's `sort_by`: ties keep the path's order.
+    edges.sort_by_key(|e| (e.first_y, e.x));
+    let n = edges.len() as u32;
+    for (i, e) in edges.iter_mut().enumerate() {
+        e.prev = i as u32; // the head is inserted at 0 below
+        e.next = i as u32 + 2;
+    }
+    // The list's head (left of everything, before every row) and tail (after every row).
+    edges.insert(0, Edge::sentinel(0, 1, i32::MIN, i32::MIN));
+    edges.push(Edge::sentinel(n, 0, 0, i32::MAX));
+    let mut blitter = Rows {
+        acc: vec![0; (right - left) as usize + 1],
+        touched: None,
+        left,
+        super_left: (left << SHIFT) as u32,
+        top,
+        curr_iy: top - 1,
+        row,
+    };
+    let done = walk(
+        &mut edges,
+        ((top << SHIFT) as u32, (bottom << SHIFT) as u32),
+        width << SHIFT,
+        &mut blitter,
+        stop,
+    );
+    blitter.flush();
+    Some(done)
+}
+
+/// The super-blitter: one pixel row of accumulated coverage (`AlphaRuns` without the runs).
+struct Rows<'r> {
+    acc: Vec<u8>,
+    /// The first and last column written in the current row.
+    touched: Option<(usize, usize)>,
+    left: i32,
+    super_left: u32,
+    top: i32,
+    curr_iy: i32,
+    row: &'r mut dyn FnMut(usize, usize, &mut [u8]),
+}
+
+impl Rows<'_> {
+    /// Hands the finished row over and clears it (`SuperBlitter::flush`).
+    fn flush(&mut self) {
+        if self.curr_iy >= self.top {
+            if let Some((a, z)) = self.touched.take() {
+                let cov = &mut self.acc[a..=z];
+                if let Some((first, last)) = super::rect::covered(cov) {
+                    let stretch = &mut cov[first..=last];
+                    (self.row)(
+                        self.curr_iy as usize,
+                        self.left as usize + a + first,
+                        stretch,
+                    );
+                }
+                cov.fill(0);
+            }
+            self.curr_iy = self.top - 1;
+        }
+    }
+
+    /// A span of sub-scanline `y` from super-column `x`, `width` wide (`SuperBlitter::blit_h`).
+    fn blit_h(&mut self, mut x: u32, y: u32, mut width: u32) {
+        let iy = (y >> SHIFT) as i32;
+        match x.checked_sub(self.super_left) {
+            Some(n) => x = n,
+            None => {
+                // tiny-skia's own guard for spans left of the bounds ("hack").
+                width = x.wrapping_add(width);
+                x = 0;
+            }
+        }
+        if iy != self.curr_iy {
+            self.flush();
+            self.curr_iy = iy;
+        }
+        let (start, stop) = (x, x.wrapping_add(width));
+        let mut fb = start & MASK;
+        let mut fe = stop & MASK;
+        let mut n = (stop as i32 >> SHIFT) - (start as i32 >> SHIFT) - 1;
+        if n < 0 {
+            fb = fe.wrapping_sub(fb);
+            n = 0;
+            fe = 0;
+        } else if fb == 0 {
+            n += 1;
+        } else {
+            fb = (1 << SHIFT) - fb;
+        }
+        let max_value = ((1 << (8 - SHIFT)) - (((y & MASK) + 1) >> SHIFT)) as u8;
+        self.add(
+            (x >> SHIFT) as usize,
+            (fb << (8 - 2 * SHIFT)) as u8,
+            n as usize,
+            (fe << (8 - 2 * SHIFT)) as u8,
+            max_value,
+        );
+    }
+
+    /// `AlphaRuns::add` on plain bytes.
+    fn add(&mut self, mut x: usize, start: u8, middle: usize, stop: u8, max_value: u8) {
+        let len = self.acc.len();
+        let first = x;
+        if start != 0 {
+            if let Some(a) = self.acc.get_mut(x) {
+                let t = u16::from(*a) + u16::from(start);
+                *a = (t - (t >> 8)) as u8;
+            }
+            x += 1;
+        }
+        if middle != 0 {
+            for a in &mut self.acc[x.min(len)..(x + middle).min(len)] {
+                let t = u16::from(*a) + u16::from(max_value);
+                *a = (t - (t >> 8)) as u8;
+            }
+            x += middle;
+        }
+        if stop != 0 {
+            if let Some(a) = self.acc.get_mut(x) {
+                *a = a.wrapping_add(stop);
+            }
+        } else if x > first {
+            x -= 1;
+        }
+        let last = x.min(len.saturating_sub(1));
+        if first <= last {
+            self.touched = Some(match self.touched {
+                Some((a, z)) => (a.min(first), z.max(last)),
+                None => (first, last),
+            });
+        }
+    }
+}
+
+/// tiny-skia's `walk_edges` (non-zero rule), over `edges` with a head at 0 and a tail at the
+/// end, over the sub-scanlines `start_y..stop_y`; a span still open at the end of a
+/// sub-scanline runs to `right_clip` (the target's right side, supersampled). `false` when
+/// `stop` ended it.
+fn walk(
+    edges: &mut [Edge],
+    (start_y, stop_y): (u32, u32),
+    right_clip: u32,
+    rows: &mut Rows<'_>,
+    stop: &dyn Fn() -> bool,
+) -> bool {
+    let mut curr_y = start_y;
+    loop {
+        if (curr_y - start_y) % (ROWS_PER_POLL << SHIFT) == 0 && stop() {
+            return false;
+        }
+        let mut w = 0i32;
+        let mut left = 0u32;
+        let mut prev_x = edges[0].x;
+        let mut curr = edges[0].next as usize;
+        while edges[curr].first_y <= curr_y as i32 {
+            let x = ((edges[curr].x + 0x8000) >> 16) as u32;
+            if w == 0 {
+                left = x;
+            }
+            w += i32::from(edges[curr].winding);
+            if w == 0 {
+                let width = x.wrapping_sub(left);
+                if width != 0 {
+                    rows.blit_h(left, curr_y, width);
+                }
+            }
+            let next = edges[curr].next;
+            if edges[curr].last_y == curr_y as i32 {
+                let more = match edges[curr].kind {
+                    Kind::Line => false,
+                    Kind::Quad => edges[curr].curve_count > 0 && edges[curr].update_quad(),
+                    Kind::Cubic => edges[curr].curve_count < 0 && edges[curr].update_cubic(),
+                };
+                if more {
+                    let new_x = edges[curr].x;
+                    if new_x < prev_x {
+                        backward_insert(curr, edges);
+                    } else {
+                        prev_x = new_x;
+                    }
+                } else {
+                    remove(curr, edges);
+                }
+            } else {
+                let new_x = edges[curr].x.wrapping_add(edges[curr].dx);
+                edges[curr].x = new_x;
+                if new_x < prev_x {
+                    backward_insert(curr, edges);
+                } else {
+                    prev_x = new_x;
+                }
+            }
+            curr = next as usize;
+        }
+        if w != 0 {
+            let width = right_clip.wrapping_sub(left);
+            if width != 0 {
+                rows.blit_h(left, curr_y, width);
+            }
+        }
+        curr_y += 1;
+        if curr_y >= stop_y {
+            return true;
+        }
+        insert_new(curr, curr_y as i32, edges);
+    }
+}
+
+fn remove(i: usize, edges: &mut [Edge]) {
+    let (p, n) = (edges[i].prev as usize, edges[i].next as usize);
+    edges[p].next = n as u32;
+    edges[n].prev = p as u32;
+}
+
+fn insert_after(i: usize, after: usize, edges: &mut [Edge]) {
+    edges[i].prev = after as u32;
+    edges[i].next = edges[after].next;
+    let an = edges[after].next as usize;
+    edges[an].prev = i as u32;
+    edges[after].next = i as u32;
+}
+
+/// Ripples edge `i` back until the list is x-sorted (`backward_insert_edge_based_on_x`).
+fn backward_insert(i: usize, edges: &mut [Edge]) {
+    let x = edges[i].x;
+    let mut p = edges[i].prev as usize;
+    while p != 0 && edges[p].x > x {
+        p = edges[p].prev as usize;
+    }
+    if edges[p].next as usize != i {
+        remove(i, edges);
+        insert_after(i, p, edges);
+    }
+}
+
+/// Moves the edges starting at row `y` (from `new` on) into x order (`insert_new_edges`).
+fn insert_new(mut new: usize, y: i32, edges: &mut [Edge]) {
+    if edges[new].first_y != y {
+        return;
+    }
+    let prev = edges[new].prev as usize;
+    if edges[prev].x <= edges[new].x {
+        return;
+    }
+    // `backward_insert_start`: the head has no predecessor.
+    let x = edges[new].x;
+    let mut start = prev;
+    while start != 0 {
+        start = edges[start].prev as usize;
+        if edges[start].x <= x {
+            break;
+        }
+    }
+    loop {
+        let next = edges[new].next as usize;
+        let mut keep = false;
+        loop {
+            let after = edges[start].next as usize;
+            if after == new {
+                keep = true;
+                break;
+            }
+            if edges[after].x >= edges[new].x {
+                break;
+            }
+            start = after;
+        }
+        if !keep {
+            remove(new, edges);
+            insert_after(new, start, edges);
+        }
+        start = new;
+        new = next;
+        if edges[new].first_y != y {
+            break;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tiny_skia::{FillRule, Mask, PathBuilder};
+
+    /// A small deterministic generator: `next(n)` is below `n`.
+    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+        move |n| {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed % n
+        }
+    }
+
+    /// `path`'s coverage by [`cover`] as a mask (`None` when refused).
+    fn ours(path: &Path, w: u32, h: u32) -> Option<Vec<u8>> {
+        let mut out = vec![0u8; (w * h) as usize];
+        let done = cover(path, w, h, &|| false, &mut |y, x, cov| {
+            let a = y * w as usize + x;
+            out[a..a + cov.len()].copy_from_slice(cov);
+        })?;
+        assert!(done);
+        Some(out)
+    }
+
+    fn theirs(path: &Path, w: u32, h: u32) -> Vec<u8> {
+        let mut m = Mask::new(w, h).unwrap();
+        m.fill_path(
+            path,
+            FillRule::Winding,
+            true,
+            tiny_skia::Transform::identity(),
+        );
+        m.data().to_vec()
+    }
+
+    /// Random contours of lines, quadratics and cubics (self-crossing, overlapping, with
+    /// vertical runs on whole and half pixels, points on exact quarter pixels), circles
+    /// and rings: byte for byte tiny-skia's anti-aliased non-zero mask.
+    #[test]
+    fn covers_as_tiny_skia() {
+        let (w, h) = (120u32, 90u32);
+        let mut next = xorshift(0x2545_f491_4f6c_dd1d);
+        let mut covered = 0;
+        for case in 0..3000 {
+            let mut coord = |max: u32| -> f32 {
+                match case % 4 {
+                    // Snapped to quarter pixels: ties between edges and on sub-scanlines.
+                    0 => next(max as u64 * 4) as f32 / 4.0,
+                    1 => next(max as u64 * 2) as f32 / 2.0,
+                    _ => next(max as u64 * 1000) as f32 / 1000.0,
+                }
+            };
+            let mut pb = PathBuilder::new();
+            match case % 7 {
+                5 => {
+                    let (x, y) = (coord(w), coord(h));
+                    let r = 0.5 + coord(20);
+                    pb.push_circle(x, y, r);
+                    pb.push_circle(x + 0.3, y, r * 0.6);
+                }
+                6 => {
+                    // A cubic ring as scene paths draw circles, and a vertical bar pair.
+                    let (x, y) = (coord(w), coord(h));
+                    let r = 1.0 + coord(12);
+                    let k = 0.552_284_8 * r;
+                    pb.move_to(x + r, y);
+                    pb.cubic_to(x + r, y + k, x + k, y + r, x, y + r);
+                    pb.cubic_to(x - k, y + r, x - r, y + k, x - r, y);
+                    pb.cubic_to(x - r, y - k, x - k, y - r, x, y - r);
+                    pb.cubic_to(x + k, y - r, x + r, y - k, x + r, y);
+                    pb.close();
+                    let (bx, by) = (coord(w).floor(), coord(h));
+                    pb.move_to(bx, by);
+                    pb.line_to(bx, by + 10.0);
+                    pb.line_to(bx + 2.0, by + 10.0);
+                    pb.line_to(bx + 2.0, by);
+                    pb.close();
+                    pb.move_to(bx + 2.0, by + 5.0);
+                    pb.line_to(bx + 2.0, by + 15.0);
+                    pb.line_to(bx + 4.0, by + 15.0);
+                    pb.line_to(bx + 4.0, by + 5.0);
+                    pb.close();
+                }
+                _ => {
+                    for _ in 0..1 + case % 3 {
+                        pb.move_to(coord(w), coord(h));
+                        let n = 2 + coord(6) as u64;
+                        for k in 0..n {
+                            match (case + k as usize) % 4 {
+                                0 | 3 => pb.line_to(coord(w), coord(h)),
+                                1 => pb.quad_to(coord(w), coord(h), coord(w), coord(h)),
+                                _ => pb.cubic_to(
+                                    coord(w),
+                                    coord(h),
+                                    coord(w),
+                                    coord(h),
+                                    coord(w),
+                                    coord(h),
+                                ),
+                            }
+                        }
+                        if case % 2 == 0 {
+                            pb.close();
+                        }
+                    }
+                }
+            }
+            let Some(path) = pb.finish() else {
+                continue;
+            };
+            let expected = theirs(&path, w, h);
+            match ours(&path, w, h) {
+                Some(actual) => {
+                    covered += 1;
+                    if let Some(i) = (0..actual.len()).find(|&i| actual[i] != expected[i]) {
+                        panic!(
+                            "case {case}: pixel ({}, {}) {} instead of {}: {path:?}",
+                            i % w as usize,
+                            i / w as usize,
+                            actual[i],
+                            expected[i]
+                        );
+                    }
+                }
+                None => {
+                    let b = path.bounds();
+                    assert!(
+                        b.left() < 0.0
+                            || b.top() < 0.0
+                            || b.right() > w as f32
+                            || b.bottom() > h as f32,
+                        "case {case} refused inside the target"
+                    );
+                }
+            }
+        }
+        assert!(covered > 2000, "only {covered} paths covered here");
+    }
+
+    /// A path reaching past the target is left to tiny-skia (its edge clipper), and a stop
+    /// ends the covering between row groups.
+    #[test]
+    fn clipping_is_refused_and_a_stop_ends_it() {
+        let mut pb = PathBuilder::new();
+        pb.push_circle(10.0, 10.0, 12.0);
+        let path = pb.finish().unwrap();
+        assert!(cover(&path, 100, 100, &|| false, &mut |_, _, _| {}).is_none());
+        let mut pb = PathBuilder::new();
+        pb.push_circle(100.0, 100.0, 90.0);
+        let path = pb.finish().unwrap();
+        let mut rows = 0;
+        let done = cover(&path, 200, 200, &|| true, &mut |_, _, _| rows += 1);
+        assert_eq!((done, rows), (Some(false), 0));
+    }
+}
