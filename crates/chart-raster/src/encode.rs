@@ -1,5 +1,7 @@
 //! Bitmap → PNG, JPEG or WebP bytes.
 
+mod deflate;
+
 use chart_spec::{Bitmap, ImageFormat};
 use std::io::Write;
 
@@ -33,14 +35,18 @@ pub enum EncodeError {
 /// README's Performance section has the table.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PngCompression {
-    /// zlib level 1 (zlib-rs's `deflate_quick`: static Huffman codes): about the time of
-    /// drawing a bar chart, 1.0–2.3× node-skia's bytes.
+    /// The same encoder as `Default`. It was zlib level 1 (`deflate_quick`, static codes):
+    /// 1.0–2.3× node-skia's bytes, and since our own encoder took over `Default` it was
+    /// both slower than it (23.9 M instructions against 13.3 M on the 1600×1200 bar chart
+    /// with borders) and twice its bytes, so nothing was left to trade.
     Fast,
-    /// zlib level 2: 0.6–0.93× node-skia's bytes on the benchmark's charts for a few ms more
-    /// than `Fast` on a 1600×1200 bitmap.
+    /// Our deflate encoder (`encode/deflate.rs`): 2–9% under zlib level 2's bytes on the
+    /// benchmark's charts (which were 0.6–0.93× node-skia's), for under half of zlib level
+    /// 2's instructions.
     #[default]
     Default,
-    /// zlib level 6 (lazy matching): a few percent under `Default`, at 2–4× its time.
+    /// zlib level 6 (lazy matching, zlib-rs): between 6% under and 4% over `Default`'s bytes
+    /// on the benchmark's charts (1.4% under in all), at 2–4× its time.
     Small,
 }
 
@@ -53,15 +59,6 @@ impl PngCompression {
             "default" => Some(Self::Default),
             "small" => Some(Self::Small),
             _ => None,
-        }
-    }
-
-    /// zlib level of the mode; the reasons are on the variants.
-    fn level(self) -> u32 {
-        match self {
-            Self::Fast => 1,
-            Self::Default => 2,
-            Self::Small => 6,
         }
     }
 }
@@ -153,14 +150,16 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
     let io_err = |e: std::io::Error| err(e.to_string());
     // The image data: opaque bitmaps as RGB, every row filtered with `Up` (rows of a chart
     // mostly repeat the row above: backgrounds, bars, gaps between grid lines), deflated by
-    // zlib-rs at the mode's level.
+    // our encoder (`deflate.rs`), or zlib-rs at level 6 for `Small`.
     //
     // Measured on the 15 charts of `cargo xtask bench-peers` (1600×1200 bitmaps):
     // - RGB instead of RGBA: 12–20% fewer bytes at every level, and less to deflate;
-    // - level 1 is zlib-rs's `deflate_quick` (static Huffman codes only): 1.0–2.3× node-skia's
+    // - zlib-rs level 1 (`deflate_quick`, static Huffman codes only): 1.0–2.3× node-skia's
     //   bytes; level 2 (`deflate_fast`, dynamic codes) 0.6–0.93×; 3–6 buy 1–5% more;
-    // - zlib-rs's level 2 takes a quarter to a third of miniz_oxide's time (the previous
-    //   backend: its level 2 took 13–16 ms on the bar chart, which is why level 1 was used);
+    // - our encoder: −9% to +1% of level 2's bytes; on the bar chart with borders, 13.3 M
+    //   instructions for the whole of this function against 31.0 M with level 2 (callgrind),
+    //   most of the difference the zeros of repeated rows and spans, which zlib walked
+    //   through byte by byte;
     // - per-row adaptive filters (libpng's minimum-sum-of-absolute-differences choice among
     //   the five) came out between 13% smaller (polar area) and 9% larger (bar chart) than
     //   `Up` alone after deflate, for several times the filtering work: not taken;
@@ -174,10 +173,7 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
         (png::ColorType::Rgba, 4)
     };
     let stride = width * bpp;
-    let mut z = flate2::write::ZlibEncoder::new(
-        Vec::with_capacity(bitmap.data.len() / 32),
-        flate2::Compression::new(compression.level()),
-    );
+    let mut z = Sink::new(compression, bitmap.data.len() / 32);
     // Rows one at a time: a whole filtered copy would be as large as the bitmap. `Up` is
     // taken on the RGBA rows (`up_rgb`, by spans of 16 pixels), then packed to RGB: the filter
     // works byte by byte, so the RGB of the RGBA difference is the difference of the RGBs.
@@ -186,12 +182,11 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
     let zeros = vec![0u8; width * 4];
     let mut row = vec![0u8; stride + 1];
     row[0] = 2; // filter type Up
-    let mut repeated = vec![0u8; stride + 1];
-    repeated[0] = 2;
     let mut prev: &[u8] = &zeros;
     for (line, same) in bitmap.data.chunks_exact(width * 4).zip(repeats) {
         if same {
-            z.write_all(&repeated).map_err(io_err)?;
+            z.write(&row[..1]).map_err(io_err)?;
+            z.write_zeros(stride).map_err(io_err)?;
             continue;
         }
         if bpp == 4 {
@@ -201,7 +196,7 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
         } else {
             up_rgb(line, prev, &mut row[1..]);
         }
-        z.write_all(&row).map_err(io_err)?;
+        z.write(&row).map_err(io_err)?;
         prev = line;
     }
     let idat = z.finish().map_err(io_err)?;
@@ -219,6 +214,62 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
     }
     writer.finish().map_err(png_err)?;
     Ok(out)
+}
+
+/// Where the filtered rows go: our deflate encoder, or zlib-rs at level 6 (`Small`).
+enum Sink {
+    // Boxed: one per image, and the other variant is small.
+    Own(Box<deflate::Deflater>),
+    Zlib(flate2::write::ZlibEncoder<Vec<u8>>),
+}
+
+impl Sink {
+    fn new(compression: PngCompression, capacity: usize) -> Self {
+        match compression {
+            PngCompression::Fast | PngCompression::Default => {
+                Sink::Own(Box::new(deflate::Deflater::new(capacity)))
+            }
+            PngCompression::Small => Sink::Zlib(flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(capacity),
+                flate2::Compression::new(6),
+            )),
+        }
+    }
+
+    fn write(&mut self, data: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Own(d) => {
+                d.write(data);
+                Ok(())
+            }
+            Sink::Zlib(z) => z.write_all(data),
+        }
+    }
+
+    fn write_zeros(&mut self, mut n: usize) -> std::io::Result<()> {
+        match self {
+            Sink::Own(d) => {
+                d.write_zeros(n);
+                Ok(())
+            }
+            Sink::Zlib(z) => {
+                const ZEROS: [u8; 4096] = [0; 4096];
+                while n > 0 {
+                    let k = n.min(ZEROS.len());
+                    z.write_all(&ZEROS[..k])?;
+                    n -= k;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Sink::Own(d) => Ok((*d).finish()),
+            Sink::Zlib(z) => z.finish(),
+        }
+    }
 }
 
 /// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. A row
@@ -340,21 +391,25 @@ mod tests {
             PngCompression::Fast
         );
         assert_eq!(
+            config(" Default ").unwrap().png_compression,
+            PngCompression::Default
+        );
+        assert_eq!(
             config("Small").unwrap().png_compression,
             PngCompression::Small
         );
         assert!(config("max").is_err());
-        // The setting reaches the encoder: `fast` writes different (larger) data than the
-        // default on a rendered chart.
+        // The setting reaches the encoder: `small` writes different data than the default
+        // on a rendered chart.
         let b = rendered_bar_chart(chart_spec::Rgba::rgb(255, 255, 255));
-        let fast = encode_with(
+        let small = encode_with(
             &b,
             ImageFormat::Png,
             90,
-            config("fast").unwrap().png_compression,
+            config("small").unwrap().png_compression,
         );
         let default = encode(&b, ImageFormat::Png, 90).unwrap();
-        assert!(fast.unwrap().len() > default.len());
+        assert_ne!(small.unwrap(), default);
     }
 
     fn solid(w: u32, h: u32, px: [u8; 4]) -> Bitmap {
@@ -443,13 +498,12 @@ mod tests {
     }
 
     #[test]
-    fn the_default_mode_is_smaller_than_fast_and_small_is_no_larger() {
+    fn fast_is_the_default_encoder() {
         let bmp = rendered_bar_chart(chart_spec::Rgba::WHITE);
-        let [fast, default, small] = MODES.map(|m| encode_png(&bmp, m).unwrap().len());
-        assert!(default < fast, "default {default} B, fast {fast} B");
-        assert!(small <= default, "small {small} B, default {default} B");
+        let [fast, default, _] = MODES.map(|m| encode_png(&bmp, m).unwrap());
+        assert_eq!(fast, default);
         assert_eq!(
-            encode(&bmp, ImageFormat::Png, 90).unwrap().len(),
+            encode(&bmp, ImageFormat::Png, 90).unwrap(),
             default,
             "encode uses the default mode"
         );
