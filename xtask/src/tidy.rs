@@ -36,7 +36,14 @@ const DRAW_MODULES: &[&str] = &[
     "crates/chart-raster-skia/src/chart.rs",
     // The elements and what each dataset draws (`elements::dataset`).
     "crates/chart-raster-skia/src/elements/",
+    // The plugin charts' elements (`elements::dataset::PluginElements`).
+    "crates/chart-raster-skia/src/controllers/geo/draw.rs",
+    "crates/chart-raster-skia/src/controllers/graph_tree/draw.rs",
+    "crates/chart-raster-skia/src/controllers/matrix/draw.rs",
     "crates/chart-raster-skia/src/controllers/sankey/draw.rs",
+    "crates/chart-raster-skia/src/controllers/treemap/draw.rs",
+    "crates/chart-raster-skia/src/controllers/venn/draw.rs",
+    "crates/chart-raster-skia/src/controllers/word_cloud/draw.rs",
     "crates/chart-raster-skia/src/scales/draw.rs",
     "crates/chart-raster-skia/src/scales/radial_draw.rs",
     "crates/chart-raster-skia/src/plugins/datalabels.rs",

@@ -451,6 +451,52 @@ fn decorate_strikethrough(
     ctx.stroke(&p, &StrokeStyle::new(2.0, o.color));
 }
 
+/// Appends `addRoundedRectPath` of helpers.canvas, or a plain rectangle without radius;
+/// `reverse` walks it the other way round, so that inside another rectangle it makes an
+/// even-odd hole under the non-zero rule.
+pub fn rect_path(p: &mut P, x: f64, y: f64, w: f64, h: f64, r: [f64; 4], reverse: bool) {
+    use std::f64::consts::{FRAC_PI_2, PI};
+    let [tl, tr, bl, br] = r;
+    if !reverse {
+        if r.iter().all(|v| *v == 0.0) {
+            p.rect(x, y, w, h);
+            return;
+        }
+        crate::elements::bar::add_rounded_rect_path(p, x, y, w, h, tl, tr, bl, br);
+        p.close();
+        return;
+    }
+    if r.iter().all(|v| *v == 0.0) {
+        // `rect()` runs clockwise on screen; the hole runs counter-clockwise.
+        p.move_to(x, y);
+        p.line_to(x, y + h);
+        p.line_to(x + w, y + h);
+        p.line_to(x + w, y);
+        p.close();
+        return;
+    }
+    // `addRoundedRectPath` runs counter-clockwise on screen; the hole runs clockwise: top
+    // edge left to right, then down the right side.
+    p.move_to(x + tl, y);
+    p.line_to(x + w - tr, y);
+    if tr > 0.0 {
+        p.arc(x + w - tr, y + tr, tr, -FRAC_PI_2, 0.0, false);
+    }
+    p.line_to(x + w, y + h - br);
+    if br > 0.0 {
+        p.arc(x + w - br, y + h - br, br, 0.0, FRAC_PI_2, false);
+    }
+    p.line_to(x + bl, y + h);
+    if bl > 0.0 {
+        p.arc(x + bl, y + h - bl, bl, FRAC_PI_2, PI, false);
+    }
+    p.line_to(x, y + tl);
+    if tl > 0.0 {
+        p.arc(x + tl, y + tl, tl, PI, 1.5 * PI, false);
+    }
+    p.close();
+}
+
 /// Mirrors `_alignPixel` in helpers.canvas: snaps a line of `width` to device pixels.
 pub fn align_pixel(dpr: f64, pixel: f64, width: f64) -> f64 {
     let half = if width != 0.0 {

@@ -14,11 +14,13 @@
 //! sets and clamps to its last template (five), so the regions drawn are at most that
 //! template's 31 whatever the data's length.
 
+mod draw;
+
+use self::draw::VennElements;
 use super::{Controller, LegendStyle, Meta, UpdateCx};
-use crate::elements::dataset::{DatasetElements, PluginElements};
-use crate::elements::{Area, Ctx, StrokeStyle, P};
+use crate::elements::dataset::DatasetElements;
+use crate::elements::P;
 use crate::scales::Scale;
-use crate::scene::{TextAlign, TextBaseline};
 use chart_spec::model::VennOptions;
 use chart_spec::model::{ChartKind, Dataset, Raw};
 use chart_spec::values::Font;
@@ -282,67 +284,6 @@ fn options(ds: &Dataset) -> Option<&VennOptions> {
     ds.kind.venn()
 }
 
-/// The region's outline: SVG arcs `A r r 0 large sweep x2 y2` around a known centre are canvas
-/// arcs between the end points' angles, clockwise on screen when `sweep`.
-fn region_path(r: &Region, circles: &[Circle]) -> P {
-    if let Some(ops) = &r.path {
-        let mut p = P::new();
-        let mut cur = (0.0, 0.0);
-        for op in ops {
-            match *op {
-                PathOp::Move(x, y) => {
-                    p.move_to(x, y);
-                    cur = (x, y);
-                }
-                PathOp::Arc {
-                    r,
-                    large,
-                    sweep,
-                    x,
-                    y,
-                } => {
-                    svg_arc(&mut p, cur, (r, r, 0.0), large, sweep, (x, y));
-                    cur = (x, y);
-                }
-            }
-        }
-        return p;
-    }
-    if circles.iter().any(|c| c.ellipse.is_some()) {
-        // `M x1,y1 A rx ry rotation large sweep x2 y2 …` as the browser's Path2D reads it.
-        let mut p = P::new();
-        p.move_to(r.start.0, r.start.1);
-        let mut cur = r.start;
-        for a in &r.arcs {
-            let Some(c) = circles.get(a.circle) else {
-                continue;
-            };
-            let (rx, ry, rot) = c.ellipse.unwrap_or((c.r, c.r, 0.0));
-            svg_arc(&mut p, cur, (rx, ry, rot), a.large, a.sweep, (a.x2, a.y2));
-            cur = (a.x2, a.y2);
-        }
-        return p;
-    }
-    let mut p = P::new();
-    p.move_to(r.start.0, r.start.1);
-    let mut cur = r.start;
-    for a in &r.arcs {
-        let Some(c) = circles.get(a.circle) else {
-            continue;
-        };
-        let a0 = libm::atan2(cur.1 - c.cy, cur.0 - c.cx);
-        let a1 = libm::atan2(a.y2 - c.cy, a.x2 - c.cx);
-        let a1 = if (a1 - a0).abs() < 1e-12 {
-            a0 + if a.sweep { 2.0 } else { -2.0 } * std::f64::consts::PI
-        } else {
-            a1
-        };
-        p.arc(c.cx, c.cy, c.r, a0, a1, !a.sweep);
-        cur = (a.x2, a.y2);
-    }
-    p
-}
-
 /// An SVG elliptical arc (`A rx ry rotation large sweep x y`) from `from` to `to`, appended
 /// as cubic Béziers of at most a quarter turn: the endpoint-to-centre conversion of the SVG
 /// specification (F.6.5, radii scaled up when too small, F.6.6).
@@ -433,87 +374,6 @@ pub fn svg_arc(
         };
         p.cubic_to(a.0, a.1, b.0, b.1, e.0, e.1);
         t0 = t1;
-    }
-}
-
-/// `Number.prototype.toLocaleString()` (en-US): grouped, at most three fraction digits.
-fn locale_string(v: f64) -> String {
-    crate::scales::ticks::format_number(v, 0, 3, false, true)
-}
-
-/// What a venn or euler dataset draws: its laid-out regions and circles, the fonts of the
-/// set labels and values, and the dataset's options.
-struct VennElements<'a> {
-    layout: VennLayout,
-    /// Set label font and colour, when the y scale's ticks display.
-    label_font: Option<(Font, Rgba)>,
-    /// Value font and colour, when the x scale's ticks display.
-    value_font: Option<(Font, Rgba)>,
-    labels: Vec<String>,
-    options: &'a VennOptions,
-}
-
-impl PluginElements for VennElements<'_> {
-    /// The regions, then the set labels and the values (`drawLabels`).
-    fn draw(&self, ctx: &mut Ctx<'_>, _area: &Area) {
-        let o = self.options;
-        for (i, r) in self.layout.regions.iter().enumerate() {
-            let Some(s) = o.slices.get(i) else { break };
-            let p = region_path(r, &self.layout.circles);
-            if let Some(bg) = s.background_color {
-                ctx.fill(&p, bg);
-            }
-            if let Some(bc) = s.border_color {
-                // `ctx.lineWidth = 0` is ignored by canvas: the default 1 stays (so are
-                // negative and non-finite widths); a huge width is clamped.
-                let w = if s.border_width > 0.0 && s.border_width.is_finite() {
-                    s.border_width.min(1e5)
-                } else {
-                    1.0
-                };
-                ctx.stroke(&p, &StrokeStyle::new(w, bc));
-            }
-        }
-        // drawLabels: set names with the y scale's tick font, values with the x scale's.
-        if let Some((font, color)) = &self.label_font {
-            for (i, c) in self.layout.circles.iter().enumerate() {
-                let align = match c.align.as_str() {
-                    "middle" => TextAlign::Center,
-                    "end" | "right" => TextAlign::Right,
-                    _ => TextAlign::Left,
-                };
-                let baseline = match c.vertical_align.as_str() {
-                    "top" => TextBaseline::Top,
-                    "bottom" => TextBaseline::Bottom,
-                    "middle" => TextBaseline::Middle,
-                    "hanging" => TextBaseline::Hanging,
-                    _ => TextBaseline::Alphabetic,
-                };
-                let text = self
-                    .labels
-                    .get(i)
-                    .cloned()
-                    .unwrap_or_else(|| "undefined".into());
-                ctx.fill_text(
-                    &text, c.text.0, c.text.1, font, *color, align, baseline, None,
-                );
-            }
-        }
-        if let Some((font, color)) = &self.value_font {
-            for (i, r) in self.layout.regions.iter().enumerate() {
-                let Some(s) = o.slices.get(i) else { break };
-                ctx.fill_text(
-                    &locale_string(s.value),
-                    r.text.0,
-                    r.text.1,
-                    font,
-                    *color,
-                    TextAlign::Center,
-                    TextBaseline::Middle,
-                    None,
-                );
-            }
-        }
     }
 }
 
@@ -637,11 +497,5 @@ mod tests {
             layout(4, (0.0, 0.0, 1.0, 1.0)).expect("four").regions.len(),
             15
         );
-    }
-
-    #[test]
-    fn values_use_en_us_grouping() {
-        assert_eq!(locale_string(1234.5), "1,234.5");
-        assert_eq!(locale_string(3.0), "3");
     }
 }
