@@ -19,7 +19,8 @@
 //! 7. The drawing reads laid-out values, never the objects of the update: the modules listed
 //!    in [`DRAW_MODULES`] (the draw path in `chart.rs`, the elements, the scales' and plugins'
 //!    drawing) do not name the update's types ([`UPDATE_TYPES`]: a scale's type object, a
-//!    controller, the parsed data), so drawing cannot call back into them.
+//!    controller, the parsed data), so drawing cannot call back into them; nor do the fields
+//!    of the values the draw reads ([`LAID_OUT_VALUES`]: the update's result).
 //!
 //! An allow-list entry that no longer matches anything is an error too, so the lists only
 //! shrink.
@@ -68,6 +69,12 @@ const UPDATE_TYPES: &[&str] = &[
     "Meta",
     "UpdateCx",
 ];
+
+/// The values the draw reads, (file, struct): their fields name none of the
+/// [`UPDATE_TYPES`] (rule 7), so the update's result holds no scale, controller or parsed
+/// data for the draw to call back into.
+const LAID_OUT_VALUES: &[(&str, &str)] =
+    &[("crates/chart-raster-skia/src/chart/update.rs", "Updated")];
 
 /// The longest a source file may be without a written reason.
 const MAX_LINES: usize = 1000;
@@ -164,6 +171,7 @@ pub fn check(root: &Path) -> Result<Vec<String>> {
     no_serde_json_in_engine(&sources, &mut problems);
     plain_modules(&sources, &mut problems);
     draw_reads_laid_out_values(&sources, &mut problems);
+    laid_out_values_hold_no_update_objects(&sources, &mut problems);
     Ok(problems)
 }
 
@@ -324,6 +332,39 @@ fn draw_reads_laid_out_values(sources: &BTreeMap<PathBuf, String>, problems: &mu
                         path.display()
                     ));
                 }
+            }
+        }
+    }
+}
+
+/// Rule 7: the fields of the [`LAID_OUT_VALUES`].
+fn laid_out_values_hold_no_update_objects(
+    sources: &BTreeMap<PathBuf, String>,
+    problems: &mut Vec<String>,
+) {
+    for (file, name) in LAID_OUT_VALUES {
+        let Some(text) = sources.get(Path::new(file)) else {
+            problems.push(format!(
+                "LAID_OUT_VALUES lists {file}, which is gone: remove or rename the entry"
+            ));
+            continue;
+        };
+        let t = without_tests(&tokens(&code_only(text)));
+        let Some(open) = (t.windows(2))
+            .position(|w| w[0] == "struct" && w[1] == *name)
+            .and_then(|at| t[at..].iter().position(|x| x == "{").map(|p| at + p))
+        else {
+            problems.push(format!(
+                "LAID_OUT_VALUES lists struct {name} in {file}, which is gone: remove or rename the entry"
+            ));
+            continue;
+        };
+        let fields = &t[open..skip_block(&t, open)];
+        for u in UPDATE_TYPES {
+            if fields.iter().any(|f| f == u) {
+                problems.push(format!(
+                    "{file}: {name} holds a {u}, an object of the update; keep the laid-out value it gives instead"
+                ));
             }
         }
     }
@@ -880,6 +921,26 @@ mod tests {
         plain_modules(&sources, &mut problems);
         assert_eq!(problems.len(), 2, "{problems:?}");
         assert!(problems.iter().all(|p| p.starts_with("a.rs")));
+    }
+
+    #[test]
+    fn laid_out_values_may_not_hold_update_objects() {
+        let (file, name) = LAID_OUT_VALUES[0];
+        let mut sources = BTreeMap::new();
+        sources.insert(
+            PathBuf::from(file),
+            format!("use crate::scales::Scale;\npub struct {name}<'a> {{\n    pub layout: Layout,\n}}\nfn f(s: &Scale) {{}}\n"),
+        );
+        let mut problems = Vec::new();
+        laid_out_values_hold_no_update_objects(&sources, &mut problems);
+        assert!(problems.is_empty(), "{problems:?}");
+        sources.insert(
+            PathBuf::from(file),
+            format!("pub struct {name} {{\n    pub ctrls: Vec<Box<dyn Controller>>,\n}}\n"),
+        );
+        laid_out_values_hold_no_update_objects(&sources, &mut problems);
+        assert_eq!(problems.len(), 1, "{problems:?}");
+        assert!(problems[0].contains("holds a Controller"), "{problems:?}");
     }
 
     #[test]
