@@ -14,6 +14,7 @@
 //! horizontal one its `top`, so labels sit that far from the translated origin, as in the
 //! browser.
 
+use crate::elements::bounds::finite_in;
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
 use crate::scales::{DataLimits, LaidOutScale, Scale, ScaleCore, ScaleLayer};
@@ -186,7 +187,13 @@ pub(super) fn lay_out(
             let circles = (0..scale.core.ticks.len())
                 .map(|i| {
                     let p = scale.pixel_for_tick(i);
-                    let r = size(normalized(scale.core.ticks[i].value));
+                    // Bounded as the bubbles' radii are.
+                    let r = finite_in(
+                        size(normalized(scale.core.ticks[i].value)),
+                        0.0,
+                        10_000.0,
+                        0.0,
+                    );
                     if horizontal {
                         (p, shift, r)
                     } else {

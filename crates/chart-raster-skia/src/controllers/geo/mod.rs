@@ -138,6 +138,12 @@ fn quantize(v: f64, steps: f64) -> f64 {
     if v >= 1.0 - per {
         return 1.0;
     }
+    // The plugin walks the bin edges one by one, which a hostile `quantize` (1e15) makes
+    // endless: past [`MAX_QUANTIZE_WALK`] bins (a continuous ramp to the eye) the first edge
+    // past `v` is computed instead of accumulated.
+    if steps > MAX_QUANTIZE_WALK {
+        return ((v / per).floor() + 1.0) * per - per / 2.0;
+    }
     let mut acc = 0.0;
     // At most `steps` rounds (steps ≥ 1 here, as 1/steps < v < 1 - 1/steps).
     while acc < 1.0 {
@@ -148,6 +154,9 @@ fn quantize(v: f64, steps: f64) -> f64 {
     }
     v
 }
+
+/// Most bins [`quantize`] walks edge by edge as the plugin does.
+const MAX_QUANTIZE_WALK: f64 = 4_096.0;
 
 /// d3-scale-chromatic's `interpolateBlues` (the nine-colour scheme through d3's
 /// `interpolateRgbBasis`), rounded as d3-color formats it. Other ramps fall back to it.
@@ -310,6 +319,10 @@ mod tests {
         assert_eq!(quantize(0.1, 5.0), 0.0);
         assert_eq!(quantize(0.9, 5.0), 1.0);
         assert!((quantize(0.525, 5.0) - 0.5).abs() < 1e-9);
+        // A hostile bin count answers at once, as the middle of the bin of `v`.
+        assert!((quantize(0.3, 1e15) - 0.3).abs() < 1e-12);
+        // Walked and computed edges agree to rounding at the switch.
+        assert!((quantize(0.3, 4096.0) - quantize(0.3, 4096.0 + 1e-9)).abs() < 1e-9);
     }
 
     fn legend(horizontal: bool, length: f64) -> LegendScale {
