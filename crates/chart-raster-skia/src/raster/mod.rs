@@ -47,6 +47,7 @@ mod coverage;
 mod edges;
 pub mod glyphs;
 pub(crate) mod guard;
+mod hairline;
 pub(crate) mod mask;
 mod overdraw;
 mod painter;

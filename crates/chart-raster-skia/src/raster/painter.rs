@@ -7,7 +7,9 @@ use super::convert::{
     stroked_segment_rect, ts,
 };
 use super::rectilinear::Rectilinear;
-use super::{band, clip::ClipStack, glyphs::GlyphCache, guard, pool::Pool, rect, supersample};
+use super::{
+    band, clip::ClipStack, glyphs::GlyphCache, guard, hairline, pool::Pool, rect, supersample,
+};
 use crate::scene::{Item, Paint, Path, Stroke, Transform};
 use crate::text::TextEngine;
 
@@ -341,22 +343,12 @@ impl Painter<'_> {
             let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
                 return;
             };
-            // One tiny-skia call cannot be stopped, and a hairline path of many subpaths
-            // (found by `cargo xtask sweep`: a map outline of 50,000 rings under a clip) took
-            // 20 s: such a path is stroked a run of whole subpaths at a time, with the stop
-            // polled between runs. A hairline is drawn line by line, caps per subpath, so
-            // the runs paint what the whole path does; a dash pattern runs on over the
-            // path, so dashed paths stay whole.
-            if st.dash.is_none() && tp.verbs().len() >= band::Banding::DEFAULT.min_verbs {
-                for run in subpath_runs(&tp, band::Banding::DEFAULT.min_verbs) {
-                    if (self.stop)() {
-                        return;
-                    }
-                    self.pixmap.stroke_path(&run, &sp, &st, ts(t), mask);
-                }
-                return;
-            }
-            self.pixmap.stroke_path(&tp, &sp, &st, ts(t), mask);
+            // One tiny-skia call cannot be stopped, and a long hairline takes seconds to
+            // minutes (found by `cargo xtask sweep`: a map outline of 50,000 rings under a
+            // clip, 20 s; a dashed or curved line of 99,000 points, 30-115 s): it is drawn in
+            // runs with the stop polled between them.
+            let cut = hairline::Cut::DEFAULT;
+            hairline::stroke(self.pixmap, &tp, &sp, &st, ts(t), mask, cut, self.stop);
             return;
         }
         // A thick stroke, as `stroke_path` draws it (dash, outline, fill), by hand: the
@@ -425,32 +417,8 @@ fn device_path(
     tp.clone().transform(ts(t)).map(std::borrow::Cow::Owned)
 }
 
-/// `path` cut into paths of whole subpaths, each of at least `verbs` verbs but the last (a
-/// longer subpath stays whole).
-fn subpath_runs(path: &tiny_skia::Path, verbs: usize) -> Vec<tiny_skia::Path> {
-    use tiny_skia::PathSegment as S;
-    let mut runs = Vec::new();
-    let mut pb = tiny_skia::PathBuilder::new();
-    for seg in path.segments() {
-        match seg {
-            S::MoveTo(p) => {
-                if pb.len() >= verbs {
-                    runs.extend(std::mem::take(&mut pb).finish());
-                }
-                pb.move_to(p.x, p.y);
-            }
-            S::LineTo(p) => pb.line_to(p.x, p.y),
-            S::QuadTo(p1, p) => pb.quad_to(p1.x, p1.y, p.x, p.y),
-            S::CubicTo(p1, p2, p) => pb.cubic_to(p1.x, p1.y, p2.x, p2.y, p.x, p.y),
-            S::Close => pb.close(),
-        }
-    }
-    runs.extend(pb.finish());
-    runs
-}
-
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use crate::raster::clip::ClipStack;
     use crate::raster::Reuse;
@@ -615,13 +583,34 @@ mod tests {
     }
 
     /// A small deterministic generator: `next(n)` is below `n`.
-    fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
+    pub(in crate::raster) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
         move |n| {
             seed ^= seed << 13;
             seed ^= seed >> 7;
             seed ^= seed << 17;
             seed % n
         }
+    }
+
+    /// `path` stroked over `background` by a painter whose stop fires at its second poll.
+    fn stopped_at_second_poll(
+        background: &tiny_skia::Pixmap,
+        path: &Path,
+        c: Rgba,
+        stroke: &Stroke,
+        reuse: &Reuse,
+        text: &TextEngine,
+    ) -> tiny_skia::Pixmap {
+        let polls = std::cell::Cell::new(0);
+        let stop = || {
+            polls.set(polls.get() + 1);
+            polls.get() > 1
+        };
+        let mut cut = background.clone();
+        let mut painter = bare_painter(&mut cut, reuse, text);
+        painter.stop = &stop;
+        painter.stroke(path, &Paint::Solid(c), stroke, Transform::IDENTITY);
+        cut
     }
 
     /// A hairline path of thousands of subpaths (lines, curves, closed rings, every cap),
@@ -682,23 +671,11 @@ mod tests {
             assert!(expected.data() == actual.data(), "cap {cap:?}");
         }
         // Stopped after the first run: some pixels drawn, fewer than by the whole path.
-        let polls = std::cell::Cell::new(0);
-        let stop = || {
-            polls.set(polls.get() + 1);
-            polls.get() > 1
+        let thin = Stroke {
+            width: 0.5,
+            ..Stroke::default()
         };
-        let mut cut = background.clone();
-        let mut painter = bare_painter(&mut cut, &reuse, &text);
-        painter.stop = &stop;
-        painter.stroke(
-            &path,
-            &Paint::Solid(c),
-            &Stroke {
-                width: 0.5,
-                ..Stroke::default()
-            },
-            Transform::IDENTITY,
-        );
+        let cut = stopped_at_second_poll(&background, &path, c, &thin, &reuse, &text);
         let painted = |p: &tiny_skia::Pixmap| p.pixels().iter().filter(|px| px.alpha() > 0).count();
         let (whole, _) = draw_both(
             &background,
@@ -714,6 +691,59 @@ mod tests {
             &text,
         );
         assert!(painted(&cut) > 0 && painted(&cut) < painted(&whole));
+    }
+
+    /// One long hairline (a line of 20,000 points: one subpath, as a curved, stepped or
+    /// dashed dataset line is, which Chart.js draws without its fast path), solid with round
+    /// caps or dashed: a stop that fires after the first poll leaves most of it undrawn. One
+    /// tiny-skia call drew it whole (99,000 points: 30 s to two minutes).
+    #[test]
+    fn a_long_hairline_of_one_subpath_stops() {
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let mut path = Path::new();
+        path.move_to(0.0, 0.0);
+        for i in 1..20_000 {
+            path.line_to(i as f32 * 0.005, if i % 2 == 1 { 40.0 } else { 2.0 });
+        }
+        let c = Rgba {
+            r: 0,
+            g: 0,
+            b: 0,
+            a: 255,
+        };
+        let painted = |p: &tiny_skia::Pixmap| p.pixels().iter().filter(|px| px.alpha() > 0).count();
+        for stroke in [
+            Stroke {
+                width: 0.5,
+                cap: crate::scene::LineCap::Round,
+                ..Stroke::default()
+            },
+            Stroke {
+                width: 0.5,
+                dash: vec![4.0, 4.0],
+                ..Stroke::default()
+            },
+        ] {
+            let background = tiny_skia::Pixmap::new(100, 50).unwrap();
+            let (whole, _) = draw_both(
+                &background,
+                &path,
+                c,
+                Some(&stroke),
+                Transform::IDENTITY,
+                None,
+                &reuse,
+                &text,
+            );
+            let cut = stopped_at_second_poll(&background, &path, c, &stroke, &reuse, &text);
+            assert!(
+                painted(&cut) < painted(&whole) / 2,
+                "{stroke:?}: {} of {} pixels",
+                painted(&cut),
+                painted(&whole)
+            );
+        }
     }
 
     /// Scatter points (small filled and stroked circles at any sub-pixel position, some
