@@ -319,13 +319,15 @@ pub(super) fn fill_pixels(px: &mut [u8], p: [u8; 4]) {
 pub(super) fn blend_coverage(px: &mut [u8], cov: &[u8], clip: Option<&[u8]>, color: SolidColor) {
     let mut i = 0;
     while i < cov.len() {
-        let Some(skip) = cov[i..].iter().position(|&v| v != 0) else {
+        // A row's stretch runs from its first to its last ink: a ring's row (a radial grid
+        // circle) is mostly the empty inside, a filled arc's mostly full coverage, so both
+        // are skipped eight bytes at a time.
+        i = run_end(cov, i, 0);
+        let Some(&c) = cov.get(i) else {
             return;
         };
-        i += skip;
-        let c = cov[i];
         let run = if c == 255 {
-            cov[i..].iter().take_while(|&&v| v == 255).count()
+            run_end(cov, i, 255) - i
         } else {
             1
         };
@@ -336,6 +338,24 @@ pub(super) fn blend_coverage(px: &mut [u8], cov: &[u8], clip: Option<&[u8]>, col
         }
         i += run;
     }
+}
+
+/// The end of the run of bytes equal to `v` from `i` on in `cov` (eight bytes at a time).
+fn run_end(cov: &[u8], mut i: usize, v: u8) -> usize {
+    if cov.get(i) != Some(&v) {
+        return i; // the common case on a small shape's edge
+    }
+    let word = u64::from_ne_bytes([v; 8]);
+    while let Some(w) = cov.get(i..i + 8) {
+        if u64::from_ne_bytes(w.try_into().unwrap_or([!v; 8])) != word {
+            break;
+        }
+        i += 8;
+    }
+    i + cov[i.min(cov.len())..]
+        .iter()
+        .take_while(|&&b| b == v)
+        .count()
 }
 
 /// The first and last non-zero bytes of a coverage row, if any (eight bytes at a time).
