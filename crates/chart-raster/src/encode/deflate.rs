@@ -131,8 +131,13 @@ pub(super) struct Deflater {
     /// Stream offset (modulo [`WINDOW`]) → the previous position with the same hash: the
     /// chains [`Deflater::longest_match`] walks.
     prev: Vec<u32>,
-    /// The block's symbols: a literal byte, or `distance << 16 | length` for a match.
+    /// The block's symbols: a literal byte, `distance << 16 | length` for a match, or
+    /// `n << 16` (a length of 0, which no match has) for `n` matches of 258 bytes at
+    /// distance 1. A run of zeros is at most the buffer long: `n` fits.
     symbols: Vec<u32>,
+    /// Matches the run symbols of the block stand for beyond one each: a block ends after
+    /// [`BLOCK_SYMBOLS`] matches and literals, however they are stored.
+    runs: usize,
     lit_freq: [u32; LITLEN_CODES],
     dist_freq: [u32; DIST_CODES],
     bits: BitWriter,
@@ -158,6 +163,7 @@ impl Deflater {
             head: vec![0; 1 << HASH_BITS],
             prev: vec![0; WINDOW],
             symbols: Vec::with_capacity(BLOCK_SYMBOLS + MAX_MATCH),
+            runs: 0,
             lit_freq: [0; LITLEN_CODES],
             dist_freq: [0; DIST_CODES],
             bits,
@@ -232,7 +238,7 @@ impl Deflater {
             end.saturating_sub(LOOKAHEAD)
         };
         while self.pos < stop {
-            if self.symbols.len() >= BLOCK_SYMBOLS {
+            if self.symbols.len() + self.runs >= BLOCK_SYMBOLS {
                 self.flush_block(false);
             }
             let p = self.pos;
@@ -324,6 +330,20 @@ impl Deflater {
             0
         };
         let mut run = known + zeros_at(&self.buf[self.pos + known..end]);
+        // The longest matches first, as one symbol: a repeated row of a 1600-pixel chart is
+        // 18 of them.
+        let mut longest = run / MAX_MATCH;
+        if longest > 0 && (1..3).contains(&(run % MAX_MATCH)) {
+            longest -= 1;
+        }
+        if longest > 0 {
+            self.symbols.push((longest as u32) << 16);
+            self.runs += longest - 1;
+            self.lit_freq[257 + 28] += longest as u32;
+            self.dist_freq[0] += longest as u32;
+            self.pos += longest * MAX_MATCH;
+            run -= longest * MAX_MATCH;
+        }
         while run >= 3 {
             // A remainder of 1 or 2 would be literals: end on a shorter match instead.
             let mut len = run.min(MAX_MATCH);
@@ -399,6 +419,16 @@ impl Deflater {
                 put(bits, literals[(s & 0xFF) as usize]);
                 continue;
             }
+            if s & 0xFFFF == 0 {
+                // `dist` matches of length 258 (no extra bits) at distance 1: at most
+                // 15 + 15 bits each.
+                let n = lengths[255] >> 24;
+                let one = (lengths[255] & 0xFF_FFFF) | u32::from(dist_codes[0]) << n;
+                for _ in 0..dist {
+                    bits.put(u64::from(one), n + u32::from(dist_len[0]));
+                }
+                continue;
+            }
             // A distance's code with its extra bits in one write: at most 15 + 13 bits.
             put(bits, lengths[(s - 3) as u8 as usize]);
             let ds = dist_symbol(dist);
@@ -411,6 +441,7 @@ impl Deflater {
             u32::from(lit_len[END_OF_BLOCK]),
         );
         self.symbols.clear();
+        self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
         self.dist_freq = [0; DIST_CODES];
     }
