@@ -1,5 +1,6 @@
-//! Chart elements (points, bars, lines) and [`Ctx`], a canvas-2D-like writer of scene items,
-//! so drawing code reads like the Chart.js canvas calls it reproduces.
+//! Chart elements (points, bars, lines, arcs), what each dataset draws after its update
+//! ([`dataset`]), and [`Ctx`], a canvas-2D-like writer of scene items, so drawing code reads
+//! like the Chart.js canvas calls it reproduces.
 //!
 //! Geometry is computed in `f64` like JavaScript and converted to the scene's `f32` only when
 //! an item is emitted.
