@@ -15,6 +15,49 @@ pub struct GeoShape {
     pub polygons: Vec<Vec<Vec<(f64, f64)>>>,
 }
 
+/// The interpolators chartjs-chart-geo 4.3.6's colour scale looks up by name (its `lookup`
+/// table of d3-scale-chromatic's `interpolate<Name>` functions), by d3's `<Name>`.
+pub const GEO_INTERPOLATORS: [&str; 38] = [
+    "Blues",
+    "BrBG",
+    "BuGn",
+    "BuPu",
+    "Cividis",
+    "Cool",
+    "CubehelixDefault",
+    "GnBu",
+    "Greens",
+    "Greys",
+    "Inferno",
+    "Magma",
+    "OrRd",
+    "Oranges",
+    "PRGn",
+    "PiYG",
+    "Plasma",
+    "PuBu",
+    "PuBuGn",
+    "PuOr",
+    "PuRd",
+    "Purples",
+    "Rainbow",
+    "RdBu",
+    "RdGy",
+    "RdPu",
+    "RdYlBu",
+    "RdYlGn",
+    "Reds",
+    "Sinebow",
+    "Spectral",
+    "Turbo",
+    "Viridis",
+    "Warm",
+    "YlGn",
+    "YlGnBu",
+    "YlOrBr",
+    "YlOrRd",
+];
+
 /// chartjs-chart-geo dataset and scale options.
 #[derive(Debug, Clone, PartialEq)]
 pub struct GeoOptions {
@@ -44,7 +87,9 @@ pub struct GeoOptions {
     pub size_legend: LegendScale,
     /// `scales.color.quantize`. Default: 0.
     pub quantize: f64,
-    /// `scales.color.interpolate` when a name. Default: `'blues'`.
+    /// `scales.color.interpolate`, as d3-scale-chromatic names the interpolator (one of
+    /// [`GEO_INTERPOLATORS`]: `'blues'`, `'Blues'` and `'interpolateBlues'` are `Blues`).
+    /// Default: `Blues`.
     pub interpolate: String,
     /// `scales.color.missing`. Default: transparent.
     pub missing_color: Rgba,

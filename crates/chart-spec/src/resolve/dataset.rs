@@ -230,7 +230,14 @@ pub(super) fn resolve_dataset(
             points(),
         ),
         ChartKind::Choropleth | ChartKind::BubbleMap => {
-            let geo = Box::new(resolve_geo(kind, ds, &plugin_scopes(), n_data, ctx.limits));
+            let geo = Box::new(resolve_geo(
+                kind,
+                ds,
+                &plugin_scopes(),
+                n_data,
+                ctx.limits,
+                r.messages,
+            ));
             if kind == ChartKind::Choropleth {
                 DatasetKind::Choropleth(geo, points())
             } else {

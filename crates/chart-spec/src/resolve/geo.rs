@@ -6,7 +6,10 @@
 use super::lookup::global_font_scopes;
 use crate::color::{parse_color, Rgba};
 use crate::limits::Limits;
-use crate::model::{ChartKind, GeoOptions, GeoShape, LegendAlign, LegendPlace, LegendScale};
+use crate::message::Message;
+use crate::model::{
+    ChartKind, GeoOptions, GeoShape, LegendAlign, LegendPlace, LegendScale, GEO_INTERPOLATORS,
+};
 use crate::scopes::{to_number, truthy, Scopes};
 use crate::values::{to_font, Sides};
 use serde_json::{Map, Value};
@@ -109,6 +112,7 @@ pub fn resolve_geo(
     scopes: &Scopes<'_>,
     count: usize,
     limits: &Limits,
+    messages: &mut Vec<Message>,
 ) -> GeoOptions {
     let bubble = kind == ChartKind::BubbleMap;
     let mut budget = Budget {
@@ -205,11 +209,7 @@ pub fn resolve_geo(
         projection_offset: pair(projection.get("projectionOffset"), (0.0, 0.0)),
         padding,
         quantize: finite(color_scale.get("quantize"), 0.0),
-        interpolate: color_scale
-            .get("interpolate")
-            .and_then(Value::as_str)
-            .unwrap_or("blues")
-            .to_string(),
+        interpolate: interpolator(color_scale.get("interpolate"), messages),
         missing_color: color(color_scale.get("missing"), None).unwrap_or(Rgba {
             r: 0,
             g: 0,
@@ -229,6 +229,36 @@ pub fn resolve_geo(
         outline_background: color(scopes.get("outlineBackgroundColor"), None),
         outline_border_color: color(scopes.get("outlineBorderColor"), None).unwrap_or(border_color),
         outline_border_width: finite(scopes.get("outlineBorderWidth"), 0.0),
+    }
+}
+
+/// `ColorScale.interpolate`'s lookup of a name: the plugin's table holds each
+/// d3-scale-chromatic `interpolate<Name>` under that key, under `<Name>` and under `<name>`
+/// with the first letter lowercased (`'ylOrRd'`, `'cubehelixDefault'`), case-sensitively.
+/// Any other value (a function cannot come in JSON) makes the plugin colour with `blues`
+/// without a word; so does this, with a warning so that the fallback is not silent.
+fn interpolator(v: Option<&Value>, messages: &mut Vec<Message>) -> String {
+    let Some(v) = v.filter(|v| !v.is_null()) else {
+        return "Blues".to_string();
+    };
+    let known = v.as_str().and_then(|s| {
+        GEO_INTERPOLATORS.into_iter().find(|n| {
+            let mut rest = n.chars();
+            let first = rest.next().map(|f| f.to_ascii_lowercase());
+            *n == s
+                || s.strip_prefix("interpolate") == Some(n)
+                || first.into_iter().chain(rest).eq(s.chars())
+        })
+    });
+    match known {
+        Some(name) => name.to_string(),
+        None => {
+            messages.push(Message::warn(format!(
+                "chartjs-chart-geo: scales.color.interpolate {v} is not a d3-scale-chromatic \
+                 interpolator; the colour scale uses 'blues', as the plugin does"
+            )));
+            "Blues".to_string()
+        }
     }
 }
 
@@ -319,6 +349,33 @@ fn legend_scale(
 mod tests {
     use super::*;
     use serde_json::json;
+
+    #[test]
+    fn interpolate_names_are_looked_up_as_the_plugin_keys_them() {
+        let name = |v: Value| {
+            let mut messages = Vec::new();
+            let n = interpolator(Some(&v), &mut messages);
+            (n, messages.len())
+        };
+        let known = |n: &str| (n.to_string(), 0);
+        assert_eq!(name(json!("blues")), known("Blues"));
+        assert_eq!(name(json!("YlOrRd")), known("YlOrRd"));
+        assert_eq!(name(json!("ylOrRd")), known("YlOrRd"));
+        assert_eq!(name(json!("interpolateRdBu")), known("RdBu"));
+        assert_eq!(name(json!("cubehelixDefault")), known("CubehelixDefault"));
+        assert_eq!(name(json!("pRGn")), known("PRGn"));
+        assert_eq!(interpolator(None, &mut Vec::new()), "Blues");
+        // Keys the plugin's table does not hold: Blues, and a warning.
+        for v in [
+            json!("interpolateblues"),
+            json!("ylorrd"),
+            json!("BLUES"),
+            json!("turbo2"),
+            json!(3),
+        ] {
+            assert_eq!(name(v.clone()), ("Blues".to_string(), 1), "{v}");
+        }
+    }
 
     #[test]
     fn deep_geojson_is_read_without_recursion_and_within_budgets() {

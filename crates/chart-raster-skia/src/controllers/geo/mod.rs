@@ -1,7 +1,8 @@
 //! chartjs-chart-geo 4.3.6's `choropleth` and `bubbleMap`: d3-geo's projections written
 //! again ([`projection`]), fitted as the plugin's `ProjectionScale` fits them
 //! (`computeBounds`: `fitWidth(1000, outline)`, then `updateBounds` into the chart area), the
-//! features filled with the colour scale's colour (d3-scale-chromatic's ramps, `quantize`) and
+//! features filled with the colour scale's colour (d3-scale-chromatic's interpolators
+//! ([`chromatic`]), `quantize`) and
 //! the bubbles sized by the size scale (`mode: 'area'`), both normalised over the scale's
 //! nice tick bounds as a Chart.js linear scale computes them.
 //!
@@ -12,6 +13,8 @@
 //! The colour and size scales draw their legends ([`legend`]). The GeoJSON was read within the polygon and vertex
 //! budgets by `chart_spec`; every projected number is checked before it becomes geometry.
 
+mod chromatic;
+mod chromatic_data;
 mod draw;
 mod legend;
 pub mod projection;
@@ -158,53 +161,6 @@ fn quantize(v: f64, steps: f64) -> f64 {
 /// Most bins [`quantize`] walks edge by edge as the plugin does.
 const MAX_QUANTIZE_WALK: f64 = 4_096.0;
 
-/// d3-scale-chromatic's `interpolateBlues` (the nine-colour scheme through d3's
-/// `interpolateRgbBasis`), rounded as d3-color formats it. Other ramps fall back to it.
-fn blues(t: f64) -> Rgba {
-    const SCHEME: [[f64; 3]; 9] = [
-        [247.0, 251.0, 255.0],
-        [222.0, 235.0, 247.0],
-        [198.0, 219.0, 239.0],
-        [158.0, 202.0, 225.0],
-        [107.0, 174.0, 214.0],
-        [66.0, 146.0, 198.0],
-        [33.0, 113.0, 181.0],
-        [8.0, 81.0, 156.0],
-        [8.0, 48.0, 107.0],
-    ];
-    let n = SCHEME.len() - 1;
-    let (t, i) = if t.is_nan() || t <= 0.0 {
-        (0.0, 0)
-    } else if t >= 1.0 {
-        (1.0, n - 1)
-    } else {
-        (t, (t * n as f64).floor() as usize)
-    };
-    let channel = |c: usize| {
-        let v1 = SCHEME[i][c];
-        let v2 = SCHEME[i + 1][c];
-        let v0 = if i > 0 {
-            SCHEME[i - 1][c]
-        } else {
-            2.0 * v1 - v2
-        };
-        let v3 = if i < n - 1 {
-            SCHEME[i + 2][c]
-        } else {
-            2.0 * v2 - v1
-        };
-        let t1 = (t - i as f64 / n as f64) * n as f64;
-        let (t2, t3) = (t1 * t1, t1 * t1 * t1);
-        let v = ((1.0 - 3.0 * t1 + 3.0 * t2 - t3) * v0
-            + (4.0 - 6.0 * t2 + 3.0 * t3) * v1
-            + (1.0 + 3.0 * t1 + 3.0 * t2 - 3.0 * t3) * v2
-            + t3 * v3)
-            / 6.0;
-        v.round().clamp(0.0, 255.0) as u8
-    };
-    Rgba::rgb(channel(0), channel(1), channel(2))
-}
-
 impl Controller for GeoController {
     fn parse(&mut self, _ds: &Dataset, meta: &mut Meta, _scales: &mut [Scale], _labels: &[Raw]) {
         // The values go to the plugin's own colour and size scales, not the chart's axes.
@@ -238,17 +194,20 @@ impl Controller for GeoController {
             Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
             _ => None,
         };
-        self.colors = o
-            .values
-            .iter()
-            .map(|&v| match normalized(v) {
-                Some(t) => blues(if o.quantize > 0.0 {
+        let color = |t: f64| {
+            chromatic::color(
+                &o.interpolate,
+                if o.quantize > 0.0 {
                     quantize(t, o.quantize)
                 } else {
                     t
-                }),
-                None => o.missing_color,
-            })
+                },
+            )
+        };
+        self.colors = o
+            .values
+            .iter()
+            .map(|&v| normalized(v).map_or(o.missing_color, color))
             .collect();
         self.radii = o
             .values
@@ -256,13 +215,6 @@ impl Controller for GeoController {
             .map(|&v| normalized(v).map_or(o.missing_size, |t| size_for(o, t)))
             .map(|r| crate::elements::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
             .collect();
-        let color = |t: f64| {
-            blues(if o.quantize > 0.0 {
-                quantize(t, o.quantize)
-            } else {
-                t
-            })
-        };
         let size = |t: f64| size_for(o, t);
         let (id, paint) = if ds.kind.chart_kind() == ChartKind::BubbleMap {
             match ds.kind.elements() {
@@ -313,9 +265,7 @@ mod tests {
     use super::*;
 
     #[test]
-    fn blues_ends_and_quantize_match_the_plugin() {
-        assert_eq!(blues(0.0), Rgba::rgb(247, 251, 255));
-        assert_eq!(blues(1.0), Rgba::rgb(8, 48, 107));
+    fn quantize_matches_the_plugin() {
         assert_eq!(quantize(0.1, 5.0), 0.0);
         assert_eq!(quantize(0.9, 5.0), 1.0);
         assert!((quantize(0.525, 5.0) - 0.5).abs() < 1e-9);
