@@ -37,16 +37,17 @@ pub enum EncodeError {
 pub enum PngCompression {
     /// The same encoder as `Default`. It was zlib level 1 (`deflate_quick`, static codes):
     /// 1.0–2.3× node-skia's bytes, and since our own encoder took over `Default` it was
-    /// both slower than it (23.9 M instructions against 13.3 M on the 1600×1200 bar chart
+    /// both slower than it (23.9 M instructions against 12.4 M on the 1600×1200 bar chart
     /// with borders) and twice its bytes, so nothing was left to trade.
     Fast,
-    /// Our deflate encoder (`encode/deflate.rs`): 2–9% under zlib level 2's bytes on the
+    /// Our deflate encoder (`encode/deflate.rs`): 2–8% under zlib level 2's bytes on the
     /// benchmark's charts (which were 0.6–0.93× node-skia's), for under half of zlib level
-    /// 2's instructions.
+    /// 2's instructions on the bar charts, three quarters on curves; more on the densest
+    /// chart (scatter 10,000: 259 M against 244 M).
     #[default]
     Default,
-    /// zlib level 6 (lazy matching, zlib-rs): between 6% under and 4% over `Default`'s bytes
-    /// on the benchmark's charts (1.4% under in all), at 2–4× its time.
+    /// zlib level 6 (lazy matching, zlib-rs): between 6% under and 3% over `Default`'s bytes
+    /// on the benchmark's charts (2% under in all), at 2–4× its time.
     Small,
 }
 
@@ -156,8 +157,9 @@ fn png(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeEr
     // - RGB instead of RGBA: 12–20% fewer bytes at every level, and less to deflate;
     // - zlib-rs level 1 (`deflate_quick`, static Huffman codes only): 1.0–2.3× node-skia's
     //   bytes; level 2 (`deflate_fast`, dynamic codes) 0.6–0.93×; 3–6 buy 1–5% more;
-    // - our encoder: −9% to +1% of level 2's bytes; on the bar chart with borders, 13.3 M
-    //   instructions for the whole of this function against 31.0 M with level 2 (callgrind),
+    // - our encoder: 2–8% under level 2's bytes; on the bar chart with borders, 12.4 M
+    //   instructions for the whole of this function against 29.9 M with level 2 (callgrind,
+    //   release CLI),
     //   most of the difference the zeros of repeated rows and spans, which zlib walked
     //   through byte by byte;
     // - per-row adaptive filters (libpng's minimum-sum-of-absolute-differences choice among

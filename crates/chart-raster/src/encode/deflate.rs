@@ -20,8 +20,8 @@
 //! - Huffman: each block of [`BLOCK_SYMBOLS`] symbols gets its own length-limited codes
 //!   (dynamic block) unless the fixed codes of the format come out smaller. No stored blocks:
 //!   on data that does not compress (noise), literals cost about 8 bits each either way.
-//! - Output: on the benchmark's 15 charts 2–9% under zlib level 2's bytes, 3% in all; zlib
-//!   level 6 (`PNG_COMPRESSION=small`) between 6% under and 4% over, 1.4% under in all.
+//! - Output: on the benchmark's 15 charts 2–8% under zlib level 2's bytes, 3% in all; zlib
+//!   level 6 (`PNG_COMPRESSION=small`) between 6% under and 3% over, 2% under in all.
 //!
 //! The stream is valid for any input: it is tested against real inflaters (zlib-rs through
 //! flate2, and the `png` crate's decoder) on random data, runs, and lengths at the limits
