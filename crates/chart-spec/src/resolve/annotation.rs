@@ -220,6 +220,10 @@ pub fn resolve_annotations(
         .get("annotation")?
         .as_object()?;
     let common = opts.get("common").and_then(Value::as_object);
+    let elements = config
+        .get("options")
+        .and_then(|o| o.get("elements"))
+        .and_then(Value::as_object);
     let list: Vec<(Option<String>, &Map<String, Value>)> = match opts.get("annotations") {
         Some(Value::Object(m)) => m
             .iter()
@@ -247,7 +251,8 @@ pub fn resolve_annotations(
         }
     };
     for (id, a) in list {
-        let kind = match a.get("type").and_then(Value::as_str).unwrap_or("line") {
+        let ty = a.get("type").and_then(Value::as_str).unwrap_or("line");
+        let kind = match ty {
             "line" => AnnotationKind::Line,
             "box" => AnnotationKind::Box,
             "label" => AnnotationKind::Label,
@@ -266,6 +271,15 @@ pub fn resolve_annotations(
         };
         if let Some(c) = common {
             merge_into(&mut m, c);
+        }
+        // The plugin's `annotations` scope falls back to `elements.<type>Annotation` (the
+        // chart's options, then Chart.js's defaults), which falls back to
+        // `plugins.annotation.common`: the chart's element options sit between the
+        // annotation's own and `common`.
+        if let Some(e) = elements.and_then(|e| e.get(&format!("{ty}Annotation"))) {
+            if let Some(e) = e.as_object() {
+                merge_into(&mut m, e);
+            }
         }
         merge_into(&mut m, a);
         if !m.get("display").is_some_and(truthy) {
@@ -434,6 +448,40 @@ mod tests {
         assert!(!b.label.display);
         assert_eq!(msgs.len(), 1);
         assert!(msgs[0].message.contains("\"star\" annotation type"));
+    }
+
+    /// `options.elements.<type>Annotation` sits between the annotation and `common`, per
+    /// type, label options included.
+    #[test]
+    fn chart_element_options_of_each_type() {
+        let (a, _) = resolve(json!({"options": {
+        "elements": {"lineAnnotation": {"borderColor": "red", "borderDash": [4, 2],
+            "drawTime": "afterDraw", "label": {"color": "blue"}},
+            "boxAnnotation": {"borderWidth": 5}, "line": {"borderColor": "green"}},
+        "plugins": {"annotation": {
+        "common": {"drawTime": "beforeDraw", "borderColor": "black"},
+        "annotations": {
+            "l": {"type": "line", "yMin": 5, "yMax": 5, "label": {"display": true,
+                "content": "a"}},
+            "m": {"yMin": 5, "yMax": 5, "borderColor": "lime"},
+            "b": {"type": "box", "xMin": 1, "xMax": 2}
+        }}}}}));
+        let a = a.expect("annotations");
+        let red = parse_color("red").unwrap();
+        let (l, m, b) = (&a.list[0], &a.list[1], &a.list[2]);
+        assert_eq!(l.shape.border_color, red);
+        assert_eq!(l.shape.border_dash, vec![4.0, 2.0]);
+        assert_eq!(l.draw_time, DrawTime::AfterDraw);
+        assert_eq!(l.label.colors, vec![parse_color("blue").unwrap()]);
+        // The annotation's own option wins; `type` defaults to line.
+        assert_eq!(m.shape.border_color, parse_color("lime").unwrap());
+        assert_eq!(m.shape.border_dash, vec![4.0, 2.0]);
+        // Another type's element options do not reach it; `common` does.
+        assert_eq!(
+            (b.shape.border_width, b.draw_time),
+            (5.0, DrawTime::BeforeDraw)
+        );
+        assert_eq!(b.shape.border_color, parse_color("black").unwrap());
     }
 
     /// Shadow options are read for the shape, its label and its arrow heads (which fall
