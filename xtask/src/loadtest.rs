@@ -90,19 +90,9 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
     }
     let rt = tokio::runtime::Runtime::new()?;
     rt.block_on(async move {
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let addr = listener.local_addr()?;
         let service = Service::new(ServiceConfig::default());
         let concurrency = service.config().concurrency;
-        let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
-        let server = tokio::spawn(chart_http::serve(
-            listener,
-            service,
-            chart_http::ServerConfig::default(),
-            async {
-                let _ = stop_rx.await;
-            },
-        ));
+        let (addr, stop_tx, server) = serve_in_process(service).await?;
         println!(
             "loadtest: {}x{} CSS px at dpr 2 (PNG), {} connections, CONCURRENCY {concurrency}, \
              at most {} requests or {} s per phase",
@@ -116,6 +106,42 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         server.await??;
         anyhow::Ok(())
     })
+}
+
+/// The service served on a loopback port of this process: its address, the sender that
+/// stops it, and the server's task.
+pub(crate) async fn serve_in_process(
+    service: Service,
+) -> anyhow::Result<(
+    SocketAddr,
+    tokio::sync::oneshot::Sender<()>,
+    tokio::task::JoinHandle<Result<(), chart_http::Error>>,
+)> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let addr = listener.local_addr()?;
+    let (stop_tx, stop_rx) = tokio::sync::oneshot::channel::<()>();
+    let server = tokio::spawn(chart_http::serve(
+        listener,
+        service,
+        chart_http::ServerConfig::default(),
+        async {
+            let _ = stop_rx.await;
+        },
+    ));
+    Ok((addr, stop_tx, server))
+}
+
+/// A memory figure of a process's `/proc/<pid>/status` (`VmRSS`, `VmHWM`...) in MiB.
+pub(crate) fn status_mib(pid: &str, field: &str) -> Option<f64> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let kb: f64 = status
+        .lines()
+        .find(|l| l.starts_with(field) && l[field.len()..].starts_with(':'))?
+        .split_whitespace()
+        .nth(1)?
+        .parse()
+        .ok()?;
+    Some(kb / 1024.0)
 }
 
 struct Outcome {
@@ -379,15 +405,7 @@ mod soak {
     }
 
     fn rss_mib(pid: u32) -> Option<f64> {
-        let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
-        let kb: f64 = status
-            .lines()
-            .find(|l| l.starts_with("VmRSS:"))?
-            .split_whitespace()
-            .nth(1)?
-            .parse()
-            .ok()?;
-        Some(kb / 1024.0)
+        super::status_mib(&pid.to_string(), "VmRSS")
     }
 
     /// Sends one request on a fresh connection; the status, or 0 when there was none.
