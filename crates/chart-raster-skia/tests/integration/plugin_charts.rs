@@ -247,3 +247,32 @@ fn tree_puts_the_root_left_and_the_leaves_right() {
         .count();
     assert_eq!(strokes, 3);
 }
+
+/// chartjs-chart-geo's colour scale is one scale of the chart: its range covers every
+/// visible choropleth, and it draws one legend.
+#[test]
+fn choropleths_share_one_colour_scale_and_legend() {
+    let square = |x: f64| {
+        json!({"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[
+            [x, 0.0], [x, 10.0], [x + 10.0, 10.0], [x + 10.0, 0.0], [x, 0.0]]]}})
+    };
+    let ds = |x: f64, v: f64| json!({"data": [{"feature": square(x), "value": v}]});
+    let cfg = |hidden: bool| {
+        let mut a = ds(0.0, 0.0);
+        a["hidden"] = json!(hidden);
+        json!({"type": "choropleth", "data": {"datasets": [a, ds(20.0, 1000.0)]},
+            "options": {"plugins": {"legend": {"display": false}}, "scales": {
+                "projection": {"axis": "x", "projection": "mercator"},
+                "color": {"axis": "x", "interpolate": "blues"}}}})
+    };
+    let s = scene(cfg(false), 800.0, 500.0);
+    // Blues at 0 and at 1 of the shared range 0..1000.
+    assert_eq!(fills_of(&s, Rgba::rgb(247, 251, 255)).len(), 1);
+    assert_eq!(fills_of(&s, Rgba::rgb(8, 48, 107)).len(), 1);
+    let ticks = texts(&s);
+    assert_eq!(ticks, ["0", "400", "800"]);
+    // A hidden choropleth leaves the range: 1000 alone opens to 950..1050.
+    let s = scene(cfg(true), 800.0, 500.0);
+    assert!(fills_of(&s, Rgba::rgb(8, 48, 107)).is_empty());
+    assert!(!texts(&s).iter().any(|t| t == "0"), "{:?}", texts(&s));
+}

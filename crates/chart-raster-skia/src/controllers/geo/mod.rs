@@ -189,7 +189,22 @@ impl Controller for GeoController {
         } else {
             &o.color_legend
         };
-        let bounds = tick_bounds(&o.values, legend, &cx.area);
+        // The colour (size) scale is one scale of the chart: `getMinMax` runs over every
+        // visible dataset on it, and the scale draws one legend. Here the choropleths (bubble
+        // maps) share it, and the first of them draws the legend.
+        let kind = ds.kind.chart_kind();
+        let sharing: Vec<&Dataset> = cx
+            .datasets
+            .iter()
+            .filter(|d| !d.hidden && d.kind.chart_kind() == kind)
+            .collect();
+        let values: Vec<f64> = sharing
+            .iter()
+            .filter_map(|d| options(d))
+            .flat_map(|o| o.values.iter().copied())
+            .collect();
+        let draws_legend = sharing.first().is_none_or(|d| d.index == ds.index);
+        let bounds = tick_bounds(&values, legend, &cx.area);
         let normalized = |v: f64| match bounds {
             Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
             _ => None,
@@ -216,8 +231,16 @@ impl Controller for GeoController {
             .map(|r| crate::elements::bounds::finite_in(r, 0.0, 10_000.0, 0.0))
             .collect();
         let size = |t: f64| size_for(o, t);
-        let (id, paint) = if ds.kind.chart_kind() == ChartKind::BubbleMap {
-            match ds.kind.elements() {
+        // The size legend's circles take the point options of the last bubble map updated
+        // (each `BubbleMapController.updateElements` sets `rScale._model` to its first
+        // element's options; hidden datasets are updated too).
+        let styled = cx
+            .datasets
+            .iter()
+            .rfind(|d| d.kind.chart_kind() == kind)
+            .unwrap_or(ds);
+        let (id, paint) = if kind == ChartKind::BubbleMap {
+            match styled.kind.elements() {
                 Elements::Point(pts) => ("size", Some(Paint::Size(&size, pts.at(0)))),
                 _ => ("size", None),
             }
@@ -225,11 +248,11 @@ impl Controller for GeoController {
             ("color", Some(Paint::Color(&color, o.quantize)))
         };
         self.legend = match (cx.scale(Some(id)), paint) {
-            (Some(scale), Some(paint)) => legend::lay_out(
+            (Some(scale), Some(paint)) if draws_legend => legend::lay_out(
                 legend,
                 &LegendInput {
                     scale,
-                    values: &o.values,
+                    values: &values,
                     area: cx.area,
                     text: cx.text,
                 },
