@@ -265,17 +265,21 @@ pub fn resolve_annotations(
                 continue;
             }
         };
-        let mut m = match defaults::annotation::type_defaults(kind) {
-            Value::Object(m) => m,
-            _ => Map::new(),
-        };
-        if let Some(c) = common {
-            merge_into(&mut m, c);
-        }
         // The plugin's `annotations` scope falls back to `elements.<type>Annotation` (the
-        // chart's options, then Chart.js's defaults), which falls back to
-        // `plugins.annotation.common`: the chart's element options sit between the
-        // annotation's own and `common`.
+        // chart's options, then Chart.js's defaults, where the type's `static defaults`
+        // are), which falls back to `plugins.annotation.common`: `common` only reaches what
+        // the type's defaults leave unset, and never a `defaultRoutes` colour (a route
+        // makes the default defined: Chart.js's `defaults.route`).
+        let mut m = common.cloned().unwrap_or_default();
+        if kind != AnnotationKind::DoughnutLabel {
+            m.remove("borderColor");
+        }
+        if routed_bg(kind) {
+            m.remove("backgroundColor");
+        }
+        if let Value::Object(d) = defaults::annotation::type_defaults(kind) {
+            merge_into(&mut m, &d);
+        }
         if let Some(e) = elements.and_then(|e| e.get(&format!("{ty}Annotation"))) {
             if let Some(e) = e.as_object() {
                 merge_into(&mut m, e);
@@ -315,10 +319,7 @@ pub fn resolve_annotations(
                 .cloned()
                 .unwrap_or_default()
         };
-        let routed_bg = !matches!(
-            kind,
-            AnnotationKind::Line | AnnotationKind::Label | AnnotationKind::DoughnutLabel
-        );
+        let routed_bg = routed_bg(kind);
         let id_of = |k: &str| m.get(k).and_then(Value::as_str).map(str::to_string);
         out.list.push(Annotation {
             id,
@@ -375,6 +376,14 @@ pub fn resolve_annotations(
     } else {
         Some(out)
     }
+}
+
+/// Whether the type routes `backgroundColor` to the chart's `color` (its `defaultRoutes`).
+fn routed_bg(kind: AnnotationKind) -> bool {
+    !matches!(
+        kind,
+        AnnotationKind::Line | AnnotationKind::Label | AnnotationKind::DoughnutLabel
+    )
 }
 
 /// A label `position` (`'start'`, `'center'`, `'end'` or `'N%'`).
@@ -476,12 +485,37 @@ mod tests {
         // The annotation's own option wins; `type` defaults to line.
         assert_eq!(m.shape.border_color, parse_color("lime").unwrap());
         assert_eq!(m.shape.border_dash, vec![4.0, 2.0]);
-        // Another type's element options do not reach it; `common` does.
+        // Another type's element options do not reach it; `common` does where the type's
+        // defaults leave a key unset, but not over a routed colour.
         assert_eq!(
             (b.shape.border_width, b.draw_time),
             (5.0, DrawTime::BeforeDraw)
         );
-        assert_eq!(b.shape.border_color, parse_color("black").unwrap());
+        assert_eq!(b.shape.border_color, parse_color("#666").unwrap());
+    }
+
+    /// `common` sits under each type's defaults (the plugin's `elements.<type>Annotation`
+    /// fallback): it cannot change a default the type sets, nor a routed colour.
+    #[test]
+    fn common_is_under_the_type_defaults() {
+        let (a, _) = resolve(json!({"options": {"plugins": {"annotation": {
+        "common": {"borderWidth": 8, "borderColor": "red", "backgroundColor": "red",
+            "borderDash": [6, 3], "label": {"color": "yellow", "padding": 1}},
+        "annotations": {
+            "l": {"type": "line", "yMin": 5, "yMax": 5},
+            "b": {"type": "box", "xMin": 1, "xMax": 2}
+        }}}}}));
+        let a = a.expect("annotations");
+        let (l, b) = (&a.list[0], &a.list[1]);
+        let grey = parse_color("#666").unwrap();
+        assert_eq!((l.shape.border_width, l.shape.border_color), (2.0, grey));
+        // The line's defaults set borderDash and its label's colour.
+        assert!(l.shape.border_dash.is_empty());
+        assert_eq!(l.label.colors, vec![parse_color("#fff").unwrap()]);
+        assert_eq!(
+            (b.shape.border_color, b.shape.background_color),
+            (grey, grey)
+        );
     }
 
     /// Shadow options are read for the shape, its label and its arrow heads (which fall
