@@ -469,10 +469,7 @@ fn nelder_mead(
     let weighted = |w1: f64, v1: &[f64], w2: f64, v2: &[f64]| -> Vec<f64> {
         v1.iter().zip(v2).map(|(a, b)| w1 * a + w2 * b).collect()
     };
-    // `(a, b) => a.fx - b.fx`: NaN compares as equal in JavaScript's sort.
-    let order = |a: &(Vec<f64>, f64), b: &(Vec<f64>, f64)| {
-        a.1.partial_cmp(&b.1).unwrap_or(std::cmp::Ordering::Equal)
-    };
+    let order = |a: &(Vec<f64>, f64), b: &(Vec<f64>, f64)| super::simplex_order::by_loss(a.1, b.1);
     for _ in 0..max_iterations {
         if cancel.is_cancelled() {
             break;

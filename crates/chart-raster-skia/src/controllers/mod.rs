@@ -30,6 +30,7 @@ pub mod matrix;
 pub mod polar_area;
 pub mod radar;
 pub mod sankey;
+mod simplex_order;
 pub mod treemap;
 pub mod venn;
 pub mod word_cloud;
