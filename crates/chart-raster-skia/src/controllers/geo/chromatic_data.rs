@@ -1,4 +1,4 @@
-//! The colour data of d3-scale-chromatic 3.1.0 (https://github.com/d3/d3-scale-chromatic),
+//! The colour data of d3-scale-chromatic 3.1.0 (<https://github.com/d3/d3-scale-chromatic>),
 //! which chartjs-chart-geo 4.3.6 bundles for its colour scale's `interpolate` names.
 //! Copyright 2010-2024 Mike Bostock, ISC license; the sequential and diverging schemes are
 //! ColorBrewer's (Copyright 2002 Cynthia Brewer, Mark Harrower and The Pennsylvania State

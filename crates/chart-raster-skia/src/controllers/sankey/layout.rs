@@ -1,5 +1,5 @@
 //! The sankey layout in flow units: `buildNodesFromData`, `calculateX` (columns),
-//! `calculateY` or by `priority` (stacking in each column), `addPadding` ([`padding`]) and
+//! `calculateY` or by `priority` (stacking in each column), `addPadding` (`padding.rs`) and
 //! `sortFlows`.
 
 use crate::elements::bounds::finite_in;
