@@ -39,6 +39,7 @@ const DRAW_MODULES: &[&str] = &[
     "crates/chart-raster-skia/src/elements/",
     // The plugin charts' elements (`elements::dataset::PluginElements`).
     "crates/chart-raster-skia/src/controllers/geo/draw.rs",
+    "crates/chart-raster-skia/src/controllers/geo/legend_draw.rs",
     "crates/chart-raster-skia/src/controllers/graph_tree/draw.rs",
     "crates/chart-raster-skia/src/controllers/matrix/draw.rs",
     "crates/chart-raster-skia/src/controllers/sankey/draw.rs",

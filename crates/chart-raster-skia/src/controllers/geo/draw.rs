@@ -1,7 +1,7 @@
 //! Drawing a choropleth or a bubble map: the outline, then each feature through the fitted
 //! projection (`GeoFeature.draw`) or each bubble, from the laid-out [`GeoElements`].
 
-use super::legend::GeoLegend;
+use super::legend_draw::GeoLegend;
 use super::projection::{self, Projection};
 use super::CANCEL_EVERY;
 use crate::elements::dataset::PluginElements;

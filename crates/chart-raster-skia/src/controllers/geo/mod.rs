@@ -10,13 +10,14 @@
 //! (edges are straight between projected positions; features crossing the antimeridian are
 //! not cut), `albersUsa` is its lower-48 Albers projection without the Alaska and Hawaii
 //! insets, and a `Sphere` outline is drawn as the projected globe's longitude/latitude frame.
-//! The colour and size scales draw their legends ([`legend`]). The GeoJSON was read within the polygon and vertex
+//! The colour and size scales draw their legends (laid out in [`legend`], drawn in [`legend_draw`]). The GeoJSON was read within the polygon and vertex
 //! budgets by `chart_spec`; every projected number is checked before it becomes geometry.
 
 mod chromatic;
 mod chromatic_data;
 mod draw;
 mod legend;
+mod legend_draw;
 pub mod projection;
 
 use self::draw::GeoElements;
@@ -26,7 +27,8 @@ use crate::elements::Area;
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, GeoOptions, LegendScale, Raw};
 use chart_spec::{Cancel, Rgba};
-use legend::{GeoLegend, LegendInput, Paint};
+use legend::{LegendInput, Paint};
+use legend_draw::GeoLegend;
 use projection::Projection;
 
 /// How often the loops over features poll the render's [`Cancel`].
