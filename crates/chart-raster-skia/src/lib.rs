@@ -146,7 +146,9 @@ impl Engine {
         messages.append(&mut drawn);
         let stop = || cancel.is_cancelled();
         let bytes = match format {
-            vector::VectorFormat::Svg => vector::svg::write(&scene, &self.text, &stop),
+            vector::VectorFormat::Svg => {
+                vector::svg::write(&scene, &self.text, &stop, self.limits.max_svg_bytes)
+            }
             vector::VectorFormat::Pdf => {
                 vector::pdf::write(&scene, &self.text, &stop, self.limits.max_pdf_content)
             }
@@ -157,6 +159,11 @@ impl Engine {
                 what: "PDF content (items, path points and glyphs)",
                 max,
                 variable: "MAX_PDF_CONTENT",
+            },
+            vector::VectorError::TooLarge(max) => Error::Limit {
+                what: "SVG bytes",
+                max,
+                variable: "MAX_SVG_BYTES",
             },
             other => Error::Vector(other.to_string()),
         })?;

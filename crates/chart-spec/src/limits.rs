@@ -110,6 +110,12 @@ pub struct Limits {
     /// 0.16-0.2 s per million; the heaviest gallery PDF needs 2,066; 99,000 radar points
     /// with their point labels need 5.1 million).
     pub max_pdf_content: usize,
+    /// Bytes of one SVG document (`MAX_SVG_BYTES`), checked after each display-list item is
+    /// written. The other budgets bound the scene, not its text: a 2 MB request within
+    /// `MAX_SCENE_ITEMS` wrote SVGs of 72 and 128 MB (hostile sweep, seeds 4 and 5), held
+    /// twice over in memory while the document is assembled. Default: 64 MiB (the largest
+    /// gallery SVG is 53 KB).
+    pub max_svg_bytes: usize,
 }
 
 impl Default for Limits {
@@ -137,6 +143,7 @@ impl Default for Limits {
             max_geo_vertices: 1_000_000,
             max_overdraw: 250,
             max_pdf_content: Self::DEFAULT_MAX_PDF_CONTENT,
+            max_svg_bytes: Self::DEFAULT_MAX_SVG_BYTES,
         }
     }
 }
@@ -167,10 +174,12 @@ pub struct LimitsError {
 impl Limits {
     /// The default of [`Limits::max_pdf_content`].
     pub const DEFAULT_MAX_PDF_CONTENT: usize = 2_000_000;
+    /// The default of [`Limits::max_svg_bytes`]: 64 MiB.
+    pub const DEFAULT_MAX_SVG_BYTES: usize = 64 << 20;
 
     /// The environment variable of every configurable budget, in field order. `max_ticks` has
     /// none: it is Chart.js's own constant.
-    pub const VARIABLES: [&'static str; 16] = [
+    pub const VARIABLES: [&'static str; 17] = [
         "MAX_DATASETS",
         "MAX_POINTS_PER_DATASET",
         "MAX_POINTS",
@@ -187,10 +196,11 @@ impl Limits {
         "MAX_SCENE_ITEMS",
         "MAX_OVERDRAW",
         "MAX_PDF_CONTENT",
+        "MAX_SVG_BYTES",
     ];
 
     /// Each configurable budget with its environment variable (the order of [`Self::VARIABLES`]).
-    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 16] {
+    fn settings_mut(&mut self) -> [(&'static str, &mut usize); 17] {
         let v = Self::VARIABLES;
         [
             (v[0], &mut self.max_datasets),
@@ -209,6 +219,7 @@ impl Limits {
             (v[13], &mut self.max_scene_items),
             (v[14], &mut self.max_overdraw),
             (v[15], &mut self.max_pdf_content),
+            (v[16], &mut self.max_svg_bytes),
         ]
     }
 
@@ -349,8 +360,12 @@ mod tests {
             l.max_scene_items,
             l.max_overdraw,
             l.max_pdf_content,
+            l.max_svg_bytes,
         ];
-        assert_eq!(got, [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16]);
+        assert_eq!(
+            got,
+            [1, 2, 3, 4, 5, 6, 7, 8, 9, 10, 11, 12, 13, 14, 15, 16, 17]
+        );
         assert_eq!(l.max_ticks, 1_000);
     }
 

@@ -49,6 +49,9 @@ pub enum VectorError {
     /// The PDF page needs more drawing work than `MAX_PDF_CONTENT` (the limit given).
     #[error("the PDF needs more content than the limit of {0} (MAX_PDF_CONTENT)")]
     OverBudget(usize),
+    /// The SVG document grew past `MAX_SVG_BYTES` (the limit given).
+    #[error("the SVG needs more bytes than the limit of {0} (MAX_SVG_BYTES)")]
+    TooLarge(usize),
 }
 
 /// Items written between polls of the render's stop signal.

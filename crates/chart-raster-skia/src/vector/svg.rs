@@ -23,11 +23,14 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 use std::fmt::Write;
 
-/// Writes `scene` as an SVG document; `stop` is polled between items.
+/// Writes `scene` as an SVG document; `stop` is polled between items. The document may hold
+/// at most `max_bytes` (`MAX_SVG_BYTES`): the written text is measured after each item, so
+/// it stops within one item of the limit, before the document is assembled (a second copy).
 pub fn write(
     scene: &Scene,
     text: &TextEngine,
     stop: &dyn Fn() -> bool,
+    max_bytes: usize,
 ) -> Result<Vec<u8>, VectorError> {
     let (w, h) = (finite_or_zero(scene.width), finite_or_zero(scene.height));
     let mut out = Writer {
@@ -56,6 +59,9 @@ pub fn write(
             return Err(VectorError::Cancelled);
         }
         out.item(item, text);
+        if out.body.len().saturating_add(out.defs.len()) > max_bytes {
+            return Err(VectorError::TooLarge(max_bytes));
+        }
     }
     if stop() {
         return Err(VectorError::Cancelled);
@@ -84,6 +90,9 @@ pub fn write(
     }
     doc.push_str(&out.body);
     doc.push_str("</svg>\n");
+    if doc.len() > max_bytes {
+        return Err(VectorError::TooLarge(max_bytes));
+    }
     Ok(doc.into_bytes())
 }
 
@@ -600,6 +609,8 @@ mod tests {
     use super::*;
     use crate::scene::{TextAlign, TextBaseline};
 
+    const MAX_BYTES: usize = chart_spec::Limits::DEFAULT_MAX_SVG_BYTES;
+
     fn scene(items: Vec<Item>) -> Scene {
         Scene {
             width: 100.0,
@@ -611,7 +622,10 @@ mod tests {
     }
 
     fn svg(items: Vec<Item>) -> String {
-        String::from_utf8(write(&scene(items), &TextEngine::system(), &|| false).unwrap()).unwrap()
+        String::from_utf8(
+            write(&scene(items), &TextEngine::system(), &|| false, MAX_BYTES).unwrap(),
+        )
+        .unwrap()
     }
 
     fn rect() -> Path {
@@ -765,7 +779,67 @@ mod tests {
 
     #[test]
     fn a_cancelled_write_stops() {
-        let r = write(&scene(vec![Item::PopClip]), &TextEngine::system(), &|| true);
+        let r = write(
+            &scene(vec![Item::PopClip]),
+            &TextEngine::system(),
+            &|| true,
+            MAX_BYTES,
+        );
         assert!(matches!(r, Err(VectorError::Cancelled)));
+    }
+
+    #[test]
+    fn a_document_over_its_byte_budget_is_refused() {
+        // 2,000 rectangles of a dozen points each: about 150 KB of path data.
+        let items: Vec<Item> = (0..2_000)
+            .map(|i| {
+                let mut p = Path::new();
+                let x = (i % 100) as f32 * 7.125;
+                p.move_to(x, 1.5)
+                    .line_to(x + 3.25, 1.5)
+                    .line_to(x + 3.25, 90.75);
+                p.line_to(x, 90.75).close();
+                Item::Fill {
+                    path: p,
+                    paint: Paint::Solid(Rgba::BLACK),
+                    transform: Transform::IDENTITY,
+                }
+            })
+            .collect();
+        let whole = write(
+            &scene(items.clone()),
+            &TextEngine::system(),
+            &|| false,
+            MAX_BYTES,
+        )
+        .unwrap()
+        .len();
+        assert!(whole > 50_000, "{whole}");
+        // Just enough, then one byte short of the whole document.
+        assert!(write(
+            &scene(items.clone()),
+            &TextEngine::system(),
+            &|| false,
+            whole
+        )
+        .is_ok());
+        let short = write(
+            &scene(items.clone()),
+            &TextEngine::system(),
+            &|| false,
+            whole - 1,
+        );
+        assert!(matches!(short, Err(VectorError::TooLarge(m)) if m == whole - 1));
+        // A small budget stops the writing early, not after the whole scene: the stop signal
+        // (polled every POLL_EVERY items) is asked once, where the whole scene asks it 33
+        // times.
+        let polls = std::cell::Cell::new(0);
+        let count = || {
+            polls.set(polls.get() + 1);
+            false
+        };
+        let small = write(&scene(items), &TextEngine::system(), &count, 1_000);
+        assert!(matches!(small, Err(VectorError::TooLarge(1_000))));
+        assert_eq!(polls.get(), 1);
     }
 }

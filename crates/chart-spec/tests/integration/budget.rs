@@ -541,6 +541,7 @@ fn the_readme_documents_every_budget() {
         d.max_scene_items,
         d.max_overdraw,
         d.max_pdf_content,
+        d.max_svg_bytes,
     ];
     for (name, default) in Limits::VARIABLES.iter().zip(defaults) {
         let row = readme
