@@ -108,6 +108,7 @@ fn sprite(
     text: &str,
     tag: &mut Tag,
     pixels: &mut i64,
+    cancel: &Cancel,
 ) -> Option<()> {
     let px = to_i32(f64::from(tag.size + 1)) as f32;
     let mut spec = w.font.clone();
@@ -163,6 +164,7 @@ fn sprite(
         stroke,
         cw as u32,
         ch as u32,
+        &|| cancel.is_cancelled(),
     )
     .unwrap_or_else(|| vec![false; (cw * ch) as usize]);
     let w32 = cw >> 5;
@@ -379,7 +381,7 @@ fn run_cloud(
             continue;
         };
         if tag.size <= 0
-            || sprite(text_engine, w, text, &mut tag, &mut pixels).is_none()
+            || sprite(text_engine, w, text, &mut tag, &mut pixels, cancel).is_none()
             || !tag.has_text
         {
             continue;
