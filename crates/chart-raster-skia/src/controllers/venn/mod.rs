@@ -26,24 +26,9 @@ use chart_spec::model::{ChartKind, Dataset, Raw};
 use chart_spec::values::Font;
 use chart_spec::Rgba;
 
-/// A circle of the layout (`sets[i]`), in pixels.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Circle {
-    /// Centre x.
-    pub cx: f64,
-    /// Centre y.
-    pub cy: f64,
-    /// Radius.
-    pub r: f64,
-    /// `rx`, `ry` and rotation (degrees) of an ellipse.
-    pub ellipse: Option<(f64, f64, f64)>,
-    /// Where the set's name goes.
-    pub text: (f64, f64),
-    /// `align`: `start`, `end` or `middle`.
-    pub align: String,
-    /// `verticalAlign`: `top`, `bottom`, `middle`, or alphabetic when absent.
-    pub vertical_align: String,
-}
+/// A circle of the layout (`sets[i]`), in pixels: the template's circle type, scaled to the
+/// chart (the same fields, one type).
+pub type Circle = chart_spec::model::VennTemplateCircle;
 
 /// One arc of a region's outline: along circle `circle` to `(x2, y2)`.
 #[derive(Debug, Clone, PartialEq)]

@@ -233,53 +233,42 @@ impl Board {
 
     /// `cloudCollide`.
     fn collides(&self, tag: &Tag) -> bool {
-        let w = tag.width >> 5;
-        let lx = tag.x - (w << 4);
-        let sx = lx & 0x7f;
-        let h = tag.y1 - tag.y0;
-        let mut x = (tag.y + tag.y0) * self.sw + (lx >> 5);
-        for j in 0..h {
-            let mut last = 0u32;
-            for i in 0..=w {
-                let cur =
-                    (i < w).then(|| tag.sprite.get((j * w + i) as usize).copied().unwrap_or(0));
-                if Self::shifted(last, cur, sx) & self.get(x + i) != 0 {
-                    return true;
-                }
-                if let Some(c) = cur {
-                    last = c;
-                }
-            }
-            x += self.sw;
-        }
-        false
+        sprite_cells(tag, self.sw).any(|(k, v)| v & self.get(k) != 0)
     }
 
     /// The placing half of `place`: the sprite or-ed into the board.
     fn mark(&mut self, tag: &Tag) {
-        let w = tag.width >> 5;
-        let lx = tag.x - (w << 4);
-        let sx = lx & 0x7f;
-        let h = tag.y1 - tag.y0;
-        let mut x = (tag.y + tag.y0) * self.sw + (lx >> 5);
-        for j in 0..h {
-            let mut last = 0u32;
-            for i in 0..=w {
-                let cur =
-                    (i < w).then(|| tag.sprite.get((j * w + i) as usize).copied().unwrap_or(0));
-                let v = Self::shifted(last, cur, sx);
-                if let Some(c) = cur {
-                    last = c;
-                }
-                if let Ok(k) = usize::try_from(x + i) {
-                    if let Some(cell) = self.cells.get_mut(k) {
-                        *cell |= v;
-                    }
+        for (k, v) in sprite_cells(tag, self.sw) {
+            if let Ok(k) = usize::try_from(k) {
+                if let Some(cell) = self.cells.get_mut(k) {
+                    *cell |= v;
                 }
             }
-            x += self.sw;
         }
     }
+}
+
+/// The board cells (of a board `sw` words wide) that `tag`'s sprite lies over at its
+/// position, each with the sprite's bits shifted into it, row by row: what `cloudCollide`
+/// tests and `place` or-s in, walked alike by both.
+fn sprite_cells(tag: &Tag, sw: i64) -> impl Iterator<Item = (i64, u32)> + '_ {
+    let w = tag.width >> 5;
+    let lx = tag.x - (w << 4);
+    let sx = lx & 0x7f;
+    let h = tag.y1 - tag.y0;
+    let first = (tag.y + tag.y0) * sw + (lx >> 5);
+    (0..h).flat_map(move |j| {
+        let row = first + j * sw;
+        let mut last = 0u32;
+        (0..=w).map(move |i| {
+            let cur = (i < w).then(|| tag.sprite.get((j * w + i) as usize).copied().unwrap_or(0));
+            let v = Board::shifted(last, cur, sx);
+            if let Some(c) = cur {
+                last = c;
+            }
+            (row + i, v)
+        })
+    })
 }
 
 /// `place(board, tag, bounds)` along the archimedean spiral.
