@@ -1,0 +1,411 @@
+//! PNG files: which rows repeat, the `Up` filter, RGB packing, and the zlib stream of the
+//! filtered rows (our deflate, or zlib-rs for `Small`).
+
+use super::{deflate, EncodeError, PngCompression};
+use chart_spec::Bitmap;
+use std::io::Write;
+
+/// Whether every pixel of `data` (whole RGBA pixels) is opaque. Two-pixel words folded with
+/// AND: no branch per pixel, so it vectorises.
+fn opaque(data: &[u8]) -> bool {
+    /// The alpha bytes of two little-endian RGBA pixels.
+    const ALPHA: u64 = 0xFF00_0000_FF00_0000;
+    let words = data.chunks_exact(8);
+    let rest = words.remainder();
+    words
+        .map(|w| u64::from_le_bytes([w[0], w[1], w[2], w[3], w[4], w[5], w[6], w[7]]))
+        .fold(ALPHA, |acc, w| acc & w)
+        & ALPHA
+        == ALPHA
+        && rest.chunks_exact(4).all(|px| px[3] == 0xFF)
+}
+
+/// For each row, whether it repeats the row above byte for byte (its `Up` row is all zeros),
+/// and whether every pixel is opaque, so the image can be written as RGB (exactly: PNG's RGB
+/// decodes with alpha 255; charts on the default white background always are, which drops a
+/// quarter of the bytes to deflate). A repeated row has the alpha of the row above, so only
+/// the rows that differ are scanned for it. On the benchmark's bar charts 70–77% of the rows
+/// repeat (backgrounds, bar bodies between grid lines); on curves and arcs 5–20%.
+fn scan_rows(data: &[u8], row_bytes: usize) -> (Vec<bool>, bool) {
+    let mut repeats = Vec::with_capacity(data.len() / row_bytes);
+    let mut all_opaque = true;
+    let mut above: Option<&[u8]> = None;
+    for line in data.chunks_exact(row_bytes) {
+        let same = above == Some(line);
+        repeats.push(same);
+        all_opaque = all_opaque && (same || opaque(line));
+        above = Some(line);
+    }
+    (repeats, all_opaque)
+}
+
+pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec<u8>, EncodeError> {
+    let err = |reason: String| EncodeError::Encoder {
+        format: "png",
+        reason,
+    };
+    let png_err = |e: png::EncodingError| err(e.to_string());
+    let io_err = |e: std::io::Error| err(e.to_string());
+    // The image data: opaque bitmaps as RGB, every row filtered with `Up` (rows of a chart
+    // mostly repeat the row above: backgrounds, bars, gaps between grid lines), deflated by
+    // our encoder (`deflate.rs`), or zlib-rs at level 6 for `Small`.
+    //
+    // Measured on the 15 charts of `cargo xtask bench-peers` (1600×1200 bitmaps):
+    // - RGB instead of RGBA: 12–20% fewer bytes at every level, and less to deflate;
+    // - zlib-rs level 1 (`deflate_quick`, static Huffman codes only): 1.0–2.3× node-skia's
+    //   bytes; level 2 (`deflate_fast`, dynamic codes) 0.6–0.93×; 3–6 buy 1–5% more;
+    // - our encoder: 2–8% under level 2's bytes; on the bar chart with borders, 12.4 M
+    //   instructions for the whole of this function against 29.9 M with level 2 (callgrind,
+    //   release CLI),
+    //   most of the difference the zeros of repeated rows and spans, which zlib walked
+    //   through byte by byte;
+    // - per-row adaptive filters (libpng's minimum-sum-of-absolute-differences choice among
+    //   the five) came out between 13% smaller (polar area) and 9% larger (bar chart) than
+    //   `Up` alone after deflate, for several times the filtering work: not taken;
+    // - a palette (4 of the 15 charts have at most 256 colours) would be 15–35% smaller again
+    //   but needs a colour count over every pixel: left for later.
+    let width = bitmap.width as usize;
+    let (repeats, all_opaque) = scan_rows(&bitmap.data, width * 4);
+    let (color, bpp) = if all_opaque {
+        (png::ColorType::Rgb, 3)
+    } else {
+        (png::ColorType::Rgba, 4)
+    };
+    let stride = width * bpp;
+    let mut z = Sink::new(compression, bitmap.data.len() / 32);
+    // Rows one at a time: a whole filtered copy would be as large as the bitmap. `Up` is
+    // taken on the RGBA rows (`up_rgb`, by spans of 16 pixels), then packed to RGB: the filter
+    // works byte by byte, so the RGB of the RGBA difference is the difference of the RGBs.
+    // The first row's "row above" is zeros, as the PNG spec defines it.
+    // A repeated row is written as the all-zero `Up` row without being read again.
+    let zeros = vec![0u8; width * 4];
+    let mut row = vec![0u8; stride + 1];
+    row[0] = 2; // filter type Up
+    let mut prev: &[u8] = &zeros;
+    for (line, same) in bitmap.data.chunks_exact(width * 4).zip(repeats) {
+        if same {
+            z.write(&row[..1]).map_err(io_err)?;
+            z.write_zeros(stride).map_err(io_err)?;
+            continue;
+        }
+        if bpp == 4 {
+            for ((d, c), up) in row[1..].iter_mut().zip(line).zip(prev) {
+                *d = c.wrapping_sub(*up);
+            }
+        } else {
+            up_rgb(line, prev, &mut row[1..]);
+        }
+        z.write(&row).map_err(io_err)?;
+        prev = line;
+    }
+    let idat = z.finish().map_err(io_err)?;
+
+    let mut out = Vec::with_capacity(idat.len() + 64);
+    let mut enc = png::Encoder::new(&mut out, bitmap.width, bitmap.height);
+    enc.set_color(color);
+    enc.set_depth(png::BitDepth::Eight);
+    let mut writer = enc.write_header().map_err(png_err)?;
+    // IDAT chunks hold at most 2^31 - 1 bytes.
+    for part in idat.chunks(1 << 30) {
+        writer
+            .write_chunk(png::chunk::IDAT, part)
+            .map_err(png_err)?;
+    }
+    writer.finish().map_err(png_err)?;
+    Ok(out)
+}
+
+/// Where the filtered rows go: our deflate encoder, or zlib-rs at level 6 (`Small`).
+enum Sink {
+    // Boxed: one per image, and the other variant is small.
+    Own(Box<deflate::Deflater>),
+    Zlib(flate2::write::ZlibEncoder<Vec<u8>>),
+}
+
+impl Sink {
+    fn new(compression: PngCompression, capacity: usize) -> Self {
+        match compression {
+            PngCompression::Fast | PngCompression::Default => {
+                Sink::Own(Box::new(deflate::Deflater::new(capacity)))
+            }
+            PngCompression::Small => Sink::Zlib(flate2::write::ZlibEncoder::new(
+                Vec::with_capacity(capacity),
+                flate2::Compression::new(6),
+            )),
+        }
+    }
+
+    fn write(&mut self, data: &[u8]) -> std::io::Result<()> {
+        match self {
+            Sink::Own(d) => {
+                d.write(data);
+                Ok(())
+            }
+            Sink::Zlib(z) => z.write_all(data),
+        }
+    }
+
+    fn write_zeros(&mut self, mut n: usize) -> std::io::Result<()> {
+        match self {
+            Sink::Own(d) => {
+                d.write_zeros(n);
+                Ok(())
+            }
+            Sink::Zlib(z) => {
+                const ZEROS: [u8; 4096] = [0; 4096];
+                while n > 0 {
+                    let k = n.min(ZEROS.len());
+                    z.write_all(&ZEROS[..k])?;
+                    n -= k;
+                }
+                Ok(())
+            }
+        }
+    }
+
+    fn finish(self) -> std::io::Result<Vec<u8>> {
+        match self {
+            Sink::Own(d) => Ok((*d).finish()),
+            Sink::Zlib(z) => z.finish(),
+        }
+    }
+}
+
+/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. A row
+/// that differs from the one above mostly differs in a few places (a curve or an arc
+/// crossing it, a label): spans of 16 pixels equal to the span above are written as zeros
+/// without being filtered or packed (on the line chart 95% of the rows differ from the row
+/// above, most of their spans do not).
+fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) {
+    let (spans, tail) = line.as_chunks::<64>();
+    let (spans_above, tail_above) = above.as_chunks::<64>();
+    let (outs, out_tail) = out.as_chunks_mut::<48>();
+    for ((span, span_above), o) in spans.iter().zip(spans_above).zip(outs) {
+        if span == span_above {
+            *o = [0; 48];
+        } else {
+            let mut d = [0u8; 64];
+            for ((d, c), up) in d.iter_mut().zip(span).zip(span_above) {
+                *d = c.wrapping_sub(*up);
+            }
+            pack_rgb(&d, o);
+        }
+    }
+    // Under 16 pixels left.
+    let mut d = [0u8; 64];
+    let d = &mut d[..tail.len()];
+    for ((d, c), up) in d.iter_mut().zip(tail).zip(tail_above) {
+        *d = c.wrapping_sub(*up);
+    }
+    pack_rgb(d, out_tail);
+}
+
+/// Drops every fourth byte: RGBA pixels to RGB. Four pixels at a time through two
+/// little-endian words (a byte at a time took 7 instructions a pixel, a third of encoding).
+fn pack_rgb(rgba: &[u8], rgb: &mut [u8]) {
+    let (quads, tail) = rgba.as_chunks::<16>();
+    let (triples, rest) = rgb.as_chunks_mut::<12>();
+    for (s, d) in quads.iter().zip(triples.iter_mut()) {
+        let [a0, a1, a2, a3, a4, a5, a6, a7, b0, b1, b2, b3, b4, b5, b6, b7] = *s;
+        // Two pixels per word: RGB of the first in bytes 0–2, of the second in 3–5.
+        let pair = |w: u64| (w & 0xFF_FFFF) | ((w >> 8) & 0xFFFF_FF00_0000);
+        let lo = pair(u64::from_le_bytes([a0, a1, a2, a3, a4, a5, a6, a7]));
+        let hi = pair(u64::from_le_bytes([b0, b1, b2, b3, b4, b5, b6, b7]));
+        let [c0, c1, c2, c3, c4, c5, c6, c7] = (lo | (hi << 48)).to_le_bytes();
+        let [c8, c9, c10, c11] = ((hi >> 16) as u32).to_le_bytes();
+        *d = [c0, c1, c2, c3, c4, c5, c6, c7, c8, c9, c10, c11];
+    }
+    for (s, d) in tail.chunks_exact(4).zip(rest.chunks_exact_mut(3)) {
+        d.copy_from_slice(&s[..3]);
+    }
+}
+
+#[cfg(test)]
+pub(super) mod tests {
+    use super::*;
+    use crate::encode::encode_png;
+
+    pub(in crate::encode) fn solid(w: u32, h: u32, px: [u8; 4]) -> Bitmap {
+        Bitmap {
+            width: w,
+            height: h,
+            data: px
+                .iter()
+                .copied()
+                .cycle()
+                .take((w * h * 4) as usize)
+                .collect(),
+        }
+    }
+
+    /// Decoded size and pixels, RGB expanded to RGBA with alpha 255 (what PNG's RGB means).
+    fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+        let (w, h, color, data) = decode_png_raw(bytes);
+        let data = match color {
+            png::ColorType::Rgba => data,
+            png::ColorType::Rgb => data
+                .chunks_exact(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => panic!("unexpected colour type {other:?}"),
+        };
+        (w, h, data)
+    }
+
+    fn decode_png_raw(bytes: Vec<u8>) -> (u32, u32, png::ColorType, Vec<u8>) {
+        let dec = png::Decoder::new(std::io::Cursor::new(bytes));
+        let mut reader = dec.read_info().unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        (info.width, info.height, info.color_type, buf)
+    }
+
+    const MODES: [PngCompression; 3] = [
+        PngCompression::Fast,
+        PngCompression::Default,
+        PngCompression::Small,
+    ];
+
+    /// A chart drawn by the engine: what the encoder really gets.
+    pub(in crate::encode) fn rendered_bar_chart(background: chart_spec::Rgba) -> Bitmap {
+        let config = serde_json::json!({
+            "type": "bar",
+            "data": {"labels": ["a", "b", "c", "d"], "datasets": [
+                {"label": "x", "data": [3, 7, 2, 5], "borderWidth": 2,
+                 "backgroundColor": "rgba(54, 162, 235, 0.6)"}]},
+            "options": {"plugins": {"title": {"display": true, "text": "encode"}}}
+        });
+        let serde_json::Value::Object(config) = config else {
+            unreachable!("a JSON object literal")
+        };
+        let settings = chart_raster_skia::Settings {
+            width: 200.0,
+            height: 150.0,
+            device_pixel_ratio: 2.0,
+            background,
+        };
+        chart_raster_skia::Engine::new()
+            .render_chart(&config, &settings)
+            .unwrap()
+            .bitmap
+    }
+
+    #[test]
+    fn rendered_charts_round_trip_byte_exact_in_every_mode() {
+        // Opaque (white background): written as RGB. Transparent background: RGBA, with the
+        // straight-alpha pixels kept exactly.
+        for (background, color) in [
+            (chart_spec::Rgba::WHITE, png::ColorType::Rgb),
+            (chart_spec::Rgba::TRANSPARENT, png::ColorType::Rgba),
+        ] {
+            let bmp = rendered_bar_chart(background);
+            for mode in MODES {
+                let bytes = encode_png(&bmp, mode).unwrap();
+                let (w, h, got, _) = decode_png_raw(bytes.clone());
+                assert_eq!((w, h, got), (bmp.width, bmp.height, color), "{mode:?}");
+                let (_, _, data) = decode_png(bytes);
+                assert!(data == bmp.data, "{mode:?} {color:?}: pixels differ");
+            }
+        }
+    }
+
+    #[test]
+    fn fast_is_the_default_encoder() {
+        let bmp = rendered_bar_chart(chart_spec::Rgba::WHITE);
+        let [fast, default, _] = MODES.map(|m| encode_png(&bmp, m).unwrap());
+        assert_eq!(fast, default);
+        assert_eq!(
+            crate::encode::encode(&bmp, chart_spec::ImageFormat::Png, 90).unwrap(),
+            default,
+            "encode uses the default mode"
+        );
+    }
+
+    #[test]
+    fn one_translucent_pixel_anywhere_keeps_the_alpha_channel() {
+        // At the start, in the middle of a row (an odd pixel: the second half of a word of
+        // the opacity scan), on the last pixel of a row and at the very end; each of these
+        // rows differs from the row above, so the rows after it repeat it.
+        for at in [0usize, 4095, 4099, 9_999] {
+            let mut bmp = solid(100, 100, [1, 2, 3, 255]);
+            bmp.data[at * 4 + 3] = 254;
+            let bytes = encode_png(&bmp, PngCompression::Default).unwrap();
+            let (_, _, color, _) = decode_png_raw(bytes.clone());
+            assert_eq!(color, png::ColorType::Rgba, "translucent pixel {at}");
+            assert_eq!(decode_png(bytes).2, bmp.data);
+        }
+        let opaque = solid(100, 100, [1, 2, 3, 255]);
+        let (_, _, color, _) =
+            decode_png_raw(encode_png(&opaque, PngCompression::Default).unwrap());
+        assert_eq!(color, png::ColorType::Rgb);
+    }
+
+    #[test]
+    fn png_round_trips() {
+        let bmp = solid(7, 5, [10, 20, 30, 128]);
+        let (w, h, data) = decode_png(encode_png(&bmp, PngCompression::Default).unwrap());
+        assert_eq!((w, h), (7, 5));
+        assert_eq!(data, bmp.data);
+        // Rows that differ from the row above in every byte, wrapping around 0 and 255 (the
+        // `Up` filter's subtraction), and a single-row image; translucent (RGBA) and opaque
+        // (RGB) pixels.
+        for (w, h, opaque) in [
+            (13u32, 11u32, false),
+            (9, 1, false),
+            (13, 11, true),
+            (9, 1, true),
+        ] {
+            let data = (0..w * h * 4)
+                .map(|i| {
+                    if opaque && i % 4 == 3 {
+                        255
+                    } else {
+                        (i.wrapping_mul(2_654_435_761) >> 13) as u8
+                    }
+                })
+                .collect();
+            let bmp = Bitmap {
+                width: w,
+                height: h,
+                data,
+            };
+            let (dw, dh, decoded) = decode_png(encode_png(&bmp, PngCompression::Default).unwrap());
+            assert_eq!((dw, dh), (w, h));
+            assert_eq!(decoded, bmp.data);
+        }
+    }
+
+    #[test]
+    fn up_rgb_is_the_byte_difference_packed_at_every_width() {
+        // Rows of up to 40 pixels (two 16-pixel spans and a tail) where some spans equal the
+        // row above and some differ in one byte only.
+        for n in 0..=40usize {
+            for changed in [None, Some(0), Some(17 * 4 + 2), Some(n * 4)] {
+                let above: Vec<u8> = (0..n * 4).map(|i| (i * 7 + 3) as u8).collect();
+                let mut line = above.clone();
+                if let Some(at) = changed.filter(|&at| at < line.len()) {
+                    line[at] = line[at].wrapping_add(200);
+                }
+                let mut out = vec![0xEE; n * 3];
+                up_rgb(&line, &above, &mut out);
+                let expected: Vec<u8> = (0..n * 4)
+                    .filter(|i| i % 4 != 3)
+                    .map(|i| line[i].wrapping_sub(above[i]))
+                    .collect();
+                assert_eq!(out, expected, "{n} pixels, changed {changed:?}");
+            }
+        }
+    }
+
+    #[test]
+    fn pack_rgb_drops_alpha_at_every_width() {
+        for n in 0..=9usize {
+            let rgba: Vec<u8> = (0..n * 4).map(|i| i as u8).collect();
+            let mut rgb = vec![0xEE; n * 3];
+            pack_rgb(&rgba, &mut rgb);
+            let expected: Vec<u8> = (0..n * 4).filter(|i| i % 4 != 3).map(|i| i as u8).collect();
+            assert_eq!(rgb, expected, "{n} pixels");
+        }
+    }
+}
