@@ -134,33 +134,56 @@ fn size_for(o: &GeoOptions, t: f64) -> f64 {
     }
 }
 
-/// `quantize(v, steps)` of the colour scale.
-fn quantize(v: f64, steps: f64) -> f64 {
-    let per = 1.0 / steps;
-    if v <= per {
-        return 0.0;
-    }
-    if v >= 1.0 - per {
-        return 1.0;
-    }
-    // The plugin walks the bin edges one by one, which a hostile `quantize` (1e15) makes
-    // endless: past [`MAX_QUANTIZE_WALK`] bins (a continuous ramp to the eye) the first edge
-    // past `v` is computed instead of accumulated.
-    if steps > MAX_QUANTIZE_WALK {
-        return ((v / per).floor() + 1.0) * per - per / 2.0;
-    }
-    let mut acc = 0.0;
-    // At most `steps` rounds (steps ≥ 1 here, as 1/steps < v < 1 - 1/steps).
-    while acc < 1.0 {
-        if v < acc {
-            return acc - per / 2.0;
-        }
-        acc += per;
-    }
-    v
+/// `quantize(v, steps)` of the colour scale, its bin edges accumulated once per update.
+///
+/// The plugin walks the edges one by one for every value, adding `1 / steps` each time:
+/// within [`MAX_QUANTIZE_WALK`] bins that is up to 4,096 rounds for each of up to 250,000
+/// values (a second of work that no stop could cut short). The edges are the same for every
+/// value, so they are accumulated once, as the plugin's walk accumulates them (the same
+/// rounding), and each value finds the first edge past it by binary search.
+struct Quantizer {
+    per: f64,
+    /// The walk's edges `0, per, per + per, …` while under 1; empty past
+    /// [`MAX_QUANTIZE_WALK`] bins (a continuous ramp to the eye), where the first edge past
+    /// a value is computed instead of accumulated.
+    edges: Vec<f64>,
 }
 
-/// Most bins [`quantize`] walks edge by edge as the plugin does.
+impl Quantizer {
+    fn new(steps: f64) -> Self {
+        let per = 1.0 / steps;
+        let mut edges = Vec::new();
+        if steps <= MAX_QUANTIZE_WALK {
+            // At most `steps` + 1 edges (steps ≥ 1/4096 of 1 apart).
+            let mut acc = 0.0;
+            while acc < 1.0 && edges.len() <= MAX_QUANTIZE_WALK as usize {
+                edges.push(acc);
+                acc += per;
+            }
+        }
+        Quantizer { per, edges }
+    }
+
+    fn quantize(&self, v: f64) -> f64 {
+        let per = self.per;
+        if v <= per {
+            return 0.0;
+        }
+        if v >= 1.0 - per {
+            return 1.0;
+        }
+        if self.edges.is_empty() {
+            return ((v / per).floor() + 1.0) * per - per / 2.0;
+        }
+        // The walk's answer: the first edge past `v` (none for NaN: `v` itself).
+        match self.edges.get(self.edges.partition_point(|&e| e <= v)) {
+            Some(&e) if v < e => e - per / 2.0,
+            _ => v,
+        }
+    }
+}
+
+/// Most bins [`Quantizer`] accumulates edge by edge as the plugin does.
 const MAX_QUANTIZE_WALK: f64 = 4_096.0;
 
 impl Controller for GeoController {
@@ -211,16 +234,9 @@ impl Controller for GeoController {
             Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
             _ => None,
         };
-        let color = |t: f64| {
-            chromatic::color(
-                &o.interpolate,
-                if o.quantize > 0.0 {
-                    quantize(t, o.quantize)
-                } else {
-                    t
-                },
-            )
-        };
+        let bins = (o.quantize > 0.0).then(|| Quantizer::new(o.quantize));
+        let color =
+            |t: f64| chromatic::color(&o.interpolate, bins.as_ref().map_or(t, |b| b.quantize(t)));
         self.colors = o
             .values
             .iter()
@@ -289,15 +305,64 @@ impl Controller for GeoController {
 mod tests {
     use super::*;
 
+    /// The plugin's walk over the bin edges, for every value.
+    fn walked(v: f64, steps: f64) -> f64 {
+        let per = 1.0 / steps;
+        if v <= per {
+            return 0.0;
+        }
+        if v >= 1.0 - per {
+            return 1.0;
+        }
+        let mut acc = 0.0;
+        while acc < 1.0 {
+            if v < acc {
+                return acc - per / 2.0;
+            }
+            acc += per;
+        }
+        v
+    }
+
     #[test]
     fn quantize_matches_the_plugin() {
-        assert_eq!(quantize(0.1, 5.0), 0.0);
-        assert_eq!(quantize(0.9, 5.0), 1.0);
-        assert!((quantize(0.525, 5.0) - 0.5).abs() < 1e-9);
+        let q = |v, steps| Quantizer::new(steps).quantize(v);
+        assert_eq!(q(0.1, 5.0), 0.0);
+        assert_eq!(q(0.9, 5.0), 1.0);
+        assert!((q(0.525, 5.0) - 0.5).abs() < 1e-9);
         // A hostile bin count answers at once, as the middle of the bin of `v`.
-        assert!((quantize(0.3, 1e15) - 0.3).abs() < 1e-12);
+        assert!((q(0.3, 1e15) - 0.3).abs() < 1e-12);
         // Walked and computed edges agree to rounding at the switch.
-        assert!((quantize(0.3, 4096.0) - quantize(0.3, 4096.0 + 1e-9)).abs() < 1e-9);
+        assert!((q(0.3, 4096.0) - q(0.3, 4096.0 + 1e-9)).abs() < 1e-9);
+        // Looked up in the accumulated edges, every value lands where the walk lands, bit
+        // for bit, edges themselves included.
+        for steps in [1.5, 3.0, 7.0, 10.0, 97.0, 1000.0, 4096.0] {
+            let bins = Quantizer::new(steps);
+            for k in 0..=2_000 {
+                let v = f64::from(k) / 2_000.0;
+                assert_eq!(
+                    bins.quantize(v).to_bits(),
+                    walked(v, steps).to_bits(),
+                    "{v} {steps}"
+                );
+            }
+            for &e in &bins.edges {
+                assert_eq!(bins.quantize(e).to_bits(), walked(e, steps).to_bits());
+            }
+            assert!(bins.quantize(f64::NAN).is_nan());
+        }
+    }
+
+    /// The edges are accumulated once, at most 4,097 of them however many values look them
+    /// up (the walk per value made 250,000 values × 4,096 bins a second of work that polled
+    /// no stop).
+    #[test]
+    fn quantize_bins_are_accumulated_once_and_bounded() {
+        assert_eq!(Quantizer::new(4096.0).edges.len(), 4096);
+        assert!(Quantizer::new(4096.0 - 1e-9).edges.len() <= 4097);
+        assert_eq!(Quantizer::new(5.0).edges.len(), 5);
+        assert!(Quantizer::new(1e15).edges.is_empty());
+        assert!(Quantizer::new(f64::INFINITY).edges.is_empty());
     }
 
     fn legend(horizontal: bool, length: f64) -> LegendScale {
