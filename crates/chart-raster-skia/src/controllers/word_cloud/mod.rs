@@ -25,7 +25,6 @@ use crate::elements::Area;
 use crate::scales::Scale;
 use crate::text::TextEngine;
 use chart_spec::model::{Dataset, DatasetKind, Raw, Word, WordCloudOptions};
-use chart_spec::values::Font;
 use chart_spec::Cancel;
 
 /// d3-cloud's sprite canvas side (`cw << 5`, `ch`).
@@ -99,31 +98,18 @@ fn rotation(w: &Word, rnd: &mut Rnd) -> f64 {
     w.min_rotation + base * (w.max_rotation - w.min_rotation)
 }
 
-/// The sprite of one word (`cloudSprite`): the cell size from the measured width and the
-/// rotation, the word filled and stroked into it, one bit per covered pixel; `None` when the
-/// cell does not fit d3-cloud's sprite canvas.
-fn sprite(
-    text_engine: &TextEngine,
-    w: &Word,
-    text: &str,
-    tag: &mut Tag,
-    pixels: &mut i64,
-    cancel: &Cancel,
-) -> Option<()> {
-    let px = to_i32(f64::from(tag.size + 1)) as f32;
+/// A word's sprite cell (`cloudSprite`'s first half): the measured width's anchor and the
+/// cell size from the width and the rotation; `None` when the cell does not fit d3-cloud's
+/// sprite canvas.
+fn cell(text_engine: &TextEngine, w: &Word, text: &str, size: i32, rotate: f64) -> Option<Cell> {
     let mut spec = w.font.clone();
-    spec.size = px;
-    let font = Font {
-        size: f64::from(px),
-        line_height: f64::from(px) * 1.2,
-        spec: spec.clone(),
-    };
-    let width = f64::from(text_engine.measure(&font.spec, text));
+    spec.size = to_i32(f64::from(size + 1)) as f32;
+    let width = f64::from(text_engine.measure(&spec, text));
     let anchor = -(width / 2.0).floor();
     let mut cw = width + 1.0;
-    let mut ch = f64::from(tag.size << 1);
-    let rad = tag.rotate * std::f64::consts::PI / 180.0;
-    if tag.rotate != 0.0 {
+    let mut ch = f64::from(size << 1);
+    let rad = rotate * std::f64::consts::PI / 180.0;
+    if rotate != 0.0 {
         let (sr, cr) = (libm::sin(rad), libm::cos(rad));
         let (wcr, wsr, hcr, hsr) = (cw * cr, cw * sr, ch * cr, ch * sr);
         cw = f64::from(((to_i32((wcr + hsr).abs().max((wcr - hsr).abs())) + 0x1f) >> 5) << 5);
@@ -135,21 +121,46 @@ fn sprite(
     if cw <= 0 || ch <= 0 || cw >= SPRITE_SIDE || ch >= SPRITE_SIDE {
         return None;
     }
-    *pixels -= cw * ch;
-    if *pixels < 0 {
-        return None;
-    }
+    Some(Cell {
+        cw,
+        ch,
+        anchor,
+        spec,
+    })
+}
+
+/// A measured sprite cell: `cw × ch` pixels (`cw` a multiple of 32), the text drawn at
+/// `anchor` from its middle in the font `spec`.
+#[derive(Debug, Clone)]
+struct Cell {
+    cw: i64,
+    ch: i64,
+    anchor: f64,
+    spec: chart_spec::font::FontSpec,
+}
+
+/// A word's sprite (`cloudSprite`'s second half): the word filled and stroked into its cell,
+/// one bit per covered pixel, the empty rows above it cut off as d3-cloud cuts them.
+fn rasterise(
+    text_engine: &TextEngine,
+    text: &str,
+    cell: &Cell,
+    rotate: f64,
+    padding: f64,
+    cancel: &Cancel,
+) -> Option<Sprite> {
+    let Cell { cw, ch, anchor, .. } = *cell;
     // Grid-fitted like unrotated canvas text; rotated words keep the exact outlines.
-    let scale = (tag.rotate == 0.0).then_some(1.0);
-    let shaped = text_engine.shape(&spec, text, scale, false)?;
+    let scale = (rotate == 0.0).then_some(1.0);
+    let shaped = text_engine.shape(&cell.spec, text, scale, false)?;
     let mut outline = crate::scene::Path::new();
     for g in &shaped.glyphs {
         outline
             .cmds
             .extend(g.path.cmds.iter().map(|c| c.map(|x, y| (x + g.x, y))));
     }
-    let stroke = if tag.padding != 0.0 {
-        (2.0 * tag.padding).clamp(0.0, 1_000.0) as f32
+    let stroke = if padding != 0.0 {
+        (2.0 * padding).clamp(0.0, 1_000.0) as f32
     } else {
         0.0
     };
@@ -158,7 +169,7 @@ fn sprite(
         (
             (cw >> 1) as f32,
             (ch >> 1) as f32,
-            tag.rotate as f32,
+            rotate as f32,
             anchor as f32,
         ),
         stroke,
@@ -168,14 +179,11 @@ fn sprite(
     )
     .unwrap_or_else(|| vec![false; (cw * ch) as usize]);
     let w32 = cw >> 5;
-    tag.width = cw;
-    tag.x1 = cw >> 1;
-    tag.y1 = ch >> 1;
-    tag.x0 = -tag.x1;
-    tag.y0 = -tag.y1;
+    let x1 = cw >> 1;
+    let mut y0 = -(ch >> 1);
     // The rows from the first with a covered pixel (`seen` is never reset: every later row
     // counts), as d3-cloud reads them.
-    let mut h = tag.y1 - tag.y0;
+    let mut h = (ch >> 1) - y0;
     let mut bits: Vec<u32> = Vec::new();
     let mut seen = 0u32;
     let mut seen_row: i64 = -1;
@@ -197,16 +205,127 @@ fn sprite(
             bits.extend(row);
             j += 1;
         } else {
-            tag.y0 += 1;
+            y0 += 1;
             h -= 1;
             y += 1;
         }
     }
-    tag.y1 = tag.y0 + seen_row;
-    bits.truncate(((tag.y1 - tag.y0).max(0) * w32) as usize);
-    tag.sprite = bits;
-    tag.has_text = true;
-    Some(())
+    let y1 = y0 + seen_row;
+    bits.truncate(((y1 - y0).max(0) * w32) as usize);
+    Some(Sprite {
+        width: cw,
+        x0: -x1,
+        x1,
+        y0,
+        y1,
+        bits,
+    })
+}
+
+/// A word's sprite as d3-cloud keeps it on its datum: the cell width, the extent around
+/// the word's position and the bits.
+#[derive(Debug, Clone)]
+struct Sprite {
+    width: i64,
+    x0: i64,
+    x1: i64,
+    y0: i64,
+    y1: i64,
+    bits: Vec<u32>,
+}
+
+/// Where a word's sprite stands. d3-cloud makes every sprite again on each `autoGrow` try
+/// (`stop` deletes them), but a sprite depends on the word alone (text, size, rotation,
+/// padding), not on the board: here each is measured once and drawn at most once over all
+/// the tries (a word of 10,000 combining marks took 0.25 s a sprite, nine times over).
+#[derive(Debug, Clone, Default)]
+enum SpriteState {
+    /// Not measured yet.
+    #[default]
+    Unmeasured,
+    /// No sprite: past d3-cloud's sprite canvas or the pixel budget, or nothing to shape
+    /// (d3-cloud never places it).
+    Skipped,
+    /// Measured, not drawn: its cell was wider than every board tried so far, where no
+    /// position could take it.
+    Measured(Cell),
+    /// Drawn.
+    Drawn(Sprite),
+}
+
+/// The sprites of one layout's words, by word index, and what drawing them may still cost.
+struct Sprites {
+    states: Vec<SpriteState>,
+    /// Sprite pixels left to draw (from [`MAX_SPRITE_PIXELS`]).
+    pixels: i64,
+    /// Sprites drawn so far.
+    drawn: usize,
+}
+
+impl Sprites {
+    fn new(words: usize) -> Self {
+        Sprites {
+            states: vec![SpriteState::Unmeasured; words],
+            pixels: MAX_SPRITE_PIXELS,
+            drawn: 0,
+        }
+    }
+
+    /// `tag`'s sprite for a board `board_width` wide, measured and drawn on first need;
+    /// `None` when the word has none. A cell wider than the board is not drawn: the
+    /// placement's bounds test turns every position down before looking at a pixel (its
+    /// extent `cw` is more than the board's width), so the tag gets the cell's extent and an
+    /// empty sprite, and walks its spiral as it would have.
+    fn sprite_of(
+        &mut self,
+        text_engine: &TextEngine,
+        w: &Word,
+        text: &str,
+        tag: &mut Tag,
+        board_width: f64,
+        cancel: &Cancel,
+    ) -> Option<()> {
+        let state = self.states.get_mut(tag.index)?;
+        if let SpriteState::Unmeasured = state {
+            *state = match cell(text_engine, w, text, tag.size, tag.rotate) {
+                Some(c) => SpriteState::Measured(c),
+                None => SpriteState::Skipped,
+            };
+        }
+        if let SpriteState::Measured(c) = state {
+            if c.cw as f64 > board_width {
+                tag.width = c.cw;
+                tag.x1 = c.cw >> 1;
+                tag.x0 = -tag.x1;
+                tag.y1 = c.ch >> 1;
+                tag.y0 = -tag.y1;
+                tag.sprite = Vec::new();
+                tag.has_text = true;
+                return Some(());
+            }
+            self.pixels -= c.cw * c.ch;
+            *state = if self.pixels < 0 {
+                SpriteState::Skipped
+            } else {
+                self.drawn += 1;
+                match rasterise(text_engine, text, c, tag.rotate, tag.padding, cancel) {
+                    Some(s) => SpriteState::Drawn(s),
+                    None => SpriteState::Skipped,
+                }
+            };
+        }
+        let SpriteState::Drawn(s) = state else {
+            return None;
+        };
+        tag.width = s.width;
+        tag.x0 = s.x0;
+        tag.x1 = s.x1;
+        tag.y0 = s.y0;
+        tag.y1 = s.y1;
+        tag.sprite.clone_from(&s.bits);
+        tag.has_text = true;
+        Some(())
+    }
 }
 
 /// The board of placed words: `(size[0] >> 5) × size[1]` 32-bit words.
@@ -328,6 +447,7 @@ fn run_cloud(
     rotations: &[f64],
     size: (f64, f64),
     rnd: &mut Rnd,
+    sprites: &mut Sprites,
     cancel: &Cancel,
 ) -> Vec<Placed> {
     let sw = i64::from(to_i32(size.0) >> 5);
@@ -359,7 +479,6 @@ fn run_cloud(
     let mut placed = Vec::new();
     let mut bounds: Option<((i64, i64), (i64, i64))> = None;
     let mut steps = 0u64;
-    let mut pixels = MAX_SPRITE_PIXELS;
     for mut tag in order {
         if cancel.is_cancelled() {
             break;
@@ -370,7 +489,9 @@ fn run_cloud(
             continue;
         };
         if tag.size <= 0
-            || sprite(text_engine, w, text, &mut tag, &mut pixels, cancel).is_none()
+            || sprites
+                .sprite_of(text_engine, w, text, &mut tag, size.0, cancel)
+                .is_none()
             || !tag.has_text
         {
             continue;
@@ -446,6 +567,7 @@ impl WordCloudController {
             .collect();
         // autoGrow: a larger board while words are left over.
         let mut factor = 1.0;
+        let mut sprites = Sprites::new(o.words.len());
         let mut tries = if o.max_tries.is_finite() {
             o.max_tries.clamp(0.0, 8.0) as u32
         } else {
@@ -459,6 +581,7 @@ impl WordCloudController {
                 &rotations,
                 (w * factor, h * factor),
                 &mut rnd,
+                &mut sprites,
                 &self.cancel,
             );
             if placed.len() < self.labels.len().min(o.words.len())
@@ -537,5 +660,81 @@ mod tests {
         // `last << 32` is `last << 0` in JavaScript: d3-cloud ors the previous word again.
         assert_eq!(Board::shifted(0b1, Some(0), 0), 0b1);
         assert_eq!(Board::shifted(0, Some(0x8000_0000), 4), 0x0800_0000);
+    }
+
+    fn word(size: f64, padding: f64) -> Word {
+        Word {
+            size,
+            color: chart_spec::Rgba::BLACK,
+            font: chart_spec::font::FontSpec::default(),
+            layout_weight: "1".into(),
+            style: "normal".into(),
+            rotate: Some(0.0),
+            min_rotation: -90.0,
+            max_rotation: 0.0,
+            rotation_steps: 2.0,
+            padding,
+            stroke: None,
+        }
+    }
+
+    /// The `autoGrow` tries of `lay_out_words` over an 800 × 600 board growing by 1.2:
+    /// what was placed in each, and how many sprites were drawn in all.
+    fn tries(words: Vec<Word>, texts: &[String], tries: usize) -> (Vec<usize>, usize) {
+        let text = TextEngine::system();
+        let o = WordCloudOptions {
+            words,
+            seed: 0.0,
+            fit: false,
+            max_tries: tries as f64,
+            scaling_factor: 1.2,
+        };
+        let rotations = vec![0.0; texts.len()];
+        let mut rnd = Rnd(0.0);
+        let mut sprites = Sprites::new(texts.len());
+        let mut factor = 1.0;
+        let mut placed = Vec::new();
+        for _ in 0..=tries {
+            let size = (800.0 * factor, 600.0 * factor);
+            let cancel = Cancel::new();
+            let p = run_cloud(
+                &text,
+                &o,
+                texts,
+                &rotations,
+                size,
+                &mut rnd,
+                &mut sprites,
+                &cancel,
+            );
+            placed.push(p.len());
+            factor *= 1.2;
+        }
+        (placed, sprites.drawn)
+    }
+
+    /// A sprite depends on the word, not the board: each `autoGrow` try reuses it (d3-cloud
+    /// drew every sprite again on each try: a word of 10,000 combining marks at 500 px with
+    /// `padding: 86`, too tall for the board, cost 0.25 s a try, nine tries at most).
+    #[test]
+    fn the_tries_of_autogrow_draw_each_sprite_once() {
+        let texts = vec![format!("a{}", "\u{301}".repeat(9_999)), "b".into()];
+        let (placed, drawn) = tries(vec![word(500.0, 86.0), word(20.0, 1.0)], &texts, 3);
+        assert_eq!(drawn, 2);
+        // The tall word (its marks stacked above it) fits the fourth board only, 1,037 px
+        // high; the small one fits every board.
+        assert_eq!(placed, vec![1, 1, 1, 2]);
+    }
+
+    /// A word wider than the board (here 10,000 letters at 30 px, about 20,000 px, past
+    /// d3-cloud's sprite canvas, and a 1,700 px one on a 800-1,382 px board) is measured,
+    /// never drawn: no position could take it.
+    #[test]
+    fn a_word_wider_than_every_board_is_never_drawn() {
+        let texts = vec!["W".repeat(10_000), "W".repeat(60), "b".into()];
+        let words = vec![word(30.0, 86.0), word(30.0, 86.0), word(20.0, 1.0)];
+        let (placed, drawn) = tries(words, &texts, 3);
+        assert_eq!(drawn, 1);
+        assert_eq!(placed, vec![1, 1, 1, 1]);
     }
 }
