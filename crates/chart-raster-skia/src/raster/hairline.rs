@@ -12,7 +12,7 @@
 //! lengthened segments out, so that every run is drawn with butt caps.
 
 use tiny_skia::{IntRect, Pixmap, Point};
-use tiny_skia::{LineCap, Mask, Paint, Path, PathBuilder, PathSegment, PathStroker};
+use tiny_skia::{LineCap, Mask, Paint, Path, PathBuilder, PathSegment};
 use tiny_skia::{Stroke, Transform};
 
 /// Where a long hairline is cut: a run ends at the first segment boundary past `verbs`
@@ -34,8 +34,8 @@ impl Cut {
 }
 
 /// Strokes `path` under `t` with `st`, a stroke tiny-skia draws as a hairline, painting what
-/// `pixmap.stroke_path` paints: the dash pattern first (in user space, at the transform's
-/// resolution), then the hairline. A (dashed) path longer than `cut` is drawn in device
+/// `pixmap.stroke_path` paints once the dash pattern is applied (the caller applies it:
+/// `dash.rs`; `st`'s own pattern is not). A path longer than `cut` is drawn in device
 /// space in [`runs`], with `stop` polled before each.
 #[allow(clippy::too_many_arguments)]
 pub(super) fn stroke(
@@ -48,21 +48,6 @@ pub(super) fn stroke(
     cut: Cut,
     stop: &dyn Fn() -> bool,
 ) {
-    let dashed;
-    let path = match &st.dash {
-        Some(d) => match path.dash(d, PathStroker::compute_resolution_scale(&t)) {
-            Some(p) => {
-                dashed = p;
-                &dashed
-            }
-            // tiny-skia draws nothing when the dasher gives up.
-            None => return,
-        },
-        None => path,
-    };
-    if st.dash.is_some() && stop() {
-        return;
-    }
     let Some(device) = path.clone().transform(t) else {
         return;
     };
@@ -474,8 +459,9 @@ mod tests {
             } else {
                 transforms[(case / 3 % 4) as usize]
             };
+            let (list, offset) = ([3.0, 2.5], case as f32 % 4.0);
             let dash = (case % 5 == 4)
-                .then(|| tiny_skia::StrokeDash::new(vec![3.0, 2.5], case as f32 % 4.0))
+                .then(|| tiny_skia::StrokeDash::new(list.to_vec(), offset))
                 .flatten();
             let st = Stroke {
                 // A hairline: each mapped unit axis at most one pixel (`max + min / 2`).
@@ -497,7 +483,30 @@ mod tests {
                 verbs,
                 pixels: [f32::INFINITY, 30.0, 200.0][(case % 11 % 3) as usize],
             };
-            stroke(&mut actual, &path, &paint, &st, t, mask, cut, &|| false);
+            // The pattern first, as the painter applies it.
+            let dashed = match st.dash {
+                Some(_) => {
+                    let res = tiny_skia::PathStroker::compute_resolution_scale(&t);
+                    crate::raster::dash::dash(&path, &list, offset, res, &|| false)
+                }
+                None => Some(path.clone()),
+            };
+            let undashed = Stroke {
+                dash: None,
+                ..st.clone()
+            };
+            if let Some(dashed) = dashed {
+                stroke(
+                    &mut actual,
+                    &dashed,
+                    &paint,
+                    &undashed,
+                    t,
+                    mask,
+                    cut,
+                    &|| false,
+                );
+            }
             assert!(
                 actual.data() == expected.data(),
                 "case {case}: cap {cap:?}, {t:?}, runs of {verbs}: {path:?}"
@@ -529,14 +538,16 @@ mod tests {
         let polls = std::cell::Cell::new(0);
         let stop = || {
             polls.set(polls.get() + 1);
-            polls.get() > 2 // after the dash and the first run
+            polls.get() > 1 // after the first run
         };
         let mut cut = Pixmap::new(100, 50).unwrap();
         let runs = Cut {
             verbs: 100,
             pixels: f32::INFINITY,
         };
-        stroke(&mut cut, &path, &paint, &st, t, None, runs, &stop);
+        let dashed = crate::raster::dash::dash(&path, &[4.0, 4.0], 0.0, 1.0, &|| false).unwrap();
+        let st = Stroke { dash: None, ..st };
+        stroke(&mut cut, &dashed, &paint, &st, t, None, runs, &stop);
         assert!(painted(&cut) > 0 && painted(&cut) < painted(&whole) / 2);
     }
 }

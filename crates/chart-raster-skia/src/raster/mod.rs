@@ -44,6 +44,7 @@ mod band;
 mod clip;
 mod convert;
 mod coverage;
+mod dash;
 mod edges;
 pub mod glyphs;
 pub(crate) mod guard;

@@ -8,7 +8,7 @@ use super::convert::{
 };
 use super::rectilinear::Rectilinear;
 use super::{
-    band, clip::ClipStack, glyphs::GlyphCache, guard, hairline, pool::Pool, rect, supersample,
+    band, clip::ClipStack, dash, glyphs::GlyphCache, guard, hairline, pool::Pool, rect, supersample,
 };
 use crate::scene::{Item, Paint, Path, Stroke, Transform};
 use crate::text::TextEngine;
@@ -333,7 +333,23 @@ impl Painter<'_> {
             self.fill_device_rect(r, p, t);
             return;
         }
-        let st = stroke_style(stroke);
+        let mut st = stroke_style(stroke);
+        // The dash pattern first, as `stroke_path` applies it, in runs a stop can come
+        // between (`dash.rs`: up to a million dashes were one 0.4 s call).
+        let res_scale = tiny_skia::PathStroker::compute_resolution_scale(&ts(t));
+        let dashed;
+        let src = match st.dash.take() {
+            Some(_) => {
+                match dash::dash(&tp, &stroke.dash, stroke.dash_offset, res_scale, self.stop) {
+                    Some(p) => {
+                        dashed = p;
+                        &dashed
+                    }
+                    None => return, // tiny-skia draws nothing when the dasher gives up
+                }
+            }
+            None => &tp,
+        };
         if is_hairline(stroke.width, t) {
             // Joins reach at most miter-limit half-widths out (square caps √2). The scale is
             // the guard's (the longer mapped unit axis); tiny-skia's hairline test above is
@@ -348,24 +364,12 @@ impl Painter<'_> {
             // clip, 20 s; a dashed or curved line of 99,000 points, 30-115 s): it is drawn in
             // runs with the stop polled between them.
             let cut = hairline::Cut::DEFAULT;
-            hairline::stroke(self.pixmap, &tp, &sp, &st, ts(t), mask, cut, self.stop);
+            hairline::stroke(self.pixmap, src, &sp, &st, ts(t), mask, cut, self.stop);
             return;
         }
         // A thick stroke, as `stroke_path` draws it (dash, outline, fill), by hand: the
         // outline's own bounds tell whether the clip can be left out, where the miter-limit
         // bound above would reach far past a dataset's line and always need the clip mask.
-        let res_scale = tiny_skia::PathStroker::compute_resolution_scale(&ts(t));
-        let dashed;
-        let src = match &st.dash {
-            Some(d) => match tp.dash(d, res_scale) {
-                Some(p) => {
-                    dashed = p;
-                    &dashed
-                }
-                None => return,
-            },
-            None => &tp,
-        };
         if self.cancelled() {
             return;
         }
