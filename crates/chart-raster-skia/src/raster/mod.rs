@@ -115,13 +115,7 @@ fn rasterize_until(
         .premultiply()
         .to_color_u8();
     let fill = [fill.red(), fill.green(), fill.blue(), fill.alpha()];
-    let data = if fill.iter().all(|&v| v == fill[0]) {
-        pool.take_filled(len, fill[0])
-    } else {
-        let mut data = pool.take_filled(len, 0);
-        rect::fill_pixels(&mut data, fill);
-        data
-    };
+    let data = pool.take_pixels(len, fill);
     let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
     let base = Transform {
         a: dpr,

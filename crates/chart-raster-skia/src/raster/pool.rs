@@ -41,23 +41,55 @@ impl Pool {
         self.inner.lock().unwrap_or_else(|e| e.into_inner())
     }
 
-    /// A buffer of `len` bytes, every one `value`: a kept one when one is large enough
-    /// (the smallest such, so large ones stay for large renders), else a new one.
+    /// A kept buffer of at least `len` bytes' capacity (the smallest such, so large ones stay
+    /// for large renders), with whatever it held.
+    fn take_kept(&self, len: usize) -> Option<Vec<u8>> {
+        let mut kept = self.lock();
+        let best = kept
+            .bytes
+            .iter()
+            .enumerate()
+            .filter(|(_, b)| b.capacity() >= len)
+            .min_by_key(|(_, b)| b.capacity())
+            .map(|(i, _)| i);
+        best.map(|i| kept.bytes.swap_remove(i))
+    }
+
+    /// A buffer of `len` bytes, every one `value`: a kept one when one is large enough,
+    /// else a new one.
     pub fn take_filled(&self, len: usize, value: u8) -> Vec<u8> {
-        let kept = {
-            let mut kept = self.lock();
-            let best = kept
-                .bytes
-                .iter()
-                .enumerate()
-                .filter(|(_, b)| b.capacity() >= len)
-                .min_by_key(|(_, b)| b.capacity())
-                .map(|(i, _)| i);
-            best.map(|i| kept.bytes.swap_remove(i))
-        };
-        let mut buf = kept.unwrap_or_default();
+        let mut buf = self.take_kept(len).unwrap_or_default();
         buf.clear();
         buf.resize(len, value);
+        buf
+    }
+
+    /// A buffer of `len` bytes (a multiple of 4) holding `pixel` over and over: the bitmap
+    /// with its background. Written once, in 32-byte stores: a kept buffer is only cut to
+    /// length (clearing it first, as [`Pool::take_filled`] does, writes the 7.7 MB of a
+    /// default bitmap twice when the background is not one byte repeated), and a new one
+    /// comes zeroed from the allocator without a pass of its own.
+    pub fn take_pixels(&self, len: usize, pixel: [u8; 4]) -> Vec<u8> {
+        let mut buf = match self.take_kept(len) {
+            Some(mut buf) => {
+                buf.truncate(len);
+                buf.resize(len, 0);
+                buf
+            }
+            None => vec![0; len],
+        };
+        let mut pattern = [0u8; 32];
+        for p in pattern.chunks_exact_mut(4) {
+            p.copy_from_slice(&pixel);
+        }
+        let mut chunks = buf.chunks_exact_mut(pattern.len());
+        for c in &mut chunks {
+            c.copy_from_slice(&pattern);
+        }
+        // `len` is whole pixels, so the tail starts on a pixel as the pattern does.
+        for (b, p) in chunks.into_remainder().iter_mut().zip(pattern) {
+            *b = p;
+        }
         buf
     }
 
@@ -147,6 +179,23 @@ mod tests {
         let c = pool.take_filled(2000, 0);
         assert!(c.len() == 2000 && c.iter().all(|&v| v == 0));
         assert_eq!(pool.pooled_bytes(), 1000, "the small one is still kept");
+    }
+
+    #[test]
+    fn pixels_fill_every_byte_of_kept_and_new_buffers() {
+        let pool = Pool::default();
+        let px = [1, 2, 3, 4];
+        for len in [0, 4, 28, 32, 36, 1000, 4004] {
+            let b = pool.take_pixels(len, px);
+            assert_eq!(b.len(), len);
+            assert!(b.chunks_exact(4).all(|c| c == px), "{len} bytes");
+            // Returned dirty, handed out again for a shorter and a longer request.
+            let mut b = b;
+            b.iter_mut().for_each(|v| *v = 9);
+            pool.give(b);
+        }
+        let b = pool.take_pixels(4000, [7, 7, 7, 7]);
+        assert!(b.len() == 4000 && b.iter().all(|&v| v == 7));
     }
 
     #[test]
