@@ -14,7 +14,15 @@ pub(super) fn color(c: Rgba) -> tiny_skia::Color {
 }
 
 pub(super) fn build_path(path: &Path) -> Option<tiny_skia::Path> {
-    let mut pb = tiny_skia::PathBuilder::with_capacity(path.cmds.len(), path.cmds.len() * 2);
+    let pb = tiny_skia::PathBuilder::with_capacity(path.cmds.len(), path.cmds.len() * 2);
+    build_path_in(pb, path)
+}
+
+/// [`build_path`] in the vectors of an empty builder `pb` (kept from an earlier path).
+pub(super) fn build_path_in(
+    mut pb: tiny_skia::PathBuilder,
+    path: &Path,
+) -> Option<tiny_skia::Path> {
     for cmd in &path.cmds {
         match *cmd {
             PathCmd::MoveTo(x, y) => pb.move_to(x, y),

@@ -135,6 +135,7 @@ fn rasterize_until(
         text,
         sprite: None,
         stop,
+        buffers: Default::default(),
     };
     // Polled between items, and within an item between its stages and the bands of a huge
     // fill (`band.rs`): a cancelled render stops within a fraction of one item.

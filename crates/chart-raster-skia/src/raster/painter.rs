@@ -3,7 +3,7 @@
 //! for the rest.
 
 use super::convert::{
-    build_path, device_bounds, device_rect, device_space, is_hairline, paint, stroke_style,
+    build_path_in, device_bounds, device_rect, device_space, is_hairline, paint, stroke_style,
     stroked_segment_rect, ts,
 };
 use super::rectilinear::Rectilinear;
@@ -19,16 +19,37 @@ enum Brush {
 }
 
 impl Brush {
-    /// The brush of a paint; `None` when only tiny-skia draws it.
-    fn of(p: &Paint) -> Option<Brush> {
-        match p {
-            Paint::Solid(c) => Some(Brush::Solid(rect::SolidColor::new(*c))),
-            _ => None,
-        }
-    }
-
     fn is_invisible(&self) -> bool {
         matches!(self, Brush::Solid(c) if c.is_transparent())
+    }
+}
+
+/// Allocations that one item hands on to the next: a scatter chart draws thousands of small
+/// paths, and building each in fresh vectors (the path, its device copy, the stroker's
+/// working paths) cost as much in the allocator as its stroking.
+#[derive(Default)]
+pub(super) struct ItemBuffers {
+    /// Emptied paths' vectors, built into again (a few at most).
+    builders: Vec<tiny_skia::PathBuilder>,
+    /// Keeps its working paths between strokes (`Path::stroke` makes a new one each time;
+    /// every call starts from the same state, so the outline is the same).
+    stroker: tiny_skia::PathStroker,
+}
+
+impl ItemBuffers {
+    /// How many emptied paths are kept.
+    const MAX_BUILDERS: usize = 4;
+
+    /// `path` as a tiny-skia path, built in kept vectors.
+    fn build(&mut self, path: &Path) -> Option<tiny_skia::Path> {
+        build_path_in(self.builders.pop().unwrap_or_default(), path)
+    }
+
+    /// Keeps `path`'s vectors for the next [`ItemBuffers::build`].
+    fn keep(&mut self, path: tiny_skia::Path) {
+        if self.builders.len() < Self::MAX_BUILDERS {
+            self.builders.push(path.clear());
+        }
     }
 }
 
@@ -47,6 +68,7 @@ pub(super) struct Painter<'a> {
     /// The render's stop signal, also polled between the stages of one item and the bands
     /// of a fill (a path of a quarter million curves takes seconds to stroke and fill).
     pub(super) stop: &'a dyn Fn() -> bool,
+    pub(super) buffers: ItemBuffers,
 }
 
 impl Painter<'_> {
@@ -104,30 +126,55 @@ impl Painter<'_> {
             self.fill_device_rect(r, p, t);
             return;
         }
-        let Some(tp) = build_path(path) else {
+        let Some(tp) = self.buffers.build(path) else {
             return;
         };
         if self.cancelled() {
             return;
         }
-        if let Paint::Solid(c) = p {
-            if self.fill_rectilinear(&tp, *c, t) {
-                return;
-            }
-        }
-        if let Some(brush) = Brush::of(p) {
-            if self.fill_covered(&tp, brush, t) {
-                return;
-            }
-        }
+        self.fill_path(tp, p, t);
+    }
+
+    /// Fills `tp` (user space, mapped by `t`: a path or a stroke's outline) with the
+    /// non-zero rule, as tiny-skia's `fill_path` would: a solid colour through the exact
+    /// fillers (`fill_rectilinear`, `fill_covered`), on the path mapped to device space
+    /// once for all of them, other paints by tiny-skia. The path's vectors are kept.
+    fn fill_path(&mut self, tp: tiny_skia::Path, p: &Paint, t: Transform) {
+        // An invisible paint changes no pixel (tiny-skia draws nothing for it either).
         let Some(sp) = paint(p) else {
+            self.buffers.keep(tp);
             return;
         };
-        let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, 0.0), self.pool) else {
+        // The bounds tiny-skia's path picks its clip mask by.
+        let bounds = device_bounds(&tp, t, 0.0);
+        let Paint::Solid(c) = p else {
+            if let Ok(mask) = self.clips.mask_for(bounds, self.pool) {
+                self.pixmap
+                    .fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
+            }
+            self.buffers.keep(tp);
             return;
         };
-        self.pixmap
-            .fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
+        // As `fill_path` maps a path before filling it (nothing drawn when that fails). The
+        // fallbacks below draw the mapped path with the identity, which `fill_path` does with
+        // `tp` and `t` itself; a solid colour has no shader to map.
+        let Some(dp) = tp.transform(ts(t)) else {
+            return;
+        };
+        let drawn = self.fill_rectilinear(&dp, bounds, *c)
+            || self.fill_covered(&dp, bounds, Brush::Solid(rect::SolidColor::new(*c)));
+        if !drawn {
+            if let Ok(mask) = self.clips.mask_for(bounds, self.pool) {
+                self.pixmap.fill_path(
+                    &dp,
+                    &sp,
+                    tiny_skia::FillRule::Winding,
+                    tiny_skia::Transform::identity(),
+                    mask,
+                );
+            }
+        }
+        self.buffers.keep(dp);
     }
 
     /// Fills a path (user space, mapped by `t`) in a solid colour exactly as `fill_path`
@@ -137,12 +184,17 @@ impl Painter<'_> {
     /// chain of stages for every run of every scanline, which made a filled radar area cost
     /// more than all of a bar chart's bars, and its run-length rows and blitters made most
     /// of a scatter chart's drawing. `false` when tiny-skia is to draw it.
-    fn fill_covered(&mut self, tp: &tiny_skia::Path, brush: Brush, t: Transform) -> bool {
+    fn fill_covered(
+        &mut self,
+        dp: &tiny_skia::Path,
+        bounds: Option<[f32; 4]>,
+        brush: Brush,
+    ) -> bool {
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
         if pw >= 8192 || ph >= 8192 {
             return false; // tiny-skia tiles such bitmaps
         }
-        let Some(bounds) = device_bounds(tp, t, 0.0) else {
+        let Some(bounds) = bounds else {
             return false;
         };
         // The pixels the supersampler may cover (it covers the rounded-out bounds).
@@ -175,11 +227,7 @@ impl Painter<'_> {
         };
         // Our copy of the supersampler hands the rows over as it covers them, without the
         // scratch mask, and polls the stop itself every few dozen rows (no bands needed).
-        // As `fill_path` maps a path before covering it (nothing drawn when that fails).
-        let Some(dp) = device_path(tp, t) else {
-            return true;
-        };
-        if supersample::cover(&dp, pw, ph, self.stop, &mut blend).is_some() {
+        if supersample::cover(dp, pw, ph, self.stop, &mut blend).is_some() {
             return true;
         }
         // What it leaves (a path to clip to the bitmap) tiny-skia covers into the scratch
@@ -192,8 +240,8 @@ impl Painter<'_> {
         };
         band::cover_rows(
             scratch,
-            tp,
-            ts(t),
+            dp,
+            tiny_skia::Transform::identity(),
             [x0, y0, x1, y1],
             band::Banding::DEFAULT,
             self.stop,
@@ -208,25 +256,21 @@ impl Painter<'_> {
     /// draw it (a curve, a slant, more edges than a few rectangles have).
     fn fill_rectilinear(
         &mut self,
-        tp: &tiny_skia::Path,
+        dp: &tiny_skia::Path,
+        bounds: Option<[f32; 4]>,
         c: chart_spec::Rgba,
-        t: Transform,
     ) -> bool {
         /// Paths with more verbs than a few rectangles have are not looked at.
         const MAX_VERBS: usize = 24;
-        if tp.verbs().len() > MAX_VERBS {
+        let verbs = dp.verbs();
+        if verbs.len() > MAX_VERBS || verbs.iter().any(|v| is_curve(*v)) {
             return false;
         }
         let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
-        // As `fill_path` maps a path before filling it.
-        let Some(dp) = device_path(tp, t) else {
+        let Some(shape) = Rectilinear::of(dp, pw, ph) else {
             return false;
         };
-        let Some(shape) = Rectilinear::of(&dp, pw, ph) else {
-            return false;
-        };
-        // The bounds the tiny-skia path would pick its clip mask by.
-        let Some(bounds) = device_bounds(tp, t, 0.0) else {
+        let Some(bounds) = bounds else {
             return false;
         };
         if let Ok(clip) = self.clips.rect_clip_for(bounds, self.pool) {
@@ -323,13 +367,15 @@ impl Painter<'_> {
         let stroke = &guard::stroke(stroke, path, t);
         let reach = guard::stroke_reach(stroke, t);
         let path = &*guard::path(path, t, self.canvas(), reach, false);
-        let Some(tp) = build_path(path) else {
+        let Some(tp) = self.buffers.build(path) else {
             return;
         };
         let Some(sp) = paint(p) else {
+            self.buffers.keep(tp);
             return;
         };
         if let Some(r) = stroked_segment_rect(path, stroke, t) {
+            self.buffers.keep(tp);
             self.fill_device_rect(r, p, t);
             return;
         }
@@ -356,15 +402,15 @@ impl Painter<'_> {
             // its own cruder length (`max + min / 2`), which `is_hairline` has to match.
             let scale = guard::max_scale(t);
             let pad = stroke.width * 0.5 * stroke.miter_limit.max(1.5) * scale + 1.0;
-            let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) else {
-                return;
-            };
-            // One tiny-skia call cannot be stopped, and a long hairline takes seconds to
-            // minutes (found by `cargo xtask sweep`: a map outline of 50,000 rings under a
-            // clip, 20 s; a dashed or curved line of 99,000 points, 30-115 s): it is drawn in
-            // runs with the stop polled between them.
-            let cut = hairline::Cut::DEFAULT;
-            hairline::stroke(self.pixmap, src, &sp, &st, ts(t), mask, cut, self.stop);
+            if let Ok(mask) = self.clips.mask_for(device_bounds(&tp, t, pad), self.pool) {
+                // One tiny-skia call cannot be stopped, and a long hairline takes seconds to
+                // minutes (found by `cargo xtask sweep`: a map outline of 50,000 rings under
+                // a clip, 20 s; a dashed or curved line of 99,000 points, 30-115 s): it is
+                // drawn in runs with the stop polled between them.
+                let cut = hairline::Cut::DEFAULT;
+                hairline::stroke(self.pixmap, src, &sp, &st, ts(t), mask, cut, self.stop);
+            }
+            self.buffers.keep(tp);
             return;
         }
         // A thick stroke, as `stroke_path` draws it (dash, outline, fill), by hand: the
@@ -373,33 +419,18 @@ impl Painter<'_> {
         if self.cancelled() {
             return;
         }
-        let Some(outline) = src.stroke(&st, res_scale) else {
+        let outline = self.buffers.stroker.stroke(src, &st, res_scale);
+        self.buffers.keep(tp);
+        let Some(outline) = outline else {
             return;
         };
         if self.cancelled() {
             return;
         }
-        // A rectangle's outline (a node's or a legend box's border) is a ring.
-        if let Paint::Solid(c) = p {
-            if self.fill_rectilinear(&outline, *c, t) {
-                return;
-            }
-        }
-        // A solid outline is covered like a solid fill (`fill_covered`: rows straight from
-        // our supersampler, a huge outline in bands that a cancel can stop between).
-        if let Some(brush) = Brush::of(p) {
-            if self.fill_covered(&outline, brush, t) {
-                return;
-            }
-        }
-        let Ok(mask) = self
-            .clips
-            .mask_for(device_bounds(&outline, t, 0.0), self.pool)
-        else {
-            return;
-        };
-        self.pixmap
-            .fill_path(&outline, &sp, tiny_skia::FillRule::Winding, ts(t), mask);
+        // The outline is filled as a path is: a rectangle's (a node's or a legend box's
+        // border) is a ring, a solid one is covered by our supersampler (a huge one in bands
+        // that a cancel can stop between).
+        self.fill_path(outline, p, t);
     }
 
     pub(super) fn push_clip(&mut self, path: &Path, transform: Transform) {
@@ -409,22 +440,19 @@ impl Painter<'_> {
     }
 }
 
-/// `tp` mapped by `t` to device space (borrowed when `t` is the identity); `None` when the
-/// mapping fails (tiny-skia then draws nothing).
-fn device_path(
-    tp: &tiny_skia::Path,
-    t: Transform,
-) -> Option<std::borrow::Cow<'_, tiny_skia::Path>> {
-    if ts(t).is_identity() {
-        return Some(std::borrow::Cow::Borrowed(tp));
-    }
-    tp.clone().transform(ts(t)).map(std::borrow::Cow::Owned)
+/// A curve has no place in a rectilinear path.
+fn is_curve(v: tiny_skia_path::PathVerb) -> bool {
+    matches!(
+        v,
+        tiny_skia_path::PathVerb::Quad | tiny_skia_path::PathVerb::Cubic
+    )
 }
 
 #[cfg(test)]
 pub(super) mod tests {
     use super::*;
     use crate::raster::clip::ClipStack;
+    use crate::raster::convert::build_path;
     use crate::raster::Reuse;
     use crate::scene::PathCmd;
     use crate::text::TextEngine;
@@ -448,6 +476,7 @@ pub(super) mod tests {
             text,
             sprite: None,
             stop: &|| false,
+            buffers: ItemBuffers::default(),
         }
     }
 
@@ -748,6 +777,82 @@ pub(super) mod tests {
                 painted(&whole)
             );
         }
+    }
+
+    /// One painter drawing a long run of items (fills and strokes of circles, polylines
+    /// and rectangles, some dashed, some under a transform), each built in the vectors the
+    /// one before left and stroked by the kept stroker: byte for byte what tiny-skia draws
+    /// item by item with fresh paths.
+    #[test]
+    fn items_in_kept_buffers_match_tiny_skia() {
+        let (w, h) = (80u32, 60u32);
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let mut next = xorshift(0x51_7cc1_b727_220a);
+        let mut expected = tiny_skia::Pixmap::new(w, h).unwrap();
+        expected.fill(tiny_skia::Color::WHITE);
+        let mut actual = expected.clone();
+        let mut painter = bare_painter(&mut actual, &reuse, &text);
+        for case in 0..600 {
+            let mut coord = |max: u32| next(max as u64 * 100) as f32 / 100.0;
+            let mut path = Path::new();
+            match case % 3 {
+                0 => {
+                    let r = 0.5 + coord(8);
+                    path.circle(coord(w), coord(h), r);
+                }
+                1 => {
+                    path.move_to(coord(w), coord(h));
+                    for _ in 0..1 + case % 5 {
+                        path.line_to(coord(w), coord(h));
+                    }
+                }
+                _ => {
+                    path.rect(coord(w), coord(h), coord(20), coord(20));
+                }
+            }
+            let c = Rgba {
+                r: next(256) as u8,
+                g: next(256) as u8,
+                b: next(256) as u8,
+                a: 1 + next(255) as u8,
+            };
+            let t = if case % 4 == 1 {
+                Transform {
+                    a: 0.5,
+                    b: 0.0,
+                    c: 0.0,
+                    d: 0.5,
+                    e: 3.0,
+                    f: 2.0,
+                }
+            } else {
+                Transform::IDENTITY
+            };
+            let stroke = (case % 2 == 1).then(|| Stroke {
+                width: 0.5 + next(40) as f32 / 10.0,
+                dash: if case % 10 == 3 {
+                    vec![3.0, 2.0]
+                } else {
+                    Vec::new()
+                },
+                ..Stroke::default()
+            });
+            let sp = paint(&Paint::Solid(c)).unwrap();
+            let tp = build_path(&path).unwrap();
+            match &stroke {
+                Some(s) => {
+                    expected.stroke_path(&tp, &sp, &stroke_style(s), ts(t), None);
+                    painter.stroke(&path, &Paint::Solid(c), s, t);
+                }
+                None => {
+                    expected.fill_path(&tp, &sp, tiny_skia::FillRule::Winding, ts(t), None);
+                    painter.fill(&path, &Paint::Solid(c), t);
+                }
+            }
+        }
+        drop(painter);
+        assert!(actual.data() == expected.data());
     }
 
     /// Scatter points (small filled and stroked circles at any sub-pixel position, some

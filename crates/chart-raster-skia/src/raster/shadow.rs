@@ -90,6 +90,7 @@ impl Painter<'_> {
                 text: self.text,
                 sprite: None,
                 stop: self.stop,
+                buffers: Default::default(),
             };
             sub.item(item);
             let Painter { clips, scratch, .. } = sub;
