@@ -372,8 +372,8 @@ fn render(args: Render) -> anyhow::Result<i32> {
         request(input, &flags)
     };
     // Validate (budgets included) before starting anything, so bad options fail fast.
-    let opts =
-        RenderOptions::from_json_with_limits(&req, &config.limits).map_err(ServiceError::from)?;
+    let opts = RenderOptions::from_json_value_with_limits(req, &config.limits)
+        .map_err(ServiceError::from)?;
     let (rt, service) = one_shot_service(config)?;
     let result = rt.block_on(service.render(opts))?;
     print_messages(&result.messages);

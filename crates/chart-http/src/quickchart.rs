@@ -192,7 +192,7 @@ fn build(f: Fields, limits: &Limits) -> Result<ChartRequest, String> {
     if let Some(e) = f.engine {
         req.insert("engine".into(), e);
     }
-    let opts = RenderOptions::from_json_with_limits(&Value::Object(req), limits)
+    let opts = RenderOptions::from_json_value_with_limits(Value::Object(req), limits)
         .map_err(|e| e.to_string())?;
     Ok(ChartRequest {
         opts,

@@ -729,6 +729,9 @@ impl Service {
                     let service = self.clone();
                     let flight = flight.clone();
                     let hash = hash.to_string();
+                    // Shared with the blocking render rather than copied for it: a copy of a
+                    // large config costs about what parsing it did.
+                    let opts = Arc::new(opts);
                     tokio::spawn(async move {
                         let outcome = service.produce(&opts, &hash, &flight).await;
                         service.land(&hash, &flight);
@@ -881,7 +884,7 @@ impl Service {
     /// The body of a flight: draws, encodes and stores one image.
     async fn produce(
         &self,
-        opts: &RenderOptions,
+        opts: &Arc<RenderOptions>,
         hash: &str,
         flight: &Flight,
     ) -> Result<CachedImage, ServiceError> {
@@ -918,7 +921,7 @@ impl Service {
             match opts.engine {
                 EngineKind::Skia => {
                     let renderer = self.inner.renderer.clone();
-                    let opts = opts.clone();
+                    let opts = Arc::clone(opts);
                     let cancel = cancel.clone();
                     let png = self.inner.config.png_compression;
                     run_blocking(move || {
@@ -939,7 +942,7 @@ impl Service {
                         )));
                     }
                     let rendered = self.inner.browser.render(opts).await?;
-                    let opts = opts.clone();
+                    let opts = Arc::clone(opts);
                     let png = self.inner.config.png_compression;
                     run_blocking(move || {
                         let _slot = slot;

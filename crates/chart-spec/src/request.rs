@@ -290,13 +290,14 @@ impl RenderOptions {
     pub fn from_json_bytes_with_limits(body: &[u8], limits: &Limits) -> Result<Self, RequestError> {
         scan_json(body, JsonText::RequestBody, limits)?;
         let v = parse_json(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
-        Self::from_owned_json(v, limits)
+        Self::from_json_value_with_limits(v, limits)
     }
 
     /// [`from_json_with_limits`](Self::from_json_with_limits) on a request object it may
     /// take apart: the chart config is moved into the options instead of copied, so a
-    /// request's config is never held twice.
-    fn from_owned_json(v: Value, limits: &Limits) -> Result<Self, RequestError> {
+    /// request's config is never held twice (a copy of a 10,000-point config costs about
+    /// as much as parsing it, and dropping the copy as much again).
+    pub fn from_json_value_with_limits(v: Value, limits: &Limits) -> Result<Self, RequestError> {
         let mut opts = Self::validate(&v, limits)?;
         if let Value::Object(mut obj) = v {
             if let Some(Value::Object(chart)) = obj.remove("chart") {
@@ -443,7 +444,7 @@ impl RenderOptions {
             };
             obj.insert(k.to_string(), value);
         }
-        Self::from_owned_json(Value::Object(obj), limits)
+        Self::from_json_value_with_limits(Value::Object(obj), limits)
     }
 
     /// Checks options built in code (`RenderOptions { width: 400.0, ..RenderOptions::new(c) }`)
