@@ -25,6 +25,7 @@ pub mod budget;
 pub mod color;
 pub mod defaults;
 pub mod error;
+mod fields;
 pub mod font;
 pub mod intl;
 pub mod limits;

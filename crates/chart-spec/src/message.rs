@@ -67,7 +67,8 @@ pub fn console_warnings(config: &serde_json::Map<String, serde_json::Value>) -> 
     while let Some(v) = stack.pop() {
         match v {
             Value::Object(o) => {
-                if let Some(Value::Object(font)) = o.get("font") {
+                // Every object of the config is asked: one lookup per data point.
+                if let Some(Value::Object(font)) = crate::fields::field(o, "font") {
                     let style = match font.get("style") {
                         Some(Value::String(s)) => Some(s.clone()),
                         Some(Value::Number(n)) => Some(n.to_string()),

@@ -194,6 +194,19 @@ pub fn resolve_datalabels(
                 })
                 .collect()
         };
+        // A config whose `display` is one falsy value (not indexable) shows no label at any
+        // index: it is left out here rather than asked once per data point.
+        let configs: Vec<Map<String, Value>> = configs
+            .into_iter()
+            .filter(|c| match c.get("display") {
+                Some(Value::Array(_)) => true,
+                Some(Value::String(s)) if s == "auto" => true,
+                display => display.is_some_and(truthy),
+            })
+            .collect();
+        if configs.is_empty() {
+            continue;
+        }
         let data = ds
             .get("data")
             .and_then(Value::as_array)

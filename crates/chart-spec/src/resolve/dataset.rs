@@ -12,6 +12,7 @@ use super::plugin_chart::{
 use super::word_cloud::resolve_word_cloud;
 use crate::color::{parse_color, Rgba};
 use crate::defaults;
+use crate::fields::field;
 use crate::message::Message;
 use crate::model::{
     ArcDatasetOptions, Axis, BarDatasetOptions, BarThickness, ChartKind, Clip, Dataset,
@@ -35,14 +36,18 @@ fn read_datum(v: &Value, xk: &str, yk: &str, rk: &str) -> Datum {
 
 /// `resolveObjectKey`: dotted paths into nested objects.
 fn resolve_object_key(m: &Obj, key: &str) -> Raw {
-    if let Some(v) = m.get(key) {
+    if let Some(v) = field(m, key) {
         return Raw::from_json(v);
     }
-    let mut cur: &Value = match m.get(key.split('.').next().unwrap_or(key)) {
+    // A key without a dot names nothing more than the lookup above.
+    let Some((first, rest)) = key.split_once('.') else {
+        return Raw::Undefined;
+    };
+    let mut cur: &Value = match field(m, first) {
         Some(v) => v,
         None => return Raw::Undefined,
     };
-    for part in key.split('.').skip(1) {
+    for part in rest.split('.') {
         match cur.get(part) {
             Some(v) => cur = v,
             None => return Raw::Undefined,

@@ -71,24 +71,32 @@ pub fn resolve_gradients(config: &Map<String, Value>) -> Vec<GradientSpec> {
 /// chartjs-plugin-gradient replaces the option in `beforeDatasetsUpdate`, after
 /// `beforeLayout`).
 pub fn apply_gradient_sentinels(config: &Map<String, Value>, datasets: &mut [Map<String, Value>]) {
-    for g in resolve_gradients(config) {
-        if g.colors.is_empty() {
-            continue;
-        }
-        if let Some(ds) = datasets.get_mut(g.dataset) {
-            let c = g.sentinel;
-            ds.insert(
-                g.key.clone(),
-                Value::String(format!(
-                    "rgba({}, {}, {}, {})",
-                    c.r,
-                    c.g,
-                    c.b,
-                    f64::from(c.a) / 255.0
-                )),
-            );
+    for (index, key, colour) in gradient_sentinels(config) {
+        if let Some(ds) = datasets.get_mut(index) {
+            ds.insert(key, colour);
         }
     }
+}
+
+/// What [`apply_gradient_sentinels`] writes: the dataset index, the option key and the
+/// stand-in colour of every gradient with colours.
+pub(super) fn gradient_sentinels(
+    config: &Map<String, Value>,
+) -> impl Iterator<Item = (usize, String, Value)> {
+    resolve_gradients(config)
+        .into_iter()
+        .filter(|g| !g.colors.is_empty())
+        .map(|g| {
+            let c = g.sentinel;
+            let colour = format!(
+                "rgba({}, {}, {}, {})",
+                c.r,
+                c.g,
+                c.b,
+                f64::from(c.a) / 255.0
+            );
+            (g.dataset, g.key, Value::String(colour))
+        })
 }
 
 #[cfg(test)]

@@ -23,10 +23,12 @@ mod scale;
 mod support;
 mod word_cloud;
 
+use self::gradient::gradient_sentinels;
 pub use annotation::resolve_annotations;
 pub use datalabels::resolve_datalabels;
 pub use gradient::{apply_gradient_sentinels, resolve_gradients};
 pub use lookup::{default_font, padding_of};
+use std::borrow::Cow;
 
 use self::dataset::resolve_dataset;
 use self::lookup::{Ctx, DatasetType, Obj};
@@ -214,8 +216,10 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         .collect();
 
     // Colors plugin: runs before elements resolve their options (beforeLayout), writing
-    // palette colours into the datasets themselves.
-    let mut datasets_owned: Vec<Obj> = raw_datasets.iter().map(|d| (*d).clone()).collect();
+    // palette colours into the datasets themselves. A dataset is copied only when a plugin
+    // writes into it: a copy of 10,000 points costs about what parsing them did.
+    let mut datasets_owned: Vec<Cow<'_, Obj>> =
+        raw_datasets.iter().map(|d| Cow::Borrowed(*d)).collect();
     // `plugins.colors.enabled` may come from the type's overrides too (chartjs-chart-geo's
     // choropleth turns the plugin off there).
     let colors_on = ctx
@@ -226,7 +230,11 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         apply_colors_plugin(&kinds, options, plugin_opts("colors"), &mut datasets_owned);
     }
     // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).
-    apply_gradient_sentinels(config, &mut datasets_owned);
+    for (index, key, colour) in gradient_sentinels(config) {
+        if let Some(ds) = datasets_owned.get_mut(index) {
+            ds.to_mut().insert(key, colour);
+        }
+    }
 
     let labels = read_labels(data.get("labels"));
     let x_labels = data.get("xLabels").map(|v| read_labels(Some(v)));

@@ -15,6 +15,7 @@ use crate::model::{
 use crate::scopes::{to_number, truthy, Reader};
 use crate::values::{padding_from_scopes, to_font};
 use serde_json::Value;
+use std::borrow::Cow;
 
 const BORDER_COLORS: [Rgba; 7] = [
     Rgba::rgb(54, 162, 235),
@@ -36,7 +37,7 @@ pub(super) fn apply_colors_plugin(
     kinds: &[DatasetType],
     options: &Obj,
     opts: Option<&Obj>,
-    datasets: &mut [Obj],
+    datasets: &mut [Cow<'_, Obj>],
 ) {
     let get = |k: &str| opts.and_then(|o| o.get(k));
     if !get("enabled").map(truthy).unwrap_or(true) {
@@ -50,7 +51,7 @@ pub(super) fn apply_colors_plugin(
         .get("elements")
         .and_then(Value::as_object)
         .is_some_and(|e| e.values().filter_map(Value::as_object).any(has));
-    let contains = datasets.iter().any(has) || has(options) || elements_have;
+    let contains = datasets.iter().any(|d| has(d)) || has(options) || elements_have;
     if !force && contains {
         return;
     }
@@ -67,16 +68,19 @@ pub(super) fn apply_colors_plugin(
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 1.0))
                     .collect();
                 i += n;
-                ds.insert("backgroundColor".into(), Value::Array(v));
+                ds.to_mut()
+                    .insert("backgroundColor".into(), Value::Array(v));
             }
             ChartKind::PolarArea => {
                 let v: Vec<Value> = (0..n)
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 0.5))
                     .collect();
                 i += n;
-                ds.insert("backgroundColor".into(), Value::Array(v));
+                ds.to_mut()
+                    .insert("backgroundColor".into(), Value::Array(v));
             }
             _ => {
+                let ds = ds.to_mut();
                 ds.insert("borderColor".into(), css(BORDER_COLORS[i % 7], 1.0));
                 ds.insert("backgroundColor".into(), css(BORDER_COLORS[i % 7], 0.5));
                 i += 1;
