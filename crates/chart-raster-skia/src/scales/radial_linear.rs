@@ -17,6 +17,9 @@ use chart_spec::model::RadialScaleOptions;
 use chart_spec::model::{Axis, Display, Raw};
 use chart_spec::values::Sides;
 
+/// Point labels measured between two looks at the render's stop signal.
+const POINT_LABELS_PER_POLL: usize = 64;
+
 /// `radialLinear`.
 pub struct RadialLinearScale {
     /// Centre, radius and angles, valid after layout.
@@ -182,22 +185,24 @@ impl ScaleType for RadialLinearScale {
         if core.opts.display != Display::No && show_labels {
             let Some(pl) = pl else { return true };
             let n = self.point_labels.len();
-            let sizes: Vec<LabelSize> = self
-                .point_labels
-                .iter()
-                .enumerate()
-                .map(|(i, lines)| {
-                    let font = pl.font.at(i);
-                    let w = lines
-                        .iter()
-                        .map(|l| f64::from(text.measure(&font.spec, l)))
-                        .fold(0.0, f64::max);
-                    LabelSize {
-                        w,
-                        h: lines.len() as f64 * font.line_height,
-                    }
-                })
-                .collect();
+            let mut sizes: Vec<LabelSize> = Vec::with_capacity(n);
+            for (i, lines) in self.point_labels.iter().enumerate() {
+                // Shaping costs in proportion to the text: 50,000 labels of 2,000 characters
+                // took 20 s here, long after the render's deadline (sweep seed 6, case 109).
+                if i % POINT_LABELS_PER_POLL == 0 && core.cancelled() {
+                    self.items.clear();
+                    return true;
+                }
+                let font = pl.font.at(i);
+                let w = lines
+                    .iter()
+                    .map(|l| f64::from(text.measure(&font.spec, l)))
+                    .fold(0.0, f64::max);
+                sizes.push(LabelSize {
+                    w,
+                    h: lines.len() as f64 * font.line_height,
+                });
+            }
             let paddings: Vec<f64> = (0..n).map(|i| pl.padding.at(i)).collect();
             self.items = self.geom.fit_with_point_labels(
                 &sizes,
@@ -340,5 +345,35 @@ impl RadialDrawing {
                 );
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use serde_json::{json, Value};
+
+    /// A stopped render measures no point label: each one is shaped, and a chart may hold
+    /// 50,000 long ones.
+    #[test]
+    fn point_labels_are_not_measured_once_the_render_is_stopped() {
+        let labels: Vec<Value> = (0..200).map(|i| json!(format!("label {i}"))).collect();
+        let config = json!({"type": "radar", "data": {"labels": labels,
+            "datasets": [{"data": [1, 2, 3]}]}});
+        let (chart, _) = chart_spec::resolve::resolve_chart(config.as_object().unwrap()).unwrap();
+        let opts = chart.scales.into_iter().find(|s| s.id == "r").unwrap();
+        let text = TextEngine::system();
+        let laid_out = |stopped: bool| {
+            let mut core = ScaleCore::new(opts.clone(), 400.0, 300.0, 1.0);
+            (core.max_width, core.max_height) = (400.0, 300.0);
+            if stopped {
+                core.cancel.cancel();
+            }
+            let mut scale = RadialLinearScale::new(chart.labels.clone());
+            assert!(scale.update_custom(&mut core, &text));
+            scale.items.len()
+        };
+        assert_eq!(laid_out(false), 200);
+        assert_eq!(laid_out(true), 0);
     }
 }
