@@ -81,7 +81,7 @@ pub(super) fn cover(
     edges.insert(0, Edge::sentinel(0, 1, i32::MIN, i32::MIN));
     edges.push(Edge::sentinel(n, 0, 0, i32::MAX));
     let mut blitter = Rows {
-        acc: vec![0; (right - left) as usize + 1],
+        acc: vec![0; (right - left) as usize + 1 + SLACK],
         touched: None,
         left,
         super_left: (left << SHIFT) as u32,
@@ -132,9 +132,63 @@ impl Rows<'_> {
         }
     }
 
-    /// A span of sub-scanline `y` from super-column `x`, `width` wide (`SuperBlitter::blit_h`).
-    fn blit_h(&mut self, mut x: u32, y: u32, mut width: u32) {
+    /// A span of sub-scanline `y` from super-column `x`, `width` wide (`SuperBlitter::blit_h`
+    /// and `AlphaRuns::add` on plain bytes: partial coverage at the ends, `max_value` on
+    /// whole pixels). A span within the row, the usual case, takes the short way here.
+    #[inline(always)]
+    fn blit_h(&mut self, x: u32, y: u32, width: u32) {
         let iy = (y >> SHIFT) as i32;
+        if iy != self.curr_iy {
+            self.flush();
+            self.curr_iy = iy;
+        }
+        // Whole pixels add 64 on the first three sub-scanlines, 63 on the last.
+        let max_value = ((1 << (8 - SHIFT)) - (((y & MASK) + 1) >> SHIFT)) as u8;
+        let len = self.acc.len() - SLACK;
+        let start = x.wrapping_sub(self.super_left);
+        let stop = start.wrapping_add(width);
+        if x < self.super_left || stop > ((len - 1) << SHIFT) as u32 || stop < start {
+            self.blit_h_outside(x, width, max_value);
+            return;
+        }
+        let acc = &mut self.acc[..];
+        let (first, end) = ((start >> SHIFT) as usize, (stop >> SHIFT) as usize);
+        let (fb, fe) = (start & MASK, stop & MASK);
+        let last = if first == end {
+            // Within one pixel: its sub-columns as a partial start.
+            acc[first] = clamped_add(acc[first], ((fe - fb) << 4) as u8);
+            first
+        } else {
+            let mut p = first;
+            if fb != 0 {
+                acc[p] = clamped_add(acc[p], (((1 << SHIFT) - fb) << 4) as u8);
+                p += 1;
+            }
+            if end > p {
+                add_whole(acc, p, end, max_value);
+            }
+            if fe != 0 {
+                acc[end] = acc[end].wrapping_add((fe << 4) as u8);
+                end
+            } else {
+                end - 1
+            }
+        };
+        self.touch(first, last);
+    }
+
+    #[inline(always)]
+    fn touch(&mut self, first: usize, last: usize) {
+        self.touched = Some(match self.touched {
+            Some((a, z)) => (a.min(first), z.max(last)),
+            None => (first, last),
+        });
+    }
+
+    /// [`Rows::blit_h`] of a span that reaches out of the row, the general way.
+    #[cold]
+    #[inline(never)]
+    fn blit_h_outside(&mut self, mut x: u32, mut width: u32, max_value: u8) {
         match x.checked_sub(self.super_left) {
             Some(n) => x = n,
             None => {
@@ -142,10 +196,6 @@ impl Rows<'_> {
                 width = x.wrapping_add(width);
                 x = 0;
             }
-        }
-        if iy != self.curr_iy {
-            self.flush();
-            self.curr_iy = iy;
         }
         let (start, stop) = (x, x.wrapping_add(width));
         let mut fb = start & MASK;
@@ -160,7 +210,6 @@ impl Rows<'_> {
         } else {
             fb = (1 << SHIFT) - fb;
         }
-        let max_value = ((1 << (8 - SHIFT)) - (((y & MASK) + 1) >> SHIFT)) as u8;
         self.add(
             (x >> SHIFT) as usize,
             (fb << (8 - 2 * SHIFT)) as u8,
@@ -170,37 +219,74 @@ impl Rows<'_> {
         );
     }
 
-    /// `AlphaRuns::add` on plain bytes.
+    /// `AlphaRuns::add` on plain bytes, columns past the row ignored.
     fn add(&mut self, mut x: usize, start: u8, middle: usize, stop: u8, max_value: u8) {
-        let len = self.acc.len();
+        let len = self.acc.len() - SLACK;
+        let acc = &mut self.acc[..len];
         let first = x;
         if start != 0 {
-            if let Some(a) = self.acc.get_mut(x) {
-                let t = u16::from(*a) + u16::from(start);
-                *a = (t - (t >> 8)) as u8;
+            if let Some(a) = acc.get_mut(x) {
+                *a = clamped_add(*a, start);
             }
             x += 1;
         }
         if middle != 0 {
-            for a in &mut self.acc[x.min(len)..(x + middle).min(len)] {
-                let t = u16::from(*a) + u16::from(max_value);
-                *a = (t - (t >> 8)) as u8;
+            for a in &mut acc[x.min(len)..(x + middle).min(len)] {
+                *a = clamped_add(*a, max_value);
             }
             x += middle;
         }
         if stop != 0 {
-            if let Some(a) = self.acc.get_mut(x) {
+            if let Some(a) = acc.get_mut(x) {
                 *a = a.wrapping_add(stop);
             }
         } else if x > first {
             x -= 1;
         }
-        let last = x.min(len.saturating_sub(1));
+        let last = x.min(len - 1);
         if first <= last {
-            self.touched = Some(match self.touched {
-                Some((a, z)) => (a.min(first), z.max(last)),
-                None => (first, last),
-            });
+            self.touch(first, last);
+        }
+    }
+}
+
+/// Bytes after the coverage row, so that eight can be read and written at any column of it.
+const SLACK: usize = 8;
+
+/// `AlphaRuns`' saturation: a sum of 256 is kept as 255 (`t - (t >> 8)`, truncated).
+#[inline(always)]
+fn clamped_add(a: u8, v: u8) -> u8 {
+    let t = u16::from(a) + u16::from(v);
+    (t - (t >> 8)) as u8
+}
+
+/// [`clamped_add`] of the value in every 16-bit lane of `lanes` to each byte of `word`.
+#[inline(always)]
+fn clamped_add8(word: u64, lanes: u64) -> u64 {
+    const LOW: u64 = 0x00ff_00ff_00ff_00ff;
+    const ONE: u64 = 0x0001_0001_0001_0001;
+    // Even and odd bytes in 16-bit lanes: each sum is at most 510, so `t >> 8` is bit 8.
+    let even = (word & LOW) + lanes;
+    let odd = ((word >> 8) & LOW) + lanes;
+    let even = (even - ((even >> 8) & ONE)) & LOW;
+    let odd = (odd - ((odd >> 8) & ONE)) & LOW;
+    even | (odd << 8)
+}
+
+/// Adds `max_value` to the whole pixels `acc[a..z]` (`z` within the row, the slack after it
+/// taking the overhang of the last eight bytes).
+#[inline(always)]
+fn add_whole(acc: &mut [u8], a: usize, z: usize, max_value: u8) {
+    if z - a <= 8 {
+        let word = &mut acc[a..a + 8];
+        let old = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
+        let mask = u64::MAX >> (64 - 8 * (z - a));
+        let lanes = u64::from(max_value) * 0x0001_0001_0001_0001;
+        let new = (clamped_add8(old, lanes) & mask) | (old & !mask);
+        word.copy_from_slice(&new.to_le_bytes());
+    } else {
+        for v in &mut acc[a..z] {
+            *v = clamped_add(*v, max_value);
         }
     }
 }
@@ -489,6 +575,89 @@ mod tests {
             }
         }
         assert!(covered > 2000, "only {covered} paths covered here");
+    }
+
+    /// Long polylines as line charts draw them: a time series' stroke outline (hundreds of
+    /// edges active on one sub-scanline, crossing each other, with round and miter joins)
+    /// and self-crossing filled zigzags, byte for byte tiny-skia's mask.
+    #[test]
+    fn covers_long_polylines_as_tiny_skia() {
+        use tiny_skia::{LineCap, LineJoin, Stroke};
+        let (w, h) = (400u32, 300u32);
+        let mut next = xorshift(0x9e37_79b9_7f4a_7c15);
+        let mut covered = 0;
+        for case in 0..120 {
+            let n = 20 + next(400) as usize;
+            let mut pb = PathBuilder::new();
+            let margin = 8.0;
+            let step = (w as f32 - 2.0 * margin) / n as f32;
+            let y = |next: &mut dyn FnMut(u64) -> u64| {
+                margin + next(((h as f32 - 2.0 * margin) * 64.0) as u64) as f32 / 64.0
+            };
+            pb.move_to(margin, y(&mut next));
+            for i in 1..=n {
+                let x = margin + step * i as f32;
+                if case % 3 == 2 {
+                    let (cx, cy) = (x - step / 2.0, y(&mut next));
+                    pb.quad_to(cx, cy, x, y(&mut next));
+                } else {
+                    pb.line_to(x, y(&mut next));
+                }
+            }
+            let line = pb.finish().unwrap();
+            let path = if case % 4 == 3 {
+                line // filled as it is: closed by the fill, crossing itself everywhere
+            } else {
+                let stroke = Stroke {
+                    width: 0.5 + next(8) as f32 / 2.0,
+                    line_join: [LineJoin::Round, LineJoin::Miter, LineJoin::Bevel][case % 3],
+                    line_cap: if case % 2 == 0 {
+                        LineCap::Round
+                    } else {
+                        LineCap::Butt
+                    },
+                    ..Stroke::default()
+                };
+                line.stroke(&stroke, 1.0).unwrap()
+            };
+            let expected = theirs(&path, w, h);
+            let actual = ours(&path, w, h).expect("inside the target");
+            covered += 1;
+            if let Some(i) = (0..actual.len()).find(|&i| actual[i] != expected[i]) {
+                panic!(
+                    "case {case}: pixel ({}, {}) {} instead of {}",
+                    i % w as usize,
+                    i / w as usize,
+                    actual[i],
+                    expected[i]
+                );
+            }
+        }
+        assert_eq!(covered, 120);
+    }
+
+    /// Eight bytes at once add as each byte alone, at every byte value, the bytes outside
+    /// the run kept.
+    #[test]
+    fn whole_pixels_add_as_one_byte_does() {
+        for max_value in [63u8, 64] {
+            for v in 0..=255u8 {
+                let mut acc = [v, 255, 200, 193, 192, 0, 1, v, 7, 9, 11, 13, 15, 17, 19, 21];
+                let expected: Vec<u8> = acc
+                    .iter()
+                    .enumerate()
+                    .map(|(i, &a)| {
+                        if (1..6).contains(&i) {
+                            clamped_add(a, max_value)
+                        } else {
+                            a
+                        }
+                    })
+                    .collect();
+                add_whole(&mut acc, 1, 6, max_value);
+                assert_eq!(acc.to_vec(), expected, "{v} + {max_value}");
+            }
+        }
     }
 
     /// A path reaching past the target is left to tiny-skia (its edge clipper), and a stop
