@@ -566,20 +566,23 @@ impl Path {
     pub fn arc(&mut self, x: f32, y: f32, r: f32, start: f32, end: f32, ccw: bool) -> &mut Self {
         let r = r.max(0.0);
         let sweep = arc_sweep(start, end, ccw);
-        let (sx, sy) = (x + r * libm::cosf(start), y + r * libm::sinf(start));
-        self.line_to(sx, sy);
+        // Every point marker is a full circle from 0: its sines and cosines, the most of
+        // building its path, are worked out once (the same values, so the same path).
+        let computed;
+        let unit = if start.to_bits() == 0 && sweep == TAU {
+            full_circle()
+        } else {
+            computed = UnitArc::new(start, sweep);
+            &computed
+        };
+        let (c, s) = unit.ends[0];
+        self.line_to(x + r * c, y + r * s);
         if r == 0.0 || sweep == 0.0 {
             return self;
         }
-        // Split into pieces of at most 90° so the cubic approximation error stays tiny.
-        let n = (sweep.abs() / (PI / 2.0)).ceil().max(1.0) as usize;
-        let step = sweep / n as f32;
-        let k = 4.0 / 3.0 * libm::tanf(step / 4.0);
-        let mut a0 = start;
-        for _ in 0..n {
-            let a1 = a0 + step;
-            let (c0, s0) = (libm::cosf(a0), libm::sinf(a0));
-            let (c1, s1) = (libm::cosf(a1), libm::sinf(a1));
+        let k = unit.k;
+        for w in unit.ends[..=unit.pieces].windows(2) {
+            let ((c0, s0), (c1, s1)) = (w[0], w[1]);
             self.cmds.push(PathCmd::CubicTo(
                 x + r * (c0 - k * s0),
                 y + r * (s0 + k * c0),
@@ -588,7 +591,6 @@ impl Path {
                 x + r * c1,
                 y + r * s1,
             ));
-            a0 = a1;
         }
         self
     }
@@ -600,6 +602,45 @@ impl Path {
         self.arc(x, y, r, 0.0, TAU, false);
         self.close()
     }
+}
+
+/// An arc on the unit circle as [`Path::arc`] draws it: pieces of at most 90° (so the cubic
+/// approximation error stays tiny), the cosine and sine of each piece's ends, and the
+/// handle length `k` of every piece.
+struct UnitArc {
+    pieces: usize,
+    k: f32,
+    /// `(cos, sin)` of the start and of each piece's end angle (`pieces + 1` used).
+    ends: [(f32, f32); UnitArc::MAX_PIECES + 1],
+}
+
+impl UnitArc {
+    /// A sweep is at most 2π ([`arc_sweep`]), and 2π / (π/2) is exactly 4 in `f32`.
+    const MAX_PIECES: usize = 4;
+
+    fn new(start: f32, sweep: f32) -> UnitArc {
+        let n = ((sweep.abs() / (PI / 2.0)).ceil().max(1.0) as usize).min(Self::MAX_PIECES);
+        let step = sweep / n as f32;
+        let mut ends = [(0.0, 0.0); Self::MAX_PIECES + 1];
+        let mut a = start;
+        for (i, end) in ends.iter_mut().take(n + 1).enumerate() {
+            if i > 0 {
+                a += step;
+            }
+            *end = (libm::cosf(a), libm::sinf(a));
+        }
+        UnitArc {
+            pieces: n,
+            k: 4.0 / 3.0 * libm::tanf(step / 4.0),
+            ends,
+        }
+    }
+}
+
+/// The full circle from 0 (a point marker's), worked out once.
+fn full_circle() -> &'static UnitArc {
+    static FULL: std::sync::OnceLock<UnitArc> = std::sync::OnceLock::new();
+    FULL.get_or_init(|| UnitArc::new(0.0, TAU))
 }
 
 /// The signed sweep of a canvas arc (HTML spec: "ellipse method" steps).
@@ -635,6 +676,77 @@ mod tests {
         assert!((arc_sweep(0.0, PI / 2.0, false) - PI / 2.0).abs() < 1e-6);
         // Counter-clockwise from 0 to π/2 goes the long way round.
         assert!((arc_sweep(0.0, PI / 2.0, true) + 1.5 * PI).abs() < 1e-5);
+    }
+
+    /// The arc's pieces computed angle by angle, each end's sine and cosine taken where
+    /// the piece uses it.
+    fn reference_arc(p: &mut Path, x: f32, y: f32, r: f32, start: f32, end: f32) {
+        let r = r.max(0.0);
+        let sweep = arc_sweep(start, end, false);
+        p.line_to(x + r * libm::cosf(start), y + r * libm::sinf(start));
+        if r == 0.0 || sweep == 0.0 {
+            return;
+        }
+        let n = (sweep.abs() / (PI / 2.0)).ceil().max(1.0) as usize;
+        let step = sweep / n as f32;
+        let k = 4.0 / 3.0 * libm::tanf(step / 4.0);
+        let mut a0 = start;
+        for _ in 0..n {
+            let a1 = a0 + step;
+            let (c0, s0) = (libm::cosf(a0), libm::sinf(a0));
+            let (c1, s1) = (libm::cosf(a1), libm::sinf(a1));
+            p.cmds.push(PathCmd::CubicTo(
+                x + r * (c0 - k * s0),
+                y + r * (s0 + k * c0),
+                x + r * (c1 + k * s1),
+                y + r * (s1 - k * c1),
+                x + r * c1,
+                y + r * s1,
+            ));
+            a0 = a1;
+        }
+    }
+
+    /// Full circles from 0 (whose unit points are kept) and other arcs, at many centres and
+    /// radii: bit for bit the path computed piece by piece.
+    #[test]
+    fn arcs_match_their_piecewise_computation() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            (seed % 1_000_000) as f32 / 1000.0
+        };
+        for case in 0..2000 {
+            let (x, y, r) = (next() - 100.0, next(), next() / 50.0);
+            let (start, end) = if case % 2 == 0 {
+                (0.0, TAU)
+            } else {
+                (next() / 100.0 - 5.0, next() / 100.0 - 5.0)
+            };
+            let (mut ours, mut theirs) = (Path::new(), Path::new());
+            ours.arc(x, y, r, start, end, false);
+            reference_arc(&mut theirs, x, y, r, start, end);
+            let bits = |p: &Path| {
+                format!(
+                    "{:?}",
+                    p.cmds
+                        .iter()
+                        .map(|c| {
+                            let mut v = Vec::new();
+                            c.for_each_point(|x, y| v.extend([x.to_bits(), y.to_bits()]));
+                            v
+                        })
+                        .collect::<Vec<_>>()
+                )
+            };
+            assert_eq!(
+                bits(&ours),
+                bits(&theirs),
+                "arc ({x}, {y}) r {r} {start}..{end}"
+            );
+        }
     }
 
     #[test]
