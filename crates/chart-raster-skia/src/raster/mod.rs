@@ -31,7 +31,8 @@
 //!
 //! The stages of a render, one file each: this module makes the bitmap and walks the items;
 //! `painter.rs` draws each item (fills, strokes, clips) through the fast paths above or
-//! tiny-skia; `text_items.rs` draws text; `convert.rs` turns scene types into tiny-skia's and
+//! tiny-skia, `path_fill.rs` filling paths and stroke outlines for it (each path mapped to
+//! device space once, built in vectors an earlier item left); `text_items.rs` draws text; `convert.rs` turns scene types into tiny-skia's and
 //! works out the device geometry the painter decides by; `guard.rs` makes every path and
 //! stroke safe to hand to tiny-skia.
 
@@ -52,6 +53,7 @@ mod hairline;
 pub(crate) mod mask;
 mod overdraw;
 mod painter;
+mod path_fill;
 pub mod pool;
 mod rect;
 mod rectilinear;
