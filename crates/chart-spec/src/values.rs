@@ -226,7 +226,7 @@ pub fn to_font(font: &Scopes<'_>, fallback: &Scopes<'_>) -> Font {
         _ => FontStyle::Normal,
     };
     let family = match pick("family") {
-        Some(Value::String(s)) => s.clone(),
+        Some(Value::String(s)) => crate::font::bounded_family(s).into_owned(),
         _ => crate::font::DEFAULT_FAMILY.to_string(),
     };
     let line_height = to_line_height(pick("lineHeight"), size);

@@ -67,8 +67,8 @@ pub fn resolve_word_cloud(
             let family = at(scopes.get("family"), i)
                 .or_else(|| font.get("family"))
                 .and_then(Value::as_str)
-                .unwrap_or(default_family)
-                .to_string();
+                .map_or(default_family.into(), crate::font::bounded_family)
+                .into_owned();
             let style = at(scopes.get("style"), i)
                 .or_else(|| font.get("style"))
                 .and_then(Value::as_str)
