@@ -737,6 +737,42 @@ fn a_scene_over_its_item_budget_is_a_limit_error() {
         .is_ok());
 }
 
+/// A path counts toward `MAX_SCENE_ITEMS` by its commands (hostile sweep seed 7): a radar
+/// of 100,000 labels with `ticks.stepSize` 1e-9 (1,000 ticks) built a grid polygon of
+/// 100,000 points per tick, 1.8 GB, before the raster refused its overdraw. Scaled down
+/// here: 5,000 labels × 1,000 ticks are 5 million commands, over a budget of 200,000 items
+/// however few they are, and refused as the scene passes it.
+#[test]
+fn a_radial_grid_of_huge_polygons_is_a_scene_budget_error() {
+    let labels: Vec<usize> = (0..5_000).collect();
+    let cfg = json!({"type": "radar", "data": {"labels": labels, "datasets": [{"data": [1, 2]}]},
+        "options": {"scales": {"r": {"ticks": {"stepSize": 1e-9}, "pointLabels": {"display": false}}}}});
+    let limits = chart_spec::Limits {
+        max_scene_items: 200_000,
+        ..chart_spec::Limits::default()
+    };
+    let engine = Engine::new().with_limits(limits);
+    let config = cfg.as_object().expect("object");
+    let (scene, _) = engine.scene(config, &settings());
+    assert!(scene.items.len() < 1_000, "{}", scene.items.len());
+    let cmds: usize = scene.items.iter().map(Item::path_cmds).sum();
+    assert!(cmds <= 8 * 200_000, "{cmds}");
+    let err = engine
+        .render_chart_with(config, &settings(), &Cancel::new())
+        .map(|o| o.messages)
+        .expect_err("a limit error");
+    assert!(
+        matches!(
+            err,
+            Error::Limit {
+                variable: "MAX_SCENE_ITEMS",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+}
+
 /// The process's peak resident set so far (`VmHWM`), kB.
 fn peak_rss() -> u64 {
     std::fs::read_to_string("/proc/self/status")
