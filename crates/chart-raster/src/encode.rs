@@ -36,15 +36,18 @@ pub enum EncodeError {
 /// README's Performance section has the table.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PngCompression {
-    /// The same encoder as `Default`. It was zlib level 1 (`deflate_quick`, static codes):
-    /// 1.0–2.3× node-skia's bytes, and since our own encoder took over `Default` it was
-    /// both slower than it (23.9 M instructions against 12.4 M on the 1600×1200 bar chart
-    /// with borders) and twice its bytes, so nothing was left to trade.
+    /// Our deflate encoder searching less (`deflate::Effort::Fast`: one position per
+    /// hash, nothing hashed inside matches, literals skipped in long literal stretches):
+    /// 1–12% fewer instructions than `Default` on the benchmark's charts (the most on the
+    /// literal-heavy scatter 10,000) for 1–7% more bytes, 6% in all (still 0.60–0.98× of
+    /// node-skia's). Before it was zlib level 1 (static codes only): twice `Default`'s
+    /// bytes and more instructions.
     Fast,
     /// Our deflate encoder (`encode/deflate.rs`): 2–8% under zlib level 2's bytes on the
     /// benchmark's charts (which were 0.6–0.93× node-skia's), for under half of zlib level
-    /// 2's instructions on the bar charts, three quarters on curves; more on the densest
-    /// chart (scatter 10,000: 259 M against 244 M).
+    /// 2's instructions on the bar charts, three quarters on curves, 0.8× on the densest
+    /// chart (scatter 10,000). Images of at least 512×512 pixels are deflated in two halves
+    /// on two threads when a core is idle.
     #[default]
     Default,
     /// zlib level 6 (lazy matching, zlib-rs): between 6% under and 3% over `Default`'s bytes

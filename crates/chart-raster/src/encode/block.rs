@@ -173,14 +173,15 @@ impl Block {
         });
         let dists: [(u16, u8); DIST_CODES] = std::array::from_fn(|s| (dist_codes[s], dist_len[s]));
         let value = |p: u32| u64::from(p & 0xFF_FFFF);
-        // The writer as a local for the loop, so that its bits stay in registers.
-        let mut local = std::mem::replace(out, BitWriter::new(Vec::new()));
-        let bits = &mut local;
+        // The pending bits as a local of the loop, so that they stay in registers.
+        let mut pending = out.pending;
+        let bytes = &mut out.out;
+        let bits = &mut |value: u64, count: u32| pending.put(bytes, value, count);
         for &s in &self.symbols[..self.len] {
             let dist = (s >> 16) as usize;
             if dist == 0 {
                 let p = literals[(s & 0xFF) as usize];
-                bits.put(value(p), p >> 24);
+                bits(value(p), p >> 24);
                 continue;
             }
             if s & 0xFFFF == 0 {
@@ -189,24 +190,24 @@ impl Block {
                 let n = lengths[255] >> 24;
                 let one = value(lengths[255]) | u64::from(dists[0].0) << n;
                 for _ in 0..dist {
-                    bits.put(one, n + u32::from(dists[0].1));
+                    bits(one, n + u32::from(dists[0].1));
                 }
                 continue;
             }
             // The length's code with its extra bits, then the distance's: at most 20 and
             // 28 bits.
             let l = lengths[(s - 3) as u8 as usize];
-            bits.put(value(l), l >> 24);
+            bits(value(l), l >> 24);
             let ds = dist_symbol(dist);
             let (code, n) = dists[ds];
             let extra = (dist - usize::from(DIST_BASE[ds])) as u64;
-            bits.put(u64::from(code) | extra << n, u32::from(n + DIST_EXTRA[ds]));
+            bits(u64::from(code) | extra << n, u32::from(n + DIST_EXTRA[ds]));
         }
-        bits.put(
+        bits(
             u64::from(lit_codes[END_OF_BLOCK]),
             u32::from(lit_len[END_OF_BLOCK]),
         );
-        *out = local;
+        out.pending = pending;
         self.len = 0;
         self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
@@ -432,33 +433,55 @@ fn clen_extra(symbol: u8) -> u8 {
 /// Bits into bytes, lowest bit first (deflate's order).
 pub(super) struct BitWriter {
     out: Vec<u8>,
-    /// Bits not yet written, from the lowest; `n` (under 32) of them.
+    pending: Pending,
+}
+
+/// Bits not yet written, from the lowest: `n` (under 32) of them in `acc`.
+#[derive(Clone, Copy)]
+struct Pending {
     acc: u64,
     n: u32,
+}
+
+impl Pending {
+    /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set), the
+    /// whole words to `out`.
+    #[inline(always)]
+    fn put(&mut self, out: &mut Vec<u8>, value: u64, count: u32) {
+        self.acc |= value << self.n;
+        self.n += count;
+        if self.n >= 32 {
+            out.extend_from_slice(&(self.acc as u32).to_le_bytes());
+            self.acc >>= 32;
+            self.n -= 32;
+        }
+    }
 }
 
 impl BitWriter {
     /// Bits appended to `out`.
     pub(super) fn new(out: Vec<u8>) -> Self {
-        Self { out, acc: 0, n: 0 }
+        Self {
+            out,
+            pending: Pending { acc: 0, n: 0 },
+        }
     }
 
     /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set).
-    #[inline(always)]
     pub(super) fn put(&mut self, value: u64, count: u32) {
-        self.acc |= value << self.n;
-        self.n += count;
-        if self.n >= 32 {
-            self.out.extend_from_slice(&(self.acc as u32).to_le_bytes());
-            self.acc >>= 32;
-            self.n -= 32;
-        }
+        self.pending.put(&mut self.out, value, count);
+    }
+
+    /// Pads with zero bits to a byte boundary and writes out the whole bytes.
+    pub(super) fn align(&mut self) {
+        let bytes = self.pending.n.div_ceil(8) as usize;
+        (self.out).extend_from_slice(&self.pending.acc.to_le_bytes()[..bytes]);
+        self.pending = Pending { acc: 0, n: 0 };
     }
 
     /// The bytes, the last one padded with zero bits.
     pub(super) fn finish(mut self) -> Vec<u8> {
-        let bytes = self.n.div_ceil(8) as usize;
-        self.out.extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+        self.align();
         self.out
     }
 }

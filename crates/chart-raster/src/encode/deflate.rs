@@ -11,15 +11,19 @@
 //! What it does, and what it leaves out:
 //! - LZ77, greedy (no lazy matching): a run of zeros is a string of distance-1 matches
 //!   (after one literal zero when the byte before is not zero); elsewhere a hash of the next
-//!   4 bytes leads to the last [`CHAIN`] positions that began with the same hash, and the
-//!   longest match of at least 4 bytes is taken. Positions inside short matches are hashed
-//!   too. One candidate instead of 8 was 2–3% larger on the benchmark's charts and 1.4–1.8×
-//!   larger on translucent radar fixtures (the diagonal edges of a row match the row above
-//!   a few pixels over, behind other positions of the same hash), for 2–5% fewer
-//!   instructions.
-//! - Huffman: each block of [`BLOCK_SYMBOLS`] symbols gets its own length-limited codes
-//!   (dynamic block) unless the fixed codes of the format come out smaller. No stored blocks:
-//!   on data that does not compress (noise), literals cost about 8 bits each either way.
+//!   4 bytes leads to the last positions that began with the same hash (8 with
+//!   [`Effort::Default`]), and the longest match of at least 4 bytes is taken. Positions
+//!   inside short matches are hashed too. One candidate instead of 8 ([`Effort::Fast`]) was
+//!   3% larger on the benchmark's charts and 1.4–1.8× larger on translucent radar fixtures
+//!   (the diagonal edges of a row match the row above a few pixels over, behind other
+//!   positions of the same hash), for 0–5% fewer instructions.
+//! - Huffman (`block.rs`): each block of `BLOCK_SYMBOLS` symbols gets its own
+//!   length-limited codes (dynamic block) unless the fixed codes of the format come out
+//!   smaller. No stored blocks: on data that does not compress (noise), literals cost about
+//!   8 bits each either way.
+//! - Parts: a stream can be deflated in parts at the same time ([`Deflater::continuation`],
+//!   [`Part::join`]): each part's matches stay within it, the first ends on a byte boundary
+//!   with an empty stored block (zlib's sync flush), and the checksums combine.
 //! - Output: on the benchmark's 15 charts 2–8% under zlib level 2's bytes, 3% in all; zlib
 //!   level 6 (`PNG_COMPRESSION=small`) between 6% under and 3% over, 2% under in all.
 //!
@@ -44,14 +48,27 @@ const BUFFER: usize = 16 * WINDOW;
 const SLACK: usize = 16;
 /// log2 of the hash table's size (4-byte strings to their last position).
 const HASH_BITS: u32 = 15;
-/// Positions [`Deflater::longest_match`] tries per match.
-const CHAIN: usize = 8;
-/// A match this long ends the search.
-const NICE_MATCH: usize = 64;
-/// Positions inside a match up to this long are hashed too, so that later bytes can match
-/// them. On scatter 10,000 (dense anti-aliased discs) 32 cost 20 M instructions more than 8
-/// for 0.7% fewer bytes on the benchmark's charts; none saved 10 M more and cost 1.1%.
-const HASH_INSIDE: usize = 8;
+
+/// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
+///
+/// Measured on the 15 charts of `cargo xtask bench-peers` (callgrind instructions of
+/// `encode::png`, bytes against `Default`): `Fast` is 1–12% fewer instructions (the most on
+/// scatter 10,000, 212 M → 186 M) for 1–7% more bytes (6% in all). Each of its choices
+/// alone bought little: a chain of 1 instead of 8 positions 0–5% of the instructions for 3%
+/// more bytes, not hashing inside matches 1–5% for 1%, skipping literals 1–4% for 2%. What
+/// is left is the work per byte that every mode does (the rows' passes, the symbols, the
+/// bits).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(super) enum Effort {
+    /// One position per hash, nothing hashed inside matches, and after 8 literals in a row
+    /// positions are skipped (2 at a time, then 3 after 16, …, at most 8).
+    Fast,
+    /// Chains of 8 positions, a match of 64 bytes ends the search, positions inside matches
+    /// of up to 8 bytes are hashed too. On scatter 10,000 (dense anti-aliased discs)
+    /// hashing inside matches of up to 32 bytes cost 20 M instructions more than 8 for
+    /// 0.7% fewer bytes on the benchmark's charts; none saved 10 M more and cost 1.1%.
+    Default,
+}
 
 /// A zlib stream being written: bytes go in with [`Deflater::write`] and
 /// [`Deflater::write_zeros`], the stream comes out of [`Deflater::finish`].
@@ -71,6 +88,9 @@ pub(super) struct Deflater {
     block: Block,
     bits: BitWriter,
     adler: Adler32,
+    /// Bytes written so far (for [`Part::join`]'s checksum).
+    written: u64,
+    effort: Effort,
 }
 
 /// The match finder's tables. A stale or colliding entry only costs a compare: a match is
@@ -95,11 +115,22 @@ impl Chains {
 
 impl Deflater {
     /// A stream whose output is expected to be about `capacity` bytes.
-    pub(super) fn new(capacity: usize) -> Self {
+    pub(super) fn new(effort: Effort, capacity: usize) -> Self {
         let mut out = Vec::with_capacity(capacity);
         // zlib header: deflate with a 32 KiB window, no dictionary, "fast" compression; the
         // two bytes are a multiple of 31 as RFC 1950 asks.
         out.extend_from_slice(&[0x78, 0x5E]);
+        Self::writing_to(effort, out)
+    }
+
+    /// The deflate blocks of a part of a stream that another [`Deflater`] began: no zlib
+    /// header, and its matches reach no further back than its own first byte, so that it
+    /// can be encoded at the same time as the part before it ([`Part::join`]).
+    pub(super) fn continuation(effort: Effort, capacity: usize) -> Self {
+        Self::writing_to(effort, Vec::with_capacity(capacity))
+    }
+
+    fn writing_to(effort: Effort, out: Vec<u8>) -> Self {
         Self {
             buf: Vec::with_capacity(BUFFER + SLACK),
             pos: 0,
@@ -112,12 +143,15 @@ impl Deflater {
             block: Block::new(),
             bits: BitWriter::new(out),
             adler: Adler32::new(),
+            written: 0,
+            effort,
         }
     }
 
     /// Appends bytes to the stream.
     pub(super) fn write(&mut self, mut data: &[u8]) {
         self.adler.write(data);
+        self.written += data.len() as u64;
         while !data.is_empty() {
             let n = self.make_room(data.len());
             self.buf.extend_from_slice(&data[..n]);
@@ -134,6 +168,7 @@ impl Deflater {
         /// byte callgrind counts as an instruction (no faster either way).
         const PIECE: usize = 1024;
         self.adler = zeros_adler(&self.adler, n);
+        self.written += n as u64;
         while n > 0 {
             let k = self.make_room(n);
             let start = self.buf.len();
@@ -153,14 +188,33 @@ impl Deflater {
     }
 
     /// Ends the stream: the last block, then the checksum of everything written.
-    pub(super) fn finish(mut self) -> Vec<u8> {
+    pub(super) fn finish(self) -> Vec<u8> {
+        let part = self.finish_part(true);
+        let mut out = part.bytes;
+        out.extend_from_slice(&part.adler.to_be_bytes());
+        out
+    }
+
+    /// Ends a part of a stream: its blocks, the last one final when `last`, else followed
+    /// by an empty stored block that ends it on a byte boundary (zlib's sync flush), so
+    /// that the next part's blocks can follow it byte for byte.
+    pub(super) fn finish_part(mut self, last: bool) -> Part {
         let end = self.buf.len();
         self.buf.extend_from_slice(&[0; SLACK]);
         self.encode(end, end);
-        self.block.write(&mut self.bits, true);
-        let mut out = self.bits.finish();
-        out.extend_from_slice(&self.adler.finish().to_be_bytes());
-        out
+        self.block.write(&mut self.bits, last);
+        if !last {
+            // BFINAL 0, BTYPE 00 (stored), then LEN 0 and its complement from a byte
+            // boundary.
+            self.bits.put(0, 3);
+            self.bits.align();
+            self.bits.put(0xFFFF_0000, 32);
+        }
+        Part {
+            bytes: self.bits.finish(),
+            adler: self.adler.finish(),
+            len: self.written,
+        }
     }
 
     /// Makes room in the buffer for up to `want` bytes, dropping history more than
@@ -195,7 +249,11 @@ impl Deflater {
                 self.zero_run(end);
                 continue;
             }
-            self.pos = self.matches(end, stop.min(end - 3));
+            let stop = stop.min(end - 3);
+            self.pos = match self.effort {
+                Effort::Fast => self.matches::<1, 32, 0, 3>(end, stop),
+                Effort::Default => self.matches::<8, 64, 8, { usize::BITS }>(end, stop),
+            };
         }
     }
 
@@ -206,7 +264,15 @@ impl Deflater {
     /// The loop on its own, with the buffer, the tables and the block borrowed once: it
     /// is where the literal-heavy charts spend their time (about 1.1 M literals on scatter
     /// 10,000).
-    fn matches(&mut self, end: usize, stop: usize) -> usize {
+    ///
+    /// `CHAIN` positions of a hash chain are tried per match, a match of `NICE` bytes ends
+    /// the search, positions inside matches of up to `INSIDE` bytes are hashed too, and
+    /// after `2^SKIP` literals in a row positions are skipped ([`Effort`]).
+    fn matches<const CHAIN: usize, const NICE: usize, const INSIDE: usize, const SKIP: u32>(
+        &mut self,
+        end: usize,
+        stop: usize,
+    ) -> usize {
         let Self {
             buf,
             pos,
@@ -218,23 +284,33 @@ impl Deflater {
         let buf: &[u8] = buf;
         let base = *base;
         let mut p = *pos;
+        let mut misses = 0usize;
         while p < stop && !block.full() {
             let word = read_u32(buf, p);
             if word == 0 {
                 break;
             }
-            let (len, dist) = longest_match(buf, chains, base, p, word, end);
+            let (len, dist) = longest_match(buf, chains, (base, p), word, (CHAIN, NICE), end);
             if len >= 4 {
                 block.matched(len, dist);
-                if len <= HASH_INSIDE {
+                if len <= INSIDE {
                     for q in p + 1..(p + len).min(end - 3) {
                         chains.insert(base.wrapping_add(q as u32), read_u32(buf, q));
                     }
                 }
                 p += len;
+                misses = 0;
             } else {
                 block.literal(buf[p]);
                 p += 1;
+                if SKIP < usize::BITS {
+                    misses += 1;
+                    let more = (misses >> SKIP).min(7).min(stop.saturating_sub(p));
+                    for &b in &buf[p..p + more] {
+                        block.literal(b);
+                    }
+                    p += more;
+                }
             }
         }
         p
@@ -288,19 +364,19 @@ impl Deflater {
 fn longest_match(
     buf: &[u8],
     chains: &mut Chains,
-    base: u32,
-    p: usize,
+    (base, p): (u32, usize),
     word: u32,
+    (chain, nice): (usize, usize),
     end: usize,
 ) -> (usize, usize) {
     let here = base.wrapping_add(p as u32);
     let mut candidate = chains.insert(here, word);
     let reach = WINDOW.min(p);
     let mut dist = here.wrapping_sub(candidate) as usize;
-    let mut tries = CHAIN;
+    let mut tries = chain;
     while dist.wrapping_sub(1) < reach {
         if read_u32(buf, p - dist) == word {
-            return longest_from(buf, chains, (here, p), dist, tries, end);
+            return longest_from(buf, chains, (here, p), dist, (tries, nice), end);
         }
         tries -= 1;
         let next = chains.prev[candidate as usize % WINDOW];
@@ -322,7 +398,7 @@ fn longest_from(
     chains: &Chains,
     (here, p): (u32, usize),
     mut dist: usize,
-    tries: usize,
+    (tries, nice): (usize, usize),
     end: usize,
 ) -> (usize, usize) {
     let max = MAX_MATCH.min(end - p);
@@ -336,7 +412,7 @@ fn longest_from(
             let len = common_prefix(buf, c, p, max);
             if len > best {
                 (best, best_dist) = (len, dist);
-                if len >= NICE_MATCH {
+                if len >= nice {
                     break;
                 }
             }
@@ -398,6 +474,51 @@ fn zeros_at(data: &[u8]) -> usize {
     n + data[n..].iter().take_while(|&&b| b == 0).count()
 }
 
+/// A piece of a zlib stream ([`Deflater::finish_part`]).
+pub(super) struct Part {
+    /// Its bytes: the zlib header if it is the first part, whole deflate blocks, ending on a
+    /// byte boundary.
+    bytes: Vec<u8>,
+    /// The Adler-32 of its data alone.
+    adler: u32,
+    /// Bytes of data.
+    len: u64,
+}
+
+impl Part {
+    /// The stream of `self` then `next`, with the checksum of both parts' data: deflate
+    /// blocks follow each other whatever they hold, so the blocks of parts encoded apart
+    /// make one stream.
+    pub(super) fn join(self, next: Part) -> Part {
+        let mut bytes = self.bytes;
+        bytes.extend_from_slice(&next.bytes);
+        Part {
+            bytes,
+            adler: adler_concat(self.adler, next.adler, next.len),
+            len: self.len + next.len,
+        }
+    }
+
+    /// The whole zlib stream: the parts' bytes and the checksum.
+    pub(super) fn into_stream(self) -> Vec<u8> {
+        let mut out = self.bytes;
+        out.extend_from_slice(&self.adler.to_be_bytes());
+        out
+    }
+}
+
+/// The Adler-32 of data X then Y from theirs and Y's length: the first sum (1 + the bytes)
+/// of XY is `a_x + a_y − 1`; each of Y's `len_y` running sums in the second sum is larger
+/// by X's bytes, `a_x − 1`.
+fn adler_concat(x: u32, y: u32, len_y: u64) -> u32 {
+    const MOD: u64 = 65521;
+    let (ax, bx) = (u64::from(x & 0xFFFF), u64::from(x >> 16));
+    let (ay, by) = (u64::from(y & 0xFFFF), u64::from(y >> 16));
+    let a = (ax + ay + MOD - 1) % MOD;
+    let b = (bx + by + (len_y % MOD) * ((ax + MOD - 1) % MOD)) % MOD;
+    ((b as u32) << 16) | a as u32
+}
+
 /// The Adler-32 of the data so far followed by `n` zero bytes: a zero leaves the first sum
 /// as it is and adds it to the second, so `n` of them add `n` times it.
 fn zeros_adler(adler: &Adler32, n: usize) -> Adler32 {
@@ -409,12 +530,12 @@ fn zeros_adler(adler: &Adler32, n: usize) -> Adler32 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(super) mod tests {
     use super::*;
     use std::io::Read;
 
     /// Inflates with zlib-rs (through flate2), which also checks the Adler-32.
-    fn inflate(stream: &[u8]) -> Vec<u8> {
+    pub(in crate::encode) fn inflate(stream: &[u8]) -> Vec<u8> {
         let mut out = Vec::new();
         flate2::read::ZlibDecoder::new(stream)
             .read_to_end(&mut out)
@@ -428,9 +549,8 @@ mod tests {
         Zeros(usize),
     }
 
-    fn deflate(pieces: &[Piece]) -> (Vec<u8>, Vec<u8>) {
-        let mut d = Deflater::new(0);
-        let mut all = Vec::new();
+    /// Writes the pieces to `d` and appends them to `all`.
+    fn feed(d: &mut Deflater, pieces: &[Piece], all: &mut Vec<u8>) {
         for p in pieces {
             match p {
                 Piece::Bytes(b) => {
@@ -443,13 +563,50 @@ mod tests {
                 }
             }
         }
-        (d.finish(), all)
     }
 
+    /// The stream of the pieces in parts starting at the given pieces, each part deflated
+    /// on its own and joined (one part when `starts` is empty), and the input.
+    fn deflate_in_parts(effort: Effort, pieces: &[Piece], starts: &[usize]) -> (Vec<u8>, Vec<u8>) {
+        let mut all = Vec::new();
+        let mut d = Deflater::new(effort, 0);
+        let mut from = 0;
+        let mut joined: Option<Part> = None;
+        for &start in starts {
+            feed(&mut d, &pieces[from..start], &mut all);
+            let part = std::mem::replace(&mut d, Deflater::continuation(effort, 0));
+            let part = part.finish_part(false);
+            joined = Some(match joined {
+                Some(j) => j.join(part),
+                None => part,
+            });
+            from = start;
+        }
+        feed(&mut d, &pieces[from..], &mut all);
+        let stream = match joined {
+            Some(j) => j.join(d.finish_part(true)).into_stream(),
+            None => d.finish(),
+        };
+        (stream, all)
+    }
+
+    /// Round trip in both efforts, whole and in two parts split at the middle piece;
+    /// returns the default effort's bytes.
     fn round_trip(pieces: &[Piece], what: &str) -> usize {
-        let (stream, input) = deflate(pieces);
-        assert!(inflate(&stream) == input, "{what}: inflated data differs");
-        stream.len()
+        let mut len = 0;
+        for effort in [Effort::Fast, Effort::Default] {
+            for starts in [&[][..], &[pieces.len() / 2]] {
+                let (stream, input) = deflate_in_parts(effort, pieces, starts);
+                assert!(
+                    inflate(&stream) == input,
+                    "{what}, {effort:?}, parts at {starts:?}: inflated data differs"
+                );
+                if effort == Effort::Default && starts.is_empty() {
+                    len = stream.len();
+                }
+            }
+        }
+        len
     }
 
     /// xorshift64: a deterministic stream of bytes.
@@ -551,5 +708,70 @@ mod tests {
             .collect();
         let len = round_trip(&rows, "zero rows");
         assert!(len < 1000 * 8, "{len} bytes for 1,000 zero rows");
+    }
+
+    #[test]
+    fn parts_deflated_apart_join_into_one_stream() {
+        let mut noise = Noise(0x2545_F491_4F6C_DD1D);
+        // Rows like a chart's: repeated rows (zeros), a few distinct rows, runs ending
+        // right at a part's end; parts that are empty, one byte, or many blocks long.
+        let row = noise.bytes(4801, 6);
+        let mut pieces = vec![Piece::Bytes(vec![])];
+        for i in 0..120 {
+            pieces.push(match i % 4 {
+                0 => Piece::Zeros(4801),
+                1 => Piece::Bytes(row.clone()),
+                2 => {
+                    let n = 1 + (noise.next() % 5000) as usize;
+                    Piece::Bytes(noise.bytes(n, 256))
+                }
+                _ => Piece::Bytes(vec![0; 300]),
+            });
+        }
+        pieces.push(Piece::Bytes(vec![7]));
+        let n = pieces.len();
+        for starts in [
+            vec![0],
+            vec![1],
+            vec![n - 1],
+            vec![n],
+            vec![1, 2],
+            vec![3, 60, 61, n - 1],
+            (1..n).step_by(7).collect(),
+        ] {
+            for effort in [Effort::Fast, Effort::Default] {
+                let (stream, input) = deflate_in_parts(effort, &pieces, &starts);
+                assert!(
+                    inflate(&stream) == input,
+                    "{effort:?}, parts at {starts:?}: inflated data differs"
+                );
+            }
+        }
+    }
+
+    #[test]
+    fn the_checksum_of_joined_parts_is_that_of_the_whole() {
+        let mut noise = Noise(0xD1B5_4A32_D192_ED03);
+        let data = noise.bytes(300_000, 256);
+        for cut in [0, 1, 2, 65_520, 65_521, 65_522, 150_000, 299_999, 300_000] {
+            let (x, y) = data.split_at(cut);
+            let sum = |d: &[u8]| {
+                let mut a = Adler32::new();
+                a.write(d);
+                a.finish()
+            };
+            assert_eq!(
+                adler_concat(sum(x), sum(y), y.len() as u64),
+                sum(&data),
+                "cut at {cut}"
+            );
+        }
+        // Zeros after data: the shortcut of write_zeros.
+        let mut a = Adler32::new();
+        a.write(&data[..1000]);
+        let mut b = Adler32::new();
+        b.write(&data[..1000]);
+        b.write(&[0; 70_000]);
+        assert_eq!(zeros_adler(&a, 70_000).finish(), b.finish());
     }
 }
