@@ -22,6 +22,7 @@
 
 pub mod bitmap;
 pub mod budget;
+mod canonical;
 pub mod color;
 pub mod defaults;
 pub mod error;

@@ -13,6 +13,7 @@ use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
 use crate::budget::{parse_json, scan_json, JsonText};
+use crate::canonical::CanonicalWriter;
 use crate::error::shorten;
 use crate::limits::Limits;
 
@@ -551,27 +552,53 @@ impl RenderOptions {
     /// every depth, no whitespace. The crate's `serde_json` keeps insertion order
     /// (`preserve_order`, needed by the config resolution), so keys are sorted here explicitly.
     pub fn canonical_json(&self) -> String {
-        // Serialising JSON values into a `Vec` cannot fail (all keys are strings).
-        let bytes = serde_json::to_vec(&Canonical::Request(self)).unwrap_or_default();
+        // Writing into a `Vec` cannot fail.
+        let bytes = self.write_canonical(Vec::new()).unwrap_or_default();
         String::from_utf8(bytes).unwrap_or_default()
     }
 
     /// The cache key: the first 16 lowercase hex characters of SHA-256 over
     /// [`canonical_json`](Self::canonical_json).
     ///
-    /// The canonical JSON is streamed into the hash as it is written: neither the text nor a
-    /// sorted copy of the config is ever held, so hashing a large config costs no memory in
-    /// proportion to it (beyond one list of key references per object being written).
+    /// The canonical JSON is streamed into the hash as it is written, in one pass over the
+    /// config: neither the text nor a sorted copy of the config is ever held, so hashing a
+    /// large config costs no memory in proportion to it (beyond one list of key references
+    /// per open object).
     pub fn hash(&self) -> String {
-        let mut sink = HashSink(Sha256::new());
-        // Writing into a hash cannot fail, nor can serialising JSON values.
-        let _ = serde_json::to_writer(&mut sink, &Canonical::Request(self));
-        let digest = sink.0.finalize();
+        // Writing into a hash cannot fail.
+        let digest = self
+            .write_canonical(HashSink(Sha256::new()))
+            .map(|sink| sink.0.finalize())
+            .unwrap_or_default();
         let mut out = String::with_capacity(16);
         for b in &digest[..8] {
             out.push_str(&format!("{b:02x}"));
         }
         out
+    }
+
+    /// Writes the canonical JSON into `sink`: [`to_json`](Self::to_json)'s fields, already
+    /// in key order.
+    fn write_canonical<W: std::io::Write>(&self, sink: W) -> std::io::Result<W> {
+        let mut w = CanonicalWriter::new(sink);
+        w.raw(b"{\"backgroundColor\":")?;
+        w.string(&self.background_color)?;
+        w.raw(b",\"chart\":")?;
+        w.object(&self.chart)?;
+        w.raw(b",\"devicePixelRatio\":")?;
+        w.scalar(&json_f64(self.device_pixel_ratio))?;
+        w.raw(b",\"engine\":")?;
+        w.string(self.engine.as_str())?;
+        w.raw(b",\"format\":")?;
+        w.string(self.format.as_str())?;
+        w.raw(b",\"height\":")?;
+        w.scalar(&json_f64(self.height))?;
+        w.raw(b",\"quality\":")?;
+        w.scalar(&Value::from(self.quality))?;
+        w.raw(b",\"width\":")?;
+        w.scalar(&json_f64(self.width))?;
+        w.raw(b"}")?;
+        w.finish()
     }
 }
 
@@ -596,56 +623,6 @@ impl std::io::Write for HashSink {
 
     fn flush(&mut self) -> std::io::Result<()> {
         Ok(())
-    }
-}
-
-/// Something written as canonical JSON: object keys in byte order of their UTF-8 text at
-/// every depth, values as `serde_json` writes them. Serialised in place, without copying.
-enum Canonical<'a> {
-    /// The whole request, every field ([`RenderOptions::to_json`]'s object).
-    Request(&'a RenderOptions),
-    /// An object of the config.
-    Object(&'a Map<String, Value>),
-    /// Any value of the config.
-    Value(&'a Value),
-}
-
-impl serde::Serialize for Canonical<'_> {
-    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        use serde::ser::{SerializeMap, SerializeSeq};
-        match *self {
-            Canonical::Request(o) => {
-                // `to_json`'s fields, already in key order.
-                let mut m = s.serialize_map(Some(8))?;
-                m.serialize_entry("backgroundColor", &o.background_color)?;
-                m.serialize_entry("chart", &Canonical::Object(&o.chart))?;
-                m.serialize_entry("devicePixelRatio", &json_f64(o.device_pixel_ratio))?;
-                m.serialize_entry("engine", o.engine.as_str())?;
-                m.serialize_entry("format", o.format.as_str())?;
-                m.serialize_entry("height", &json_f64(o.height))?;
-                m.serialize_entry("quality", &o.quality)?;
-                m.serialize_entry("width", &json_f64(o.width))?;
-                m.end()
-            }
-            Canonical::Object(obj) => {
-                let mut keys: Vec<(&String, &Value)> = obj.iter().collect();
-                keys.sort_unstable_by(|a, b| a.0.cmp(b.0));
-                let mut m = s.serialize_map(Some(keys.len()))?;
-                for (k, v) in keys {
-                    m.serialize_entry(k, &Canonical::Value(v))?;
-                }
-                m.end()
-            }
-            Canonical::Value(Value::Object(obj)) => Canonical::Object(obj).serialize(s),
-            Canonical::Value(Value::Array(a)) => {
-                let mut seq = s.serialize_seq(Some(a.len()))?;
-                for v in a {
-                    seq.serialize_element(&Canonical::Value(v))?;
-                }
-                seq.end()
-            }
-            Canonical::Value(v) => v.serialize(s),
-        }
     }
 }
 
@@ -674,23 +651,9 @@ mod tests {
     use super::*;
     use serde_json::json;
 
-    /// The canonical form as it was first written, by building a sorted copy: the reference
-    /// the streamed [`Canonical`] must reproduce byte for byte (cache keys must not change).
-    fn sorted(v: &Value) -> Value {
-        match v {
-            Value::Object(m) => {
-                let mut keys: Vec<&String> = m.keys().collect();
-                keys.sort();
-                let mut out = Map::with_capacity(m.len());
-                for k in keys {
-                    out.insert(k.clone(), sorted(&m[k]));
-                }
-                Value::Object(out)
-            }
-            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
-            other => other.clone(),
-        }
-    }
+    // The canonical form as it was first written, by building a sorted copy: the reference
+    // the canonical writer must reproduce byte for byte (cache keys must not change).
+    use crate::canonical::tests::sorted;
 
     #[test]
     fn canonical_json_is_the_sorted_copy_written_out() {

@@ -1,0 +1,282 @@
+//! The canonical JSON of a request, the text its cache key hashes: object keys in byte order
+//! of their UTF-8 text at every depth, no whitespace, scalars exactly as `serde_json` writes
+//! them.
+//!
+//! Written in one pass over the parsed config, straight into the hash, without building the
+//! text or a sorted copy: an explicit stack of open containers (so nothing recurses on the
+//! input's nesting), one list of key references shared by every open object (an object's
+//! sorted entries sit above its parent's until it is closed), and output gathered into
+//! blocks of a few KiB before the hash sees it rather than handed over token by token.
+
+use serde_json::{Map, Value};
+use std::io::Write;
+
+/// Output gathered before it is handed to the sink.
+const BLOCK: usize = 8 * 1024;
+
+/// Writes canonical JSON into a sink in blocks of [`BLOCK`] bytes.
+pub(crate) struct CanonicalWriter<W: Write> {
+    sink: W,
+    buf: Vec<u8>,
+}
+
+/// One open container: where its next child is.
+enum Open<'a> {
+    /// An object whose sorted entries are `entries[next..end]` of the shared list.
+    Object {
+        start: usize,
+        next: usize,
+        end: usize,
+    },
+    /// An array and the rest of its elements.
+    Array {
+        rest: std::slice::Iter<'a, Value>,
+        first: bool,
+    },
+}
+
+impl<W: Write> CanonicalWriter<W> {
+    pub(crate) fn new(sink: W) -> Self {
+        Self {
+            sink,
+            buf: Vec::with_capacity(BLOCK + 256),
+        }
+    }
+
+    /// Hands what is left to the sink and returns it.
+    pub(crate) fn finish(mut self) -> std::io::Result<W> {
+        self.sink.write_all(&self.buf)?;
+        Ok(self.sink)
+    }
+
+    pub(crate) fn raw(&mut self, bytes: &[u8]) -> std::io::Result<()> {
+        self.buf.extend_from_slice(bytes);
+        self.spill()
+    }
+
+    fn spill(&mut self) -> std::io::Result<()> {
+        if self.buf.len() >= BLOCK {
+            self.sink.write_all(&self.buf)?;
+            self.buf.clear();
+        }
+        Ok(())
+    }
+
+    /// A string as serde_json writes it: `"`, `\` and the control characters below U+0020
+    /// escaped, everything else as is. Strings without any of those (nearly all) are copied
+    /// without going through serde_json's escaper.
+    pub(crate) fn string(&mut self, s: &str) -> std::io::Result<()> {
+        if s.bytes().any(|b| b < 0x20 || b == b'"' || b == b'\\') {
+            serde_json::to_writer(&mut self.buf, s)?;
+        } else {
+            self.buf.push(b'"');
+            self.buf.extend_from_slice(s.as_bytes());
+            self.buf.push(b'"');
+        }
+        self.spill()
+    }
+
+    /// A scalar (a container is written by [`CanonicalWriter::object`]).
+    pub(crate) fn scalar(&mut self, v: &Value) -> std::io::Result<()> {
+        match v {
+            Value::Null => self.buf.extend_from_slice(b"null"),
+            Value::Bool(true) => self.buf.extend_from_slice(b"true"),
+            Value::Bool(false) => self.buf.extend_from_slice(b"false"),
+            Value::String(s) => return self.string(s),
+            // Numbers through serde_json itself, so their digits are its digits.
+            other => serde_json::to_writer(&mut self.buf, other)?,
+        }
+        self.spill()
+    }
+
+    /// An object of the config and everything in it, keys sorted at every depth.
+    pub(crate) fn object(&mut self, root: &Map<String, Value>) -> std::io::Result<()> {
+        let mut entries: Vec<(&str, &Value)> = Vec::new();
+        let mut stack: Vec<Open<'_>> = Vec::new();
+        self.open_object(root, &mut entries, &mut stack)?;
+        while let Some(top) = stack.last_mut() {
+            let child = match top {
+                Open::Object { start, next, end } => {
+                    if *next == *end {
+                        entries.truncate(*start);
+                        stack.pop();
+                        self.raw(b"}")?;
+                        continue;
+                    }
+                    let (key, value) = entries[*next];
+                    if *next > *start {
+                        self.buf.push(b',');
+                    }
+                    *next += 1;
+                    self.string(key)?;
+                    self.buf.push(b':');
+                    value
+                }
+                Open::Array { rest, first } => {
+                    let Some(value) = rest.next() else {
+                        stack.pop();
+                        self.raw(b"]")?;
+                        continue;
+                    };
+                    if !std::mem::replace(first, false) {
+                        self.buf.push(b',');
+                    }
+                    value
+                }
+            };
+            match child {
+                Value::Object(m) => self.open_object(m, &mut entries, &mut stack)?,
+                Value::Array(a) => {
+                    self.buf.push(b'[');
+                    stack.push(Open::Array {
+                        rest: a.iter(),
+                        first: true,
+                    });
+                }
+                scalar => self.scalar(scalar)?,
+            }
+        }
+        Ok(())
+    }
+
+    fn open_object<'a>(
+        &mut self,
+        m: &'a Map<String, Value>,
+        entries: &mut Vec<(&'a str, &'a Value)>,
+        stack: &mut Vec<Open<'a>>,
+    ) -> std::io::Result<()> {
+        self.buf.push(b'{');
+        let start = entries.len();
+        entries.extend(m.iter().map(|(k, v)| (k.as_str(), v)));
+        // Keys are unique, so an unstable sort gives the one order; configs mostly come
+        // sorted or nearly (`{"x": .., "y": ..}`), which the sort checks in one pass.
+        let own = &mut entries[start..];
+        if !own.is_sorted_by(|a, b| a.0 <= b.0) {
+            own.sort_unstable_by(|a, b| a.0.cmp(b.0));
+        }
+        stack.push(Open::Object {
+            start,
+            next: start,
+            end: entries.len(),
+        });
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::*;
+    use serde_json::json;
+
+    /// The canonical form as it was first written, by building a sorted copy.
+    pub(crate) fn sorted(v: &Value) -> Value {
+        match v {
+            Value::Object(m) => {
+                let mut keys: Vec<&String> = m.keys().collect();
+                keys.sort();
+                let mut out = Map::with_capacity(m.len());
+                for k in keys {
+                    out.insert(k.clone(), sorted(&m[k]));
+                }
+                Value::Object(out)
+            }
+            Value::Array(a) => Value::Array(a.iter().map(sorted).collect()),
+            other => other.clone(),
+        }
+    }
+
+    fn written(m: &Map<String, Value>) -> String {
+        let mut w = CanonicalWriter::new(Vec::new());
+        w.object(m).unwrap();
+        String::from_utf8(w.finish().unwrap()).unwrap()
+    }
+
+    /// A small deterministic generator (xorshift) of nested values with every kind of
+    /// scalar, keys that sort differently as bytes and as characters, and strings that
+    /// need escapes.
+    fn below(state: &mut u64, n: u64) -> u64 {
+        *state ^= *state << 13;
+        *state ^= *state >> 7;
+        *state ^= *state << 17;
+        *state % n
+    }
+
+    fn random_value(state: &mut u64, depth: usize) -> Value {
+        let mut next = |n: u64| below(state, n);
+        const TEXT: [&str; 10] = [
+            "",
+            "a",
+            "B",
+            "é",
+            "\u{0}",
+            "x\"y",
+            "back\\slash",
+            "tab\tnew\nline",
+            "\u{7f}",
+            "😀",
+        ];
+        match next(if depth > 5 { 6 } else { 9 }) {
+            0 => Value::Null,
+            1 => Value::Bool(next(2) == 0),
+            2 => json!(next(1 << 40) as i64 - (1 << 39)),
+            3 => json!(next(1 << 20) as f64 / 7.0 - 1e5),
+            4 => json!(u64::MAX - next(3)),
+            5 => json!(TEXT[next(10) as usize]),
+            6 | 7 => {
+                let n = next(5);
+                let mut m = Map::new();
+                for _ in 0..n {
+                    let k = format!("{}{}", TEXT[below(state, 10) as usize], below(state, 4));
+                    m.insert(k, random_value(state, depth + 1));
+                }
+                Value::Object(m)
+            }
+            _ => {
+                let n = next(5);
+                Value::Array((0..n).map(|_| random_value(state, depth + 1)).collect())
+            }
+        }
+    }
+
+    #[test]
+    fn random_configs_are_written_as_the_sorted_copy() {
+        let mut state = 0x9e37_79b9_7f4a_7c15u64;
+        for _ in 0..2_000 {
+            let mut m = Map::new();
+            for i in 0..3 {
+                m.insert(format!("k{i}"), random_value(&mut state, 0));
+            }
+            let reference = serde_json::to_string(&sorted(&Value::Object(m.clone()))).unwrap();
+            assert_eq!(written(&m), reference);
+        }
+    }
+
+    #[test]
+    fn large_configs_cross_blocks_and_deep_ones_do_not_recurse() {
+        let points: Vec<Value> = (0..5_000)
+            .map(|i| json!({"y": f64::from(i) * 0.1, "x": i}))
+            .collect();
+        let Value::Object(m) = json!({"data": {"datasets": [{"data": points}]}, "type": "line"})
+        else {
+            unreachable!()
+        };
+        let reference = serde_json::to_string(&sorted(&Value::Object(m.clone()))).unwrap();
+        assert!(reference.len() > 10 * BLOCK);
+        assert_eq!(written(&m), reference);
+        let mut deep = json!(1);
+        for _ in 0..100_000 {
+            deep = Value::Array(vec![deep]);
+        }
+        let mut m = Map::new();
+        m.insert("d".into(), deep);
+        let text = written(&m);
+        assert_eq!(text.len(), "{\"d\":1}".len() + 2 * 100_000);
+        // A tree this deep must not be dropped recursively either.
+        let mut stack = vec![m.remove("d").unwrap()];
+        while let Some(v) = stack.pop() {
+            if let Value::Array(a) = v {
+                stack.extend(a);
+            }
+        }
+    }
+}
