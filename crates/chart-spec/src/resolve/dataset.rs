@@ -59,7 +59,7 @@ fn resolve_object_key(m: &Obj, key: &str) -> Raw {
 pub(super) fn resolve_dataset(
     ctx: &Ctx<'_>,
     index: usize,
-    ds: &Obj,
+    (ds, written): (&Obj, &Obj),
     dk: &DatasetType,
     count: usize,
     msgs: &mut Vec<Message>,
@@ -67,7 +67,7 @@ pub(super) fn resolve_dataset(
     let kind = dk.kind;
     let index_axis = dk.index_axis;
     let ds_keys = vec![format!("datasets.{kind}"), String::new()];
-    let ds_scopes = ctx.dataset_scopes(ds, &ds_keys);
+    let ds_scopes = ctx.dataset_scopes(ds, written, &ds_keys);
     // The dataset-defaults table is a scope too (`defaults.datasets[type]`).
     let mut ds_scopes = ds_scopes;
     if let Some(d) = defaults::dataset_type(kind) {
@@ -167,7 +167,7 @@ pub(super) fn resolve_dataset(
             format!("elements.{el}"),
             String::new(),
         ];
-        let mut s = ctx.dataset_scopes(ds, &keys);
+        let mut s = ctx.dataset_scopes(ds, written, &keys);
         // Chart.js registers controller defaults under `defaults.datasets[type]`, which the
         // `datasets.<type>` key of the defaults root already reached; elements likewise.
         if let Some(d) = defaults::dataset_type(kind) {

@@ -80,9 +80,20 @@ impl<'a> Ctx<'a> {
         s
     }
 
-    /// `getOptionScopes(dataset, keys)` for a list of dotted keys.
-    pub(super) fn dataset_scopes(&self, dataset: &'a Obj, keys: &[String]) -> Scopes<'a> {
-        let mut s = Scopes::new(vec![dataset]);
+    /// `getOptionScopes(dataset, keys)` for a list of dotted keys. `written` holds what the
+    /// colors and gradient plugins wrote into the dataset (often nothing): it comes first,
+    /// as those keys of the dataset itself would.
+    pub(super) fn dataset_scopes(
+        &self,
+        dataset: &'a Obj,
+        written: &'a Obj,
+        keys: &[String],
+    ) -> Scopes<'a> {
+        let mut s = Scopes::default();
+        if !written.is_empty() {
+            s.push(written);
+        }
+        s.push(dataset);
         for k in keys {
             s.push_key(dataset, k);
         }

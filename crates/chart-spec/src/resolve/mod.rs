@@ -28,7 +28,6 @@ pub use annotation::resolve_annotations;
 pub use datalabels::resolve_datalabels;
 pub use gradient::{apply_gradient_sentinels, resolve_gradients};
 pub use lookup::{default_font, padding_of};
-use std::borrow::Cow;
 
 use self::dataset::resolve_dataset;
 use self::lookup::{Ctx, DatasetType, Obj};
@@ -216,10 +215,10 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         .collect();
 
     // Colors plugin: runs before elements resolve their options (beforeLayout), writing
-    // palette colours into the datasets themselves. A dataset is copied only when a plugin
-    // writes into it: a copy of 10,000 points costs about what parsing them did.
-    let mut datasets_owned: Vec<Cow<'_, Obj>> =
-        raw_datasets.iter().map(|d| Cow::Borrowed(*d)).collect();
+    // palette colours into the datasets themselves. What it and the gradient plugin write is
+    // kept beside each dataset, as a scope in front of it, rather than in a copy of it: a
+    // copy of 10,000 points costs about what parsing them did.
+    let mut written: Vec<Obj> = vec![Obj::new(); raw_datasets.len()];
     // `plugins.colors.enabled` may come from the type's overrides too (chartjs-chart-geo's
     // choropleth turns the plugin off there).
     let colors_on = ctx
@@ -227,12 +226,18 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
         .get("enabled")
         .is_none_or(truthy);
     if plugin_enabled("colors") && colors_on {
-        apply_colors_plugin(&kinds, options, plugin_opts("colors"), &mut datasets_owned);
+        apply_colors_plugin(
+            &kinds,
+            options,
+            plugin_opts("colors"),
+            &raw_datasets,
+            &mut written,
+        );
     }
     // chartjs-plugin-gradient: stand-in colours the engine repaints ([`gradient`]).
     for (index, key, colour) in gradient_sentinels(config) {
-        if let Some(ds) = datasets_owned.get_mut(index) {
-            ds.to_mut().insert(key, colour);
+        if let Some(w) = written.get_mut(index) {
+            w.insert(key, colour);
         }
     }
 
@@ -240,16 +245,16 @@ fn resolve_core(config: &Obj, limits: &Limits) -> Result<(Chart, Vec<Message>), 
     let x_labels = data.get("xLabels").map(|v| read_labels(Some(v)));
     let y_labels = data.get("yLabels").map(|v| read_labels(Some(v)));
 
-    let mut scales = resolve_scales(&ctx, &datasets_owned, &kinds, &mut msgs)?;
+    let mut scales = resolve_scales(&ctx, &raw_datasets, &kinds, &mut msgs)?;
 
     let mut datasets = Vec::new();
-    for (i, (ds, dk)) in datasets_owned.iter().zip(&kinds).enumerate() {
+    for (i, ((ds, w), dk)) in raw_datasets.iter().zip(&written).zip(&kinds).enumerate() {
         datasets.push(resolve_dataset(
             &ctx,
             i,
-            ds,
+            (ds, w),
             dk,
-            datasets_owned.len(),
+            raw_datasets.len(),
             &mut msgs,
         ));
     }

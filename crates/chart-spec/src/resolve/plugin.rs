@@ -15,7 +15,6 @@ use crate::model::{
 use crate::scopes::{to_number, truthy, Reader};
 use crate::values::{padding_from_scopes, to_font};
 use serde_json::Value;
-use std::borrow::Cow;
 
 const BORDER_COLORS: [Rgba; 7] = [
     Rgba::rgb(54, 162, 235),
@@ -37,7 +36,8 @@ pub(super) fn apply_colors_plugin(
     kinds: &[DatasetType],
     options: &Obj,
     opts: Option<&Obj>,
-    datasets: &mut [Cow<'_, Obj>],
+    datasets: &[&Obj],
+    written: &mut [Obj],
 ) {
     let get = |k: &str| opts.and_then(|o| o.get(k));
     if !get("enabled").map(truthy).unwrap_or(true) {
@@ -56,7 +56,7 @@ pub(super) fn apply_colors_plugin(
         return;
     }
     let mut i = 0usize;
-    for (ds, dk) in datasets.iter_mut().zip(kinds) {
+    for ((ds, w), dk) in datasets.iter().zip(written.iter_mut()).zip(kinds) {
         let t = dk.kind;
         let n = match ds.get("data") {
             Some(Value::Array(a)) => a.len(),
@@ -68,21 +68,18 @@ pub(super) fn apply_colors_plugin(
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 1.0))
                     .collect();
                 i += n;
-                ds.to_mut()
-                    .insert("backgroundColor".into(), Value::Array(v));
+                w.insert("backgroundColor".into(), Value::Array(v));
             }
             ChartKind::PolarArea => {
                 let v: Vec<Value> = (0..n)
                     .map(|k| css(BORDER_COLORS[(i + k) % 7], 0.5))
                     .collect();
                 i += n;
-                ds.to_mut()
-                    .insert("backgroundColor".into(), Value::Array(v));
+                w.insert("backgroundColor".into(), Value::Array(v));
             }
             _ => {
-                let ds = ds.to_mut();
-                ds.insert("borderColor".into(), css(BORDER_COLORS[i % 7], 1.0));
-                ds.insert("backgroundColor".into(), css(BORDER_COLORS[i % 7], 0.5));
+                w.insert("borderColor".into(), css(BORDER_COLORS[i % 7], 1.0));
+                w.insert("backgroundColor".into(), css(BORDER_COLORS[i % 7], 0.5));
                 i += 1;
             }
         }

@@ -18,7 +18,6 @@ use crate::scopes::{to_number, truthy, Reader, Scopes};
 use crate::time::{parse_fixed_offset, DateAdapter, TimeUnit, TokenStyle};
 use crate::values::{corners_of, padding_from_scopes, to_font, Corners, Font, Indexable};
 use serde_json::Value;
-use std::borrow::Cow;
 
 fn axis_from_str(s: &str) -> Option<Axis> {
     match s {
@@ -94,7 +93,7 @@ pub(super) fn parse_position(v: Option<&Value>) -> Option<Position> {
 /// `mergeScaleConfig` + `buildOrUpdateScales`: the scales of the chart with their scopes.
 pub(super) fn resolve_scales(
     ctx: &Ctx<'_>,
-    datasets: &[Cow<'_, Obj>],
+    datasets: &[&Obj],
     kinds: &[DatasetType],
     msgs: &mut Vec<Message>,
 ) -> Result<Vec<ScaleOptions>, Vec<Message>> {
