@@ -36,22 +36,22 @@ pub enum EncodeError {
 /// README's Performance section has the table.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PngCompression {
-    /// Our deflate encoder searching less (`deflate::Effort::Fast`: one position per
-    /// hash, nothing hashed inside matches, literals skipped in long literal stretches):
-    /// 1–12% fewer instructions than `Default` on the benchmark's charts (the most on the
-    /// literal-heavy scatter 10,000) for 1–7% more bytes, 6% in all (still 0.60–0.98× of
-    /// node-skia's). Before it was zlib level 1 (static codes only): twice `Default`'s
-    /// bytes and more instructions.
+    /// Our deflate encoder searching less (`deflate::Effort::Fast`: chains of 2 positions,
+    /// nothing hashed inside matches): about 2% more bytes than `Default` for 0–8% fewer
+    /// instructions (the most on the literal-heavy scatter 10,000). Little to trade: what
+    /// every mode pays is the work per byte and per symbol, and searching less finds fewer
+    /// matches, so more symbols. Before it was zlib level 1 (static codes only): twice
+    /// `Default`'s bytes and more instructions.
     Fast,
-    /// Our deflate encoder (`encode/deflate.rs`): 2–8% under zlib level 2's bytes on the
-    /// benchmark's charts (which were 0.6–0.93× node-skia's), for under half of zlib level
-    /// 2's instructions on the bar charts, three quarters on curves, 0.8× on the densest
-    /// chart (scatter 10,000). Images of at least 512×512 pixels are deflated in two halves
-    /// on two threads when a core is idle.
+    /// Our deflate encoder (`encode/deflate.rs`): 0.58–0.92× node-skia's bytes on the
+    /// benchmark's charts, for about a third of zlib level 2's instructions on the bar
+    /// charts, two thirds on curves, three quarters on the densest chart (scatter 10,000).
+    /// Images of at least 512×512 pixels are deflated in two halves on two threads when a
+    /// core is idle.
     #[default]
     Default,
-    /// zlib level 6 (lazy matching, zlib-rs): between 6% under and 3% over `Default`'s bytes
-    /// on the benchmark's charts (2% under in all), at 2–4× its time.
+    /// zlib level 6 (lazy matching, zlib-rs): between 8% under and 3% over `Default`'s bytes
+    /// on the benchmark's charts (2.5% under in all), at 2.5–5.3× its instructions.
     Small,
 }
 

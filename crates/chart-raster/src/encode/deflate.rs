@@ -11,12 +11,12 @@
 //! What it does, and what it leaves out:
 //! - LZ77, greedy (no lazy matching): a run of zeros is a string of distance-1 matches
 //!   (after one literal zero when the byte before is not zero); elsewhere a hash of the next
-//!   4 bytes leads to the last positions that began with the same hash (8 with
+//!   4 bytes leads to the last positions that began with the same hash (4 with
 //!   [`Effort::Default`]), and the longest match of at least 4 bytes is taken. Positions
-//!   inside short matches are hashed too. One candidate instead of 8 ([`Effort::Fast`]) was
-//!   3% larger on the benchmark's charts and 1.4–1.8× larger on translucent radar fixtures
-//!   (the diagonal edges of a row match the row above a few pixels over, behind other
-//!   positions of the same hash), for 0–5% fewer instructions.
+//!   inside short matches are hashed too. One candidate instead of 8 was 3% larger on the
+//!   benchmark's charts and up to 1.6× larger on translucent fixtures (the diagonal edges
+//!   of a row match the row above a few pixels over, behind other positions of the same
+//!   hash), for 0–5% fewer instructions; [`Effort::Fast`] tries 2.
 //! - Huffman (`block.rs`): each block of `BLOCK_SYMBOLS` symbols gets its own
 //!   length-limited codes (dynamic block) unless the fixed codes of the format come out
 //!   smaller. No stored blocks: on data that does not compress (noise), literals cost about
@@ -52,21 +52,24 @@ const HASH_BITS: u32 = 15;
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
 ///
 /// Measured on the 15 charts of `cargo xtask bench-peers` (callgrind instructions of
-/// `encode::png`, bytes against `Default`): `Fast` is 1–12% fewer instructions (the most on
-/// scatter 10,000, 212 M → 186 M) for 1–7% more bytes (6% in all). Each of its choices
-/// alone bought little: a chain of 1 instead of 8 positions 0–5% of the instructions for 3%
-/// more bytes, not hashing inside matches 1–5% for 1%, skipping literals 1–4% for 2%. What
-/// is left is the work per byte that every mode does (the rows' passes, the symbols, the
-/// bits).
+/// `encode::png`, bytes): what is left after the search is the work per byte that every
+/// mode does (the rows' passes, the symbols, the bits), so the search's knobs move the
+/// instructions by a few percent each. Chains of 4 positions and a nice length of 32
+/// instead of 8 and 64 cost 0.5% more bytes in all (0.8% on the 560 fixture and gallery
+/// images, at most 1.17× on one 8 KB gradient fixture) for 1–6% fewer instructions (the
+/// most on the line chart and scatter 10,000); 3 positions 0.7% for 1–7%.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Effort {
-    /// One position per hash, nothing hashed inside matches, and after 8 literals in a row
-    /// positions are skipped (2 at a time, then 3 after 16, …, at most 8).
+    /// Chains of 2 positions, a match of 16 bytes ends the search, nothing hashed inside
+    /// matches: 2% more bytes than `Default` on the benchmark's charts for 0–8% fewer
+    /// instructions (the most on scatter 10,000). One position per hash and literals
+    /// skipped after 8 in a row (as LZ4 does) came out 5% larger and slower on most charts:
+    /// fewer matches are more literals, and a literal costs more than a longer search.
     Fast,
-    /// Chains of 8 positions, a match of 64 bytes ends the search, positions inside matches
+    /// Chains of 4 positions, a match of 32 bytes ends the search, positions inside matches
     /// of up to 8 bytes are hashed too. On scatter 10,000 (dense anti-aliased discs)
     /// hashing inside matches of up to 32 bytes cost 20 M instructions more than 8 for
-    /// 0.7% fewer bytes on the benchmark's charts; none saved 10 M more and cost 1.1%.
+    /// 0.7% fewer bytes on the benchmark's charts; none saved 5 M more and cost 1.1%.
     Default,
 }
 
@@ -251,8 +254,8 @@ impl Deflater {
             }
             let stop = stop.min(end - 3);
             self.pos = match self.effort {
-                Effort::Fast => self.matches::<1, 32, 0, 3>(end, stop),
-                Effort::Default => self.matches::<8, 64, 8, { usize::BITS }>(end, stop),
+                Effort::Fast => self.matches::<2, 16, 0>(end, stop),
+                Effort::Default => self.matches::<4, 32, 8>(end, stop),
             };
         }
     }
@@ -266,9 +269,9 @@ impl Deflater {
     /// 10,000).
     ///
     /// `CHAIN` positions of a hash chain are tried per match, a match of `NICE` bytes ends
-    /// the search, positions inside matches of up to `INSIDE` bytes are hashed too, and
-    /// after `2^SKIP` literals in a row positions are skipped ([`Effort`]).
-    fn matches<const CHAIN: usize, const NICE: usize, const INSIDE: usize, const SKIP: u32>(
+    /// the search, positions inside matches of up to `INSIDE` bytes are hashed too
+    /// ([`Effort`]).
+    fn matches<const CHAIN: usize, const NICE: usize, const INSIDE: usize>(
         &mut self,
         end: usize,
         stop: usize,
@@ -284,7 +287,6 @@ impl Deflater {
         let buf: &[u8] = buf;
         let base = *base;
         let mut p = *pos;
-        let mut misses = 0usize;
         while p < stop && !block.full() {
             let word = read_u32(buf, p);
             if word == 0 {
@@ -299,18 +301,9 @@ impl Deflater {
                     }
                 }
                 p += len;
-                misses = 0;
             } else {
                 block.literal(buf[p]);
                 p += 1;
-                if SKIP < usize::BITS {
-                    misses += 1;
-                    let more = (misses >> SKIP).min(7).min(stop.saturating_sub(p));
-                    for &b in &buf[p..p + more] {
-                        block.literal(b);
-                    }
-                    p += more;
-                }
             }
         }
         p
