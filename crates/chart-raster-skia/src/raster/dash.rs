@@ -98,7 +98,9 @@ pub(super) fn dash(
         };
         // A segment of more than a piece's dashes is cut into equal parts, and a piece ends
         // before a part that would take it past its length.
-        let k = (length * per_px / RUN_DASHES).ceil().clamp(1.0, 1e6);
+        // (At most 16 parts within the guard's million dashes; the clamp only bounds
+        // the parts of a path that did not pass the guard.)
+        let k = (length * per_px / RUN_DASHES).ceil().clamp(1.0, 1024.0);
         let mut from = at;
         for p in split(at, &part, k as usize) {
             if pieces.length > 0.0 && pieces.length + length / k > pieces.run_length {
@@ -196,11 +198,14 @@ fn distance(a: Point, b: Point) -> f64 {
 
 /// The point at `t` of the Bézier curve of control points `pts` (de Casteljau), in f64.
 fn at_t(pts: &[Point], t: f64) -> (f64, f64) {
-    let mut xs: Vec<(f64, f64)> = pts
-        .iter()
-        .map(|p| (f64::from(p.x), f64::from(p.y)))
-        .collect();
-    for n in (1..xs.len()).rev() {
+    // A line, quad or cubic: at most 4 points, kept on the stack (a curve is measured by up
+    // to 256 of these).
+    let mut xs = [(0.0, 0.0); 4];
+    let n = pts.len().min(4);
+    for (x, p) in xs.iter_mut().zip(&pts[..n]) {
+        *x = (f64::from(p.x), f64::from(p.y));
+    }
+    for n in (1..n).rev() {
         for i in 0..n {
             let (a, b) = (xs[i], xs[i + 1]);
             xs[i] = (a.0 + (b.0 - a.0) * t, a.1 + (b.1 - a.1) * t);
