@@ -87,11 +87,31 @@ fn ratio_and_offset(rotation: f64, circumference: f64, cutout: f64) -> (f64, f64
 
 /// `DoughnutController.update` for every dataset: the arcs of each ring, outermost first.
 /// `data_visible[i]` is `chart.getDataVisibility(i)` (legend-hidden slices).
+#[cfg(test)]
 pub fn layout_rings(
     area: Area,
     rings: &[RingInput],
     data_visible: &[bool],
 ) -> Vec<Vec<ArcGeometry>> {
+    (0..rings.len())
+        .map(|idx| layout_ring(area, rings, data_visible, idx))
+        .collect()
+}
+
+/// `DoughnutController.update` of the dataset `idx`: the arcs of its ring. The ring reads
+/// its own values and offsets, the first visible dataset's border widths, and the other
+/// rings' weights, visibility, rotations and circumferences only: a dataset's update lays
+/// out its own ring, so that the others' values need not be copied or laid out again (1,000
+/// datasets of 250 values laid out every ring in each dataset's update: 24 s).
+pub fn layout_ring(
+    area: Area,
+    rings: &[RingInput],
+    data_visible: &[bool],
+    idx: usize,
+) -> Vec<ArcGeometry> {
+    let Some(r) = rings.get(idx) else {
+        return Vec::new();
+    };
     let vis = |i: usize| data_visible.get(i).copied().unwrap_or(true);
     // getMaxBorderWidth(): the first visible dataset's arcs decide for every ring.
     let max_border = rings
@@ -126,59 +146,53 @@ pub fn layout_rings(
     let cx = (area.left + area.right) / 2.0;
     let cy = (area.top + area.bottom) / 2.0;
 
-    rings
+    let max_offset = r.offsets.iter().copied().fold(0.0, f64::max);
+    let spacing = max_border + max_offset + r.spacing;
+    let max_size = ((area.width().min(area.height()) - spacing) / 2.0).max(0.0);
+    let cutout = r.cutout.to_percentage(max_size).min(1.0);
+    let (ratio_x, ratio_y, off_x, off_y) = ratio_and_offset(ext_rotation, ext_circ, cutout);
+    let max_width = (area.width() - spacing) / ratio_x;
+    let max_height = (area.height() - spacing) / ratio_y;
+    let max_radius = (max_width.min(max_height) / 2.0).max(0.0);
+    let outer = r.radius.to_dimension(max_radius);
+    let inner = (outer * cutout).max(0.0);
+    let radius_length = (outer - inner) / total_weight;
+    let offset_x = off_x * outer;
+    let offset_y = off_y * outer;
+    let outer_radius = outer - radius_length * weight_offset(idx);
+    let inner_radius = (outer_radius - radius_length * weight(r)).max(0.0);
+    // calculateTotal
+    let total: f64 = r
+        .values
         .iter()
         .enumerate()
-        .map(|(idx, r)| {
-            let max_offset = r.offsets.iter().copied().fold(0.0, f64::max);
-            let spacing = max_border + max_offset + r.spacing;
-            let max_size = ((area.width().min(area.height()) - spacing) / 2.0).max(0.0);
-            let cutout = r.cutout.to_percentage(max_size).min(1.0);
-            let (ratio_x, ratio_y, off_x, off_y) = ratio_and_offset(ext_rotation, ext_circ, cutout);
-            let max_width = (area.width() - spacing) / ratio_x;
-            let max_height = (area.height() - spacing) / ratio_y;
-            let max_radius = (max_width.min(max_height) / 2.0).max(0.0);
-            let outer = r.radius.to_dimension(max_radius);
-            let inner = (outer * cutout).max(0.0);
-            let radius_length = (outer - inner) / total_weight;
-            let offset_x = off_x * outer;
-            let offset_y = off_y * outer;
-            let outer_radius = outer - radius_length * weight_offset(idx);
-            let inner_radius = (outer_radius - radius_length * weight(r)).max(0.0);
-            // calculateTotal
-            let total: f64 = r
-                .values
-                .iter()
-                .enumerate()
-                .filter(|(i, _)| vis(*i))
-                .filter_map(|(_, v)| v.filter(|v| !v.is_nan()))
-                .map(f64::abs)
-                .sum();
-            let circumference = r.circumference.to_radians();
-            let mut start = (r.rotation - 90.0).to_radians();
-            r.values
-                .iter()
-                .enumerate()
-                .map(|(i, v)| {
-                    let c = match v {
-                        Some(v) if vis(i) && total > 0.0 && !v.is_nan() => {
-                            circumference_of(*v, circumference, total)
-                        }
-                        _ => 0.0,
-                    };
-                    let g = ArcGeometry {
-                        x: cx + offset_x,
-                        y: cy + offset_y,
-                        start_angle: start,
-                        end_angle: start + c,
-                        circumference: c,
-                        outer_radius,
-                        inner_radius,
-                    };
-                    start += c;
-                    g
-                })
-                .collect()
+        .filter(|(i, _)| vis(*i))
+        .filter_map(|(_, v)| v.filter(|v| !v.is_nan()))
+        .map(f64::abs)
+        .sum();
+    let circumference = r.circumference.to_radians();
+    let mut start = (r.rotation - 90.0).to_radians();
+    r.values
+        .iter()
+        .enumerate()
+        .map(|(i, v)| {
+            let c = match v {
+                Some(v) if vis(i) && total > 0.0 && !v.is_nan() => {
+                    circumference_of(*v, circumference, total)
+                }
+                _ => 0.0,
+            };
+            let g = ArcGeometry {
+                x: cx + offset_x,
+                y: cy + offset_y,
+                start_angle: start,
+                end_angle: start + c,
+                circumference: c,
+                outer_radius,
+                inner_radius,
+            };
+            start += c;
+            g
         })
         .collect()
 }
@@ -282,6 +296,53 @@ mod tests {
             spacing: 0.0,
             offsets: vec![0.0; values.len()],
             border_widths: vec![2.0; values.len()],
+        }
+    }
+
+    /// A ring is laid out from its own values and offsets, the first visible ring's border
+    /// widths and the others' weights and angles: with every other ring stripped of its
+    /// values and per-index options (as the doughnut's update passes them), each ring comes
+    /// out bit for bit as in the layout of all rings.
+    #[test]
+    fn a_ring_needs_only_its_own_values() {
+        let area = Area {
+            left: 0.0,
+            top: 0.0,
+            right: 400.0,
+            bottom: 300.0,
+        };
+        let mut rings: Vec<RingInput> = (0..6)
+            .map(|k| {
+                let mut r = ring(&[1.0 + k as f64, 2.5, 0.5 * k as f64, 7.0]);
+                r.weight = 1.0 + (k % 3) as f64;
+                r.visible = k != 1;
+                r.rotation = 10.0 * k as f64;
+                r.circumference = 180.0 + 20.0 * k as f64;
+                r.offsets = vec![k as f64; 4];
+                r.border_widths = vec![1.0 + k as f64; 4];
+                r
+            })
+            .collect();
+        rings[0].visible = false; // the first visible ring is the third
+        let all = layout_rings(area, &rings, &[true, false]);
+        for (idx, expected) in all.iter().enumerate() {
+            let stripped: Vec<RingInput> = rings
+                .iter()
+                .enumerate()
+                .map(|(k, r)| {
+                    if k == idx || k == 2 {
+                        r.clone()
+                    } else {
+                        RingInput {
+                            values: Vec::new(),
+                            offsets: Vec::new(),
+                            border_widths: Vec::new(),
+                            ..r.clone()
+                        }
+                    }
+                })
+                .collect();
+            assert_eq!(&layout_ring(area, &stripped, &[true, false], idx), expected);
         }
     }
 

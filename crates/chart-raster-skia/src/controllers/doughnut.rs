@@ -1,7 +1,7 @@
 //! The doughnut and pie controllers (controller.doughnut.js, controller.pie.js): rings of arcs
 //! sized by value, one ring per visible dataset.
 
-use super::arc_layout::{layout_rings, RingInput};
+use super::arc_layout::{layout_ring, RingInput};
 use super::{arc_options, Controller, LegendStyle, Meta, Parsed, UpdateCx};
 use crate::elements::arc::ArcGeometry;
 use crate::elements::dataset::{ArcEl, DatasetElements};
@@ -15,11 +15,15 @@ pub struct DoughnutController {
     arcs: Vec<ArcGeometry>,
 }
 
-fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
+/// `ds`'s ring as the layout reads it; without its values and per-index options unless
+/// `full` (the ring laid out, and the first visible one whose border widths every ring
+/// reads): the other rings give their weights and angles only.
+fn ring_input(ds: &Dataset, visible: bool, same_type: bool, full: bool) -> RingInput {
     let Some(a) = ds.kind.arc() else {
         // Another controller's dataset in a mixed chart: weight 1, its elements' border
         // widths count in `getMaxBorderWidth` when it is the first visible dataset.
         let border_widths = match ds.kind.elements() {
+            _ if !full => Vec::new(),
             Elements::Point(p) => p.iter().map(|o| o.border_width).collect(),
             Elements::Arc(a) => a.iter().map(|o| o.border_width).collect(),
             Elements::Bar(_) => Vec::new(),
@@ -38,10 +42,10 @@ fn ring_input(ds: &Dataset, visible: bool, same_type: bool) -> RingInput {
             border_widths,
         };
     };
-    let n = a.values.len();
+    let n = if full { a.values.len() } else { 0 };
     let opts: Vec<&mx::ArcOptions> = (0..n).filter_map(|i| arc_options(ds, i)).collect();
     RingInput {
-        values: a.values.clone(),
+        values: if full { a.values.clone() } else { Vec::new() },
         visible,
         same_type,
         weight: a.weight,
@@ -90,23 +94,23 @@ impl Controller for DoughnutController {
     fn update(&mut self, ds: &Dataset, meta: &Meta, cx: &UpdateCx<'_>) {
         // Every dataset of the chart takes part: ring weights count all visible datasets,
         // rotation extents those of the same type.
-        let rings: Vec<(usize, RingInput)> = cx
+        let visible = |d: &Dataset| cx.data.metas.get(d.index).is_some_and(|m| m.visible);
+        let first_visible = cx.datasets.iter().position(&visible);
+        let inputs: Vec<RingInput> = cx
             .datasets
             .iter()
-            .map(|d| {
-                let visible = cx.data.metas.get(d.index).is_some_and(|m| m.visible);
-                (
-                    d.index,
-                    ring_input(d, visible, d.kind.chart_kind() == ds.kind.chart_kind()),
-                )
+            .enumerate()
+            .map(|(k, d)| {
+                let full = d.index == meta.index || Some(k) == first_visible;
+                let same_type = d.kind.chart_kind() == ds.kind.chart_kind();
+                ring_input(d, visible(d), same_type, full)
             })
             .collect();
-        let inputs: Vec<RingInput> = rings.iter().map(|(_, r)| r.clone()).collect();
-        let all = layout_rings(cx.area, &inputs, &[]);
-        self.arcs = rings
+        self.arcs = cx
+            .datasets
             .iter()
-            .position(|(i, _)| *i == meta.index)
-            .and_then(|p| all.get(p).cloned())
+            .position(|d| d.index == meta.index)
+            .map(|p| layout_ring(cx.area, &inputs, &[], p))
             .unwrap_or_default();
     }
 
