@@ -57,6 +57,7 @@ mod path_fill;
 pub mod pool;
 mod rect;
 mod rectilinear;
+mod ring_outline;
 mod shadow;
 mod supersample;
 mod text_items;

@@ -20,6 +20,8 @@ pub(super) struct ItemBuffers {
     /// Keeps its working paths between strokes (`Path::stroke` makes a new one each time;
     /// every call starts from the same state, so the outline is the same).
     stroker: tiny_skia::PathStroker,
+    /// The same outlines for point markers' borders, for less work (`ring_outline.rs`).
+    rings: super::ring_outline::RingOutliner,
 }
 
 impl ItemBuffers {
@@ -260,7 +262,11 @@ impl Painter<'_> {
         if self.cancelled() {
             return;
         }
-        let outline = self.buffers.stroker.stroke(src, &st, res_scale);
+        let into = self.buffers.builders.pop().unwrap_or_default();
+        let outline = match self.buffers.rings.outline(src, &st, res_scale, into) {
+            Some(outline) => outline,
+            None => self.buffers.stroker.stroke(src, &st, res_scale),
+        };
         self.buffers.keep(tp);
         let Some(outline) = outline else {
             return;
