@@ -82,7 +82,8 @@ pub(super) fn cover(
     edges.push(Edge::sentinel(n, 0, 0, i32::MAX));
     let mut blitter = Rows {
         acc: vec![0; (right - left) as usize + 1 + SLACK],
-        touched: None,
+        lo: usize::MAX,
+        hi: 0,
         left,
         super_left: (left << SHIFT) as u32,
         top,
@@ -103,8 +104,9 @@ pub(super) fn cover(
 /// The super-blitter: one pixel row of accumulated coverage (`AlphaRuns` without the runs).
 struct Rows<'r> {
     acc: Vec<u8>,
-    /// The first and last column written in the current row.
-    touched: Option<(usize, usize)>,
+    /// The first and last column written in the current row (`lo > hi`: none).
+    lo: usize,
+    hi: usize,
     left: i32,
     super_left: u32,
     top: i32,
@@ -116,8 +118,9 @@ impl Rows<'_> {
     /// Hands the finished row over and clears it (`SuperBlitter::flush`).
     fn flush(&mut self) {
         if self.curr_iy >= self.top {
-            if let Some((a, z)) = self.touched.take() {
-                let cov = &mut self.acc[a..=z];
+            if self.lo <= self.hi {
+                let a = self.lo;
+                let cov = &mut self.acc[a..=self.hi];
                 if let Some((first, last)) = super::rect::covered(cov) {
                     let stretch = &mut cov[first..=last];
                     (self.row)(
@@ -127,6 +130,7 @@ impl Rows<'_> {
                     );
                 }
                 cov.fill(0);
+                (self.lo, self.hi) = (usize::MAX, 0);
             }
             self.curr_iy = self.top - 1;
         }
@@ -179,10 +183,8 @@ impl Rows<'_> {
 
     #[inline(always)]
     fn touch(&mut self, first: usize, last: usize) {
-        self.touched = Some(match self.touched {
-            Some((a, z)) => (a.min(first), z.max(last)),
-            None => (first, last),
-        });
+        self.lo = self.lo.min(first);
+        self.hi = self.hi.max(last);
     }
 
     /// [`Rows::blit_h`] of a span that reaches out of the row, the general way.
@@ -277,7 +279,9 @@ fn clamped_add8(word: u64, lanes: u64) -> u64 {
 /// taking the overhang of the last eight bytes).
 #[inline(always)]
 fn add_whole(acc: &mut [u8], a: usize, z: usize, max_value: u8) {
-    if z - a <= 8 {
+    if z - a == 1 {
+        acc[a] = clamped_add(acc[a], max_value); // a small shape's span, often
+    } else if z - a <= 8 {
         let word = &mut acc[a..a + 8];
         let old = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
         let mask = u64::MAX >> (64 - 8 * (z - a));
