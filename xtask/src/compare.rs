@@ -1,5 +1,6 @@
-//! `cargo xtask compare [CONFIG…|--examples|--dir DIR] --out DIR`: the skia engine next to the
-//! browser engine (real Chart.js), which is how the skia engine is measured on real charts.
+//! `cargo xtask compare [CONFIG…|--examples|--geo|--dir DIR] --out DIR`: the skia engine next
+//! to the browser engine (real Chart.js), which is how the skia engine is measured on real
+//! charts.
 //!
 //! Each input renders with both engines at the same options. Written to `--out`:
 //! `<name>.skia.png`, `<name>.browser.png`, `<name>.diff.png` (browser | diff | skia, like
@@ -43,6 +44,9 @@ use chart_spec::{Bitmap, EngineKind, Message, RenderOptions};
 use serde_json::{json, Value};
 use std::path::{Path, PathBuf};
 
+/// The chartjs-chart-geo comparison set (`--geo`), below the repository root.
+const GEO_SET: &str = "fixtures/compare/geo";
+
 /// Per-pixel YIQ threshold of the fixtures README.
 const DEFAULT_THRESHOLD: f64 = 0.1;
 
@@ -72,6 +76,10 @@ pub struct Cli {
     /// every gallery example (fixtures/examples)
     #[argh(switch)]
     examples: bool,
+    /// the chartjs-chart-geo set (fixtures/compare/geo): shared legends, legends over the
+    /// map, the legend's z, no visible dataset
+    #[argh(switch)]
+    geo: bool,
     /// every *.json of this folder (repeatable)
     #[argh(option)]
     dir: Vec<PathBuf>,
@@ -98,11 +106,13 @@ pub struct Cli {
     threshold: f64,
 }
 
-/// The inputs in order: the gallery examples, each --dir, then the named configs.
+/// The inputs in order: the gallery examples, the sets (--geo), each --dir, then the named
+/// configs.
 fn parse_args(cli: Cli) -> Result<Args> {
     let mut inputs = Vec::new();
-    if cli.examples {
-        let dir = crate_root().join("fixtures/examples");
+    let sets = [(cli.examples, "fixtures/examples"), (cli.geo, GEO_SET)];
+    for (_, folder) in sets.into_iter().filter(|(on, _)| *on) {
+        let dir = crate_root().join(folder);
         for f in json_files(&dir)? {
             if let Ok(rel) = f.strip_prefix(&dir) {
                 inputs.push((dir.clone(), rel.to_path_buf()));
@@ -122,7 +132,7 @@ fn parse_args(cli: Cli) -> Result<Args> {
     }
     let random = cli.random.map(|n| (cli.seed, cli.from, n));
     if inputs.is_empty() && random.is_none() {
-        bail!("nothing to compare: name configs, --examples, --dir DIR or --random N");
+        bail!("nothing to compare: name configs, --examples, --geo, --dir DIR or --random N");
     }
     Ok(Args {
         inputs,
@@ -858,6 +868,18 @@ mod tests {
             assert!(d.worst() < 0.5 && d.notes.is_empty(), "{name}: {d:?}");
         }
         runtime.block_on(browser.shutdown());
+    }
+
+    /// The sets' cases load as the gallery's do (`--geo`).
+    #[test]
+    fn every_set_case_loads() {
+        let dir = crate_root().join(GEO_SET);
+        let files = json_files(&dir).unwrap();
+        assert!(files.len() >= 4, "{files:?}");
+        for f in files {
+            let case = load_case(&dir, f.strip_prefix(&dir).unwrap(), None).unwrap();
+            assert_eq!((case.opts.width, case.opts.height), (600.0, 400.0));
+        }
     }
 
     #[test]

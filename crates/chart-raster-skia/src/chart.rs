@@ -9,7 +9,7 @@ use crate::elements::Ctx;
 use crate::layout::Layout;
 use crate::plugins::filler;
 use crate::scales::tick_budget::TickBudget;
-use crate::scales::{LaidOutScale, ScaleLayer};
+use crate::scales::{LaidOutScale, OwnDrawing, ScaleLayer};
 use crate::scene::{ItemList, Scene};
 use crate::text::TextEngine;
 use crate::Settings;
@@ -138,6 +138,7 @@ fn draw(
         gradients,
         fill_sources,
         elements,
+        own_drawings,
         draw_order,
         label_origins,
         legend,
@@ -158,6 +159,7 @@ fn draw(
     let layers = sorted_layers(
         [legend.is_some(), subtitle.is_some(), title.is_some()],
         &laid_out_scales,
+        &own_drawings,
     );
 
     // beforeDraw: fills for drawTime 'beforeDraw' (the update prepared the sources).
@@ -201,6 +203,7 @@ fn draw(
             }
         }
         Layer::ScalePart(si, l) => scales[si].draw_layer(l, ctx, &area),
+        Layer::Own(k) => own_drawings[k].drawing.draw(ctx),
     };
     let mut li = 0;
     while li < layers.len() && layers[li].0 <= 0.0 {
@@ -265,11 +268,19 @@ enum Layer {
     Subtitle,
     Title,
     ScalePart(usize, ScaleLayer),
+    /// A scale that draws itself: its index in the own drawings.
+    Own(usize),
 }
 
 /// `_getSortedLayers`: the legend, subtitle and title (when `present`, at z 0) and each
-/// visible scale's layers, as (z, insertion index, layer) sorted by z, then insertion.
-fn sorted_layers(present: [bool; 3], scales: &[LaidOutScale]) -> Vec<(f64, usize, Layer)> {
+/// visible scale's layers, as (z, insertion index, layer) sorted by z, then insertion. A
+/// scale that draws itself (`own`) has one layer at its z instead, visible or not (`_layers`
+/// of a scale whose `draw` is overridden).
+fn sorted_layers(
+    present: [bool; 3],
+    scales: &[LaidOutScale],
+    own: &[OwnDrawing],
+) -> Vec<(f64, usize, Layer)> {
     let mut layers: Vec<(f64, usize, Layer)> = Vec::new();
     let mut idx = 0;
     for (here, layer) in present
@@ -282,6 +293,11 @@ fn sorted_layers(present: [bool; 3], scales: &[LaidOutScale]) -> Vec<(f64, usize
         }
     }
     for (si, s) in scales.iter().enumerate() {
+        if let Some(k) = own.iter().position(|o| o.scale == si) {
+            layers.push((own[k].z, idx, Layer::Own(k)));
+            idx += 1;
+            continue;
+        }
         if !s.core.visible {
             // A hidden scale has one layer at ticks.z that draws nothing.
             continue;

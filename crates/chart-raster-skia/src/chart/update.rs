@@ -7,7 +7,7 @@
 //! the scales and controllers here, last: the filler's sources, the annotations' pixels, the
 //! datalabels' anchors, the gradients). The scales, controllers and parsed data stay here.
 
-use crate::controllers::{self, ChartData, Controller, Limits, Meta, UpdateCx};
+use crate::controllers::{self, ChartData, Controller, Limits, Meta, PluginScale, UpdateCx};
 use crate::elements::dataset::DatasetElements;
 use crate::elements::Area;
 use crate::layout::{
@@ -20,7 +20,7 @@ use crate::plugins::gradient::{self, ScaleGradient};
 use crate::plugins::legend::{LegendBox, LegendItem};
 use crate::plugins::title::TitleBox;
 use crate::scales::tick_budget::TickBudget;
-use crate::scales::{self, LaidOutScale, Scale, ScaleCore};
+use crate::scales::{self, LaidOutScale, OwnDrawing, Scale, ScaleCore};
 use crate::text::TextEngine;
 use chart_spec::model::{
     Axis, Chart, ChartKind, Clip, Display, Position, ScaleTypeOptions, Stacked,
@@ -47,6 +47,9 @@ pub struct Updated<'a> {
     pub gradients: Vec<ScaleGradient>,
     /// Every dataset's elements as its draw reads them, by dataset index.
     pub elements: Vec<DatasetElements<'a>>,
+    /// The scales that draw themselves (chartjs-chart-geo's legends), each at its place in
+    /// the draw order.
+    pub own_drawings: Vec<OwnDrawing>,
     /// The visible datasets' indices sorted by `(order, index)`
     /// (`getSortedVisibleDatasetMetas`): the datasets are drawn in reverse.
     pub draw_order: Vec<usize>,
@@ -321,6 +324,16 @@ pub fn update<'a>(
             ctrls[i].update(ds, &data.metas[i], &cx);
         }
     }
+    // The scales the controllers laid out themselves, by their index in `scales`.
+    let mut plugin_scales: Vec<(usize, PluginScale)> = Vec::new();
+    for c in ctrls.iter_mut() {
+        if let Some(p) = c.plugin_scale() {
+            let at = scales.iter().position(|s| s.core.id() == p.layout.id);
+            if let Some(si) = at.filter(|si| !plugin_scales.iter().any(|(i, _)| i == si)) {
+                plugin_scales.push((si, p));
+            }
+        }
+    }
     // Dataset clip areas (`getDatasetClipArea`).
     let clips: Vec<Option<Area>> = chart
         .datasets
@@ -352,6 +365,19 @@ pub fn update<'a>(
         chart,
         &clips,
     );
+    let mut layout = layout;
+    let own_drawings = (plugin_scales.into_iter())
+        .map(|(si, p)| {
+            if let Some(l) = layout.scales.get_mut(si) {
+                *l = p.layout;
+            }
+            OwnDrawing {
+                scale: si,
+                z: p.z,
+                drawing: p.drawing,
+            }
+        })
+        .collect();
     let laid_out_scales: Vec<LaidOutScale> = (0..scales.len())
         .map(|i| Scale::laid_out(&scales, i))
         .collect();
@@ -409,6 +435,7 @@ pub fn update<'a>(
         gradients,
         fill_sources,
         elements,
+        own_drawings,
         draw_order: data.sorted_visible,
         label_origins,
         legend,

@@ -572,6 +572,18 @@ pub fn parse_radial(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale]) {
         .collect();
 }
 
+/// A scale of the chart that a plugin's controller lays out and that draws itself
+/// (chartjs-chart-geo's colour and size scales: their legends), handed over after the update.
+pub struct PluginScale {
+    /// What Chart.js reports as `chart.scales[id]` after its layout, in place of the hidden
+    /// scale that stands for it in the chart's layout.
+    pub layout: crate::layout::ScaleLayout,
+    /// `ticks.z`: the z of the scale's one layer in the chart's draw order.
+    pub z: f64,
+    /// The scale's drawing, at that place.
+    pub drawing: Box<dyn crate::scales::ScaleDrawing>,
+}
+
 /// A dataset controller.
 pub trait Controller {
     /// Parses the dataset's data into `meta.parsed` with the scales' `parse`.
@@ -595,6 +607,11 @@ pub trait Controller {
     /// Messages of `parse` (e.g. input cut at a budget), taken once.
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {
         Vec::new()
+    }
+    /// A scale this controller laid out for the chart (see [`PluginScale`]), taken once
+    /// after `update`; at most one controller hands over a given scale.
+    fn plugin_scale(&mut self) -> Option<PluginScale> {
+        None
     }
 }
 

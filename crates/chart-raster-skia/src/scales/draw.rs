@@ -11,6 +11,24 @@ use chart_spec::model::{Align, Axis, CrossAlign, Position};
 use chart_spec::values::Font;
 use std::f64::consts::FRAC_PI_2;
 
+/// A scale that draws itself instead of `Scale.draw` (chartjs-chart-geo's legend scales
+/// override `draw`), from what its update laid out. Chart.js's `_layers` gives such a scale
+/// one layer, at `ticks.z`, whether or not it is visible.
+pub trait ScaleDrawing {
+    /// The scale's `draw(chartArea)`.
+    fn draw(&self, ctx: &mut Ctx<'_>);
+}
+
+/// A [`ScaleDrawing`] in the chart's draw order: the scale's index and its one layer's z.
+pub struct OwnDrawing {
+    /// The scale's index in the chart's scales.
+    pub scale: usize,
+    /// `ticks.z`.
+    pub z: f64,
+    /// What it draws.
+    pub drawing: Box<dyn ScaleDrawing>,
+}
+
 /// A scale as the drawing reads it once the update is done: its state, the pixel of each
 /// tick, the pixel of its `position: {id: value}` on the other scale, and a radial scale's
 /// own drawing. Built by [`super::Scale::laid_out`]; nothing here calls back into the

@@ -35,7 +35,7 @@ use crate::text::TextEngine;
 use chart_spec::model::{Axis, Position, Raw, ScaleOptions, ScaleTypeOptions};
 use chart_spec::values::Sides;
 
-pub use draw::LaidOutScale;
+pub use draw::{LaidOutScale, OwnDrawing, ScaleDrawing};
 pub use fit::LabelSizes;
 
 /// A tick: a value and its label lines.

@@ -92,3 +92,62 @@ fn unknown_chart_type_has_no_layout() {
     assert!(layout.is_none());
     assert!(!msgs.is_empty());
 }
+
+/// The colour (size) scale of chartjs-chart-geo is its legend: Chart.js reports its box and
+/// ticks as the legend's `update` leaves them (`axis: 'r'`, the box at the chart area's
+/// `left` and `top: 0` for a vertical legend, at `left: 0` and the chart area's `top` for a
+/// horizontal one, `right`/`bottom` the legend's size, tick pixels in the legend's own
+/// frame), not a hidden scale along the chart. The numbers were read from `chart.scales` in
+/// Chromium (Chart.js 4.5.1, chartjs-chart-geo 4.3.6) for the gallery's maps.
+#[test]
+fn geo_value_scales_report_their_legends() {
+    let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/examples");
+    let scale_of = |name: &str, id: &str| {
+        let text = std::fs::read_to_string(dir.join(format!("{name}.json"))).expect("example");
+        let example: serde_json::Value = serde_json::from_str(&text).expect("json");
+        let settings = Settings {
+            width: 800.0,
+            height: 500.0,
+            ..SETTINGS
+        };
+        let cfg = example["config"].as_object().expect("config");
+        let (layout, _) = Engine::new().layout(cfg, &settings);
+        let s = (layout.expect("a layout").scales.into_iter())
+            .find(|s| s.id == id)
+            .expect("the scale");
+        let ticks: Vec<(f64, f64)> = s.ticks.iter().map(|t| (t.value, t.pixel)).collect();
+        let r = s.rect;
+        (s.axis, (r.left, r.top, r.right, r.bottom), ticks)
+    };
+    let near = |a: &[(f64, f64)], b: &[(f64, f64)]| {
+        a.len() == b.len()
+            && a.iter()
+                .zip(b)
+                .all(|(a, b)| (a.0 - b.0).abs() < 1e-9 && (a.1 - b.1).abs() < 1e-6)
+    };
+    let (axis, rect, ticks) = scale_of("choropleth", "color");
+    assert_eq!((axis.as_str(), rect), ("r", (0.0, 0.0, 40.0, 100.0)));
+    let steps = |n: usize, value: f64, pixel: f64, v0: f64, p0: f64| -> Vec<(f64, f64)> {
+        (0..n)
+            .map(|i| (v0 + value * i as f64, p0 + pixel * i as f64))
+            .collect()
+    };
+    assert!(
+        near(&ticks, &steps(5, 100.0, -25.0, 0.0, 100.0)),
+        "{ticks:?}"
+    );
+    let (axis, rect, ticks) = scale_of("choropleth-legend", "color");
+    assert_eq!(axis, "r");
+    let (l, t, r, b) = rect;
+    assert!(
+        (l, r, b) == (0.0, 220.0, 50.0) && (t - 34.4).abs() < 1e-9,
+        "{rect:?}"
+    );
+    assert!(near(&ticks, &steps(5, 100.0, 55.0, 0.0, 0.0)), "{ticks:?}");
+    let (axis, rect, ticks) = scale_of("bubble-map-legend", "size");
+    assert_eq!((axis.as_str(), rect), ("r", (0.0, 0.0, 28.0, 160.0)));
+    assert!(
+        near(&ticks, &steps(8, 10.0, -160.0 / 7.0, 20.0, 160.0)),
+        "{ticks:?}"
+    );
+}

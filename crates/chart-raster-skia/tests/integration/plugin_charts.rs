@@ -276,3 +276,97 @@ fn choropleths_share_one_colour_scale_and_legend() {
     assert!(fills_of(&s, Rgba::rgb(8, 48, 107)).is_empty());
     assert!(!texts(&s).iter().any(|t| t == "0"), "{:?}", texts(&s));
 }
+
+/// Two choropleths on one colour scale, the second drawn last (`order`), its feature over
+/// the legend's corner; `color` holds extra colour scale options.
+fn choropleths_drawn_out_of_index_order(color: Value) -> Value {
+    let square = |x0: f64, y0: f64, x1: f64, y1: f64| {
+        json!({"type": "Feature", "geometry": {"type": "Polygon", "coordinates": [[
+            [x0, y0], [x0, y1], [x1, y1], [x1, y0], [x0, y0]]]}})
+    };
+    let outline = square(0.0, 0.0, 40.0, 30.0);
+    let mut scale = json!({"axis": "x", "interpolate": "reds"});
+    for (k, v) in color.as_object().into_iter().flatten() {
+        scale[k] = v.clone();
+    }
+    json!({"type": "choropleth", "data": {"datasets": [
+            {"outline": outline, "order": 1, "data": [
+                {"feature": square(2.0, 2.0, 12.0, 12.0), "value": 10},
+                {"feature": square(14.0, 2.0, 24.0, 12.0), "value": 30}]},
+            {"outline": outline, "data": [
+                {"feature": square(22.0, -20.0, 80.0, 16.0), "value": 50}]}]},
+        "options": {"plugins": {"legend": {"display": false}}, "scales": {
+            "projection": {"axis": "x", "projection": "equirectangular"},
+            "color": scale}}})
+}
+
+/// Where in the scene the first text (the legend's tick labels: nothing else writes here)
+/// and the first and last feature fills (the fills over 100 px², not the legend's 10 × 1
+/// strips) sit.
+fn legend_and_feature_order(s: &Scene) -> (usize, usize, usize) {
+    let text = s.items.iter().position(|i| matches!(i, Item::Text(_)));
+    let area = |path: &chart_raster_skia::scene::Path| {
+        let pts: Vec<(f32, f32)> = (path.cmds.iter())
+            .filter_map(|c| match *c {
+                PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => Some((x, y)),
+                _ => None,
+            })
+            .collect();
+        let span = |f: fn(&(f32, f32)) -> f32| {
+            let lo = pts.iter().map(f).fold(f32::INFINITY, f32::min);
+            pts.iter().map(f).fold(f32::NEG_INFINITY, f32::max) - lo
+        };
+        span(|p| p.0) * span(|p| p.1)
+    };
+    let fills: Vec<usize> = (s.items.iter().enumerate())
+        .filter(|(_, i)| matches!(i, Item::Fill { path, .. } if area(path) > 100.0))
+        .map(|(k, _)| k)
+        .collect();
+    (
+        text.expect("the legend's labels"),
+        *fills.first().expect("features"),
+        *fills.last().expect("features"),
+    )
+}
+
+/// chartjs-chart-geo's legend is drawn by its scale (`LegendScale.draw`), one layer at
+/// `ticks.z` (1) in Chart.js's draw order: after every dataset, not with the first dataset
+/// on the scale. Here dataset 1 is drawn last (dataset 0 has `order: 1`) and covers the
+/// legend's corner: the legend stays on top, as in Chromium (`cargo xtask compare --geo`).
+#[test]
+fn a_shared_geo_legend_is_drawn_at_its_scales_place() {
+    let s = scene(
+        choropleths_drawn_out_of_index_order(json!({})),
+        600.0,
+        400.0,
+    );
+    let (text, _, last_fill) = legend_and_feature_order(&s);
+    assert!(
+        text > last_fill,
+        "labels at {text}, a feature at {last_fill}"
+    );
+    assert_eq!(texts(&s), ["10", "20", "30", "40", "50"]);
+    // `ticks.z: 0` puts the legend's layer before the datasets: the map covers it.
+    let s = scene(
+        choropleths_drawn_out_of_index_order(json!({"ticks": {"z": 0}})),
+        600.0,
+        400.0,
+    );
+    let (text, first_fill, _) = legend_and_feature_order(&s);
+    assert!(
+        text < first_fill,
+        "labels at {text}, a feature at {first_fill}"
+    );
+}
+
+/// With every choropleth hidden, the colour scale still draws its legend, over the range
+/// 0..1 a linear scale takes without data (Chromium: ticks 0, 0.4 and 0.8).
+#[test]
+fn a_geo_legend_is_drawn_without_visible_datasets() {
+    let mut cfg = choropleths_drawn_out_of_index_order(json!({}));
+    for ds in cfg["data"]["datasets"].as_array_mut().into_iter().flatten() {
+        ds["hidden"] = json!(true);
+    }
+    let s = scene(cfg, 600.0, 400.0);
+    assert_eq!(texts(&s), ["0", "0.4", "0.8"]);
+}

@@ -145,6 +145,10 @@ pub struct LegendScale {
     pub min: Option<f64>,
     /// `max` when a finite number. Default: the largest value.
     pub max: Option<f64>,
+    /// `ticks.z`: where the legend sits in the chart's draw order. The scale overrides
+    /// `draw`, so Chart.js's `_layers` gives it one layer at `ticks.z || 0`, drawn after the
+    /// datasets when above 0, before them otherwise. Default: 1 (the plugin's `baseDefaults`).
+    pub z: f64,
 }
 
 impl LegendScale {

@@ -342,6 +342,11 @@ fn legend_scale(
             .unwrap_or(11.0),
         min: finite(scale.get("min")),
         max: finite(scale.get("max")),
+        // `ticks.z || 0` (a user's `null` included), the plugin's 1 when not given.
+        z: match ticks.get("z") {
+            None => 1.0,
+            v => finite(v).unwrap_or(0.0),
+        },
     }
 }
 
@@ -440,6 +445,17 @@ mod tests {
         assert_eq!(
             (color.position, color.align),
             (LegendPlace::Right, LegendAlign::Right)
+        );
+        // `ticks.z`: the plugin's 1, the user's number, `|| 0` for the rest.
+        assert_eq!((color.z, legends(json!({})).1.z), (1.0, 1.0));
+        let z = |v: Value| {
+            legends(json!({"scales": {"color": {"axis": "x", "ticks": {"z": v}}}}))
+                .0
+                .z
+        };
+        assert_eq!(
+            (z(json!(-2)), z(json!(null)), z(json!("a"))),
+            (-2.0, 0.0, 0.0)
         );
     }
 }

@@ -1,7 +1,6 @@
 //! Drawing a choropleth or a bubble map: the outline, then each feature through the fitted
 //! projection (`GeoFeature.draw`) or each bubble, from the laid-out [`GeoElements`].
 
-use super::legend_draw::GeoLegend;
 use super::projection::{self, Projection};
 use super::CANCEL_EVERY;
 use crate::elements::dataset::PluginElements;
@@ -21,9 +20,6 @@ pub(super) struct GeoElements<'a> {
     pub(super) options: &'a GeoOptions,
     /// The point options of a bubble map.
     pub(super) elements: Elements<'a>,
-    /// The colour or size legend (a scale layer at `z: 1` in Chart.js, drawn after the
-    /// datasets; drawn here after the map, outside its clip).
-    pub(super) legend: Option<GeoLegend>,
     /// The render's stop signal.
     pub(super) cancel: Cancel,
 }
@@ -122,9 +118,6 @@ impl PluginElements for GeoElements<'_> {
         }
         if o.clip_map {
             ctx.unclip_area();
-        }
-        if let Some(l) = &self.legend {
-            l.draw(ctx);
         }
     }
 }

@@ -15,8 +15,10 @@
 //! browser.
 
 use super::legend_draw::{GeoLegend, Indicator};
+use crate::controllers::PluginScale;
 use crate::elements::bounds::finite_in;
 use crate::elements::Area;
+use crate::layout::{ScaleLayout, TickLayout};
 use crate::scales::{DataLimits, Scale, ScaleCore};
 use crate::text::TextEngine;
 use chart_spec::model::{
@@ -65,13 +67,13 @@ pub(super) enum Paint<'a> {
     Size(&'a dyn Fn(f64) -> f64, &'a PointOptions),
 }
 
-/// `LegendScale.update` then what its `draw` reads; `None` when the legend is hidden or its
-/// sizes are not finite.
+/// `LegendScale.update` then what its `draw` reads, as the chart's scale that draws it;
+/// `None` when the legend is hidden or its sizes are not finite.
 pub(super) fn lay_out(
     legend: &LegendScale,
     input: &LegendInput<'_>,
     paint: Paint<'_>,
-) -> Option<GeoLegend> {
+) -> Option<PluginScale> {
     if !legend.display {
         return None;
     }
@@ -182,16 +184,43 @@ pub(super) fn lay_out(
         }
     };
     let laid_out = Scale::laid_out(std::slice::from_ref(&scale), 0).with_unclipped_labels();
-    Some(GeoLegend {
-        scale: RefCell::new(laid_out),
-        origin,
-        area: Area {
-            bottom: height + 10.0,
-            right: width,
-            ..area
+    let c = &laid_out.core;
+    // `chart.scales[id]` is this scale: the box its `update` left (a vertical legend at the
+    // chart area's `left` and `top: 0`, a horizontal one at `left: 0` and the chart area's
+    // `top`, `right`/`bottom` the legend's size) and its ticks in the legend's own frame,
+    // with the `axis: 'r'` of `LegendScale.init`.
+    let layout = ScaleLayout {
+        id: input.scale.core.id().to_string(),
+        axis: "r".to_string(),
+        visible: true,
+        rect: Area {
+            left: c.left,
+            top: c.top,
+            right: c.right,
+            bottom: c.bottom,
         },
-        indicator_origin,
-        indicator,
+        ticks: (c.ticks.iter().enumerate())
+            .map(|(i, t)| TickLayout {
+                value: t.value,
+                label: t.label.clone(),
+                pixel: scale.pixel_for_tick(i),
+            })
+            .collect(),
+    };
+    Some(PluginScale {
+        layout,
+        z: legend.z,
+        drawing: Box::new(GeoLegend {
+            scale: RefCell::new(laid_out),
+            origin,
+            area: Area {
+                bottom: height + 10.0,
+                right: width,
+                ..area
+            },
+            indicator_origin,
+            indicator,
+        }),
     })
 }
 
@@ -321,6 +350,7 @@ pub(super) mod tests {
             max_ticks_limit: 11.0,
             min: None,
             max: None,
+            z: 1.0,
         }
     }
 

@@ -1,9 +1,10 @@
 //! Drawing a chartjs-chart-geo legend (`LegendScale.draw`) from what `legend.rs` laid out:
 //! the scale's layers at the legend's position, then the colour strips or the size circles.
+//! The chart draws it at its scale's place in the draw order (`ticks.z`), not with a dataset.
 
 use crate::elements::point::{draw_point, PointDraw};
 use crate::elements::{Area, Ctx, StrokeStyle, P};
-use crate::scales::{LaidOutScale, ScaleLayer};
+use crate::scales::{LaidOutScale, ScaleDrawing, ScaleLayer};
 use chart_spec::model::{PointOptions, Position};
 use chart_spec::Rgba;
 use std::cell::RefCell;
@@ -37,9 +38,9 @@ pub(super) enum Indicator {
     },
 }
 
-impl GeoLegend {
+impl ScaleDrawing for GeoLegend {
     /// `LegendScale.draw`: the scale at its position, then the indicator.
-    pub(super) fn draw(&self, ctx: &mut Ctx<'_>) {
+    fn draw(&self, ctx: &mut Ctx<'_>) {
         let mut scale = self.scale.borrow_mut();
         ctx.save();
         ctx.translate(self.origin.0, self.origin.1);

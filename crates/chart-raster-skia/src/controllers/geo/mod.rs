@@ -21,14 +21,13 @@ mod legend_draw;
 pub mod projection;
 
 use self::draw::GeoElements;
-use super::{Controller, LegendStyle, Meta, UpdateCx};
+use super::{Controller, LegendStyle, Meta, PluginScale, UpdateCx};
 use crate::elements::dataset::DatasetElements;
 use crate::elements::Area;
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, GeoOptions, LegendScale, Raw};
 use chart_spec::{Cancel, Rgba};
 use legend::{LegendInput, Paint};
-use legend_draw::GeoLegend;
 use projection::Projection;
 
 /// How often the loops over features poll the render's [`Cancel`].
@@ -46,8 +45,8 @@ pub struct GeoController {
     /// Colour (choropleth) or radius (bubble map) per data index.
     colors: Vec<Rgba>,
     radii: Vec<f64>,
-    /// The colour or size legend, laid out.
-    legend: Option<GeoLegend>,
+    /// The colour or size scale with its legend, laid out by the first dataset on it.
+    legend: Option<PluginScale>,
     cancel: Cancel,
 }
 
@@ -215,20 +214,23 @@ impl Controller for GeoController {
             &o.color_legend
         };
         // The colour (size) scale is one scale of the chart: `getMinMax` runs over every
-        // visible dataset on it, and the scale draws one legend. Here the choropleths (bubble
-        // maps) share it, and the first of them draws the legend.
+        // visible dataset on it, and the scale draws one legend, in its own place of the
+        // chart's draw order. Here the choropleths (bubble maps) share it, and the first of
+        // them (the first of all when none is visible: the scale is still drawn, over no
+        // values) lays the scale out and hands it over (`plugin_scale`).
         let kind = ds.kind.chart_kind();
-        let sharing: Vec<&Dataset> = cx
-            .datasets
-            .iter()
-            .filter(|d| !d.hidden && d.kind.chart_kind() == kind)
-            .collect();
+        let of_kind = || cx.datasets.iter().filter(|d| d.kind.chart_kind() == kind);
+        let sharing: Vec<&Dataset> = of_kind().filter(|d| !d.hidden).collect();
         let values: Vec<f64> = sharing
             .iter()
             .filter_map(|d| options(d))
             .flat_map(|o| o.values.iter().copied())
             .collect();
-        let draws_legend = sharing.first().is_none_or(|d| d.index == ds.index);
+        let draws_legend = sharing
+            .first()
+            .copied()
+            .or_else(|| of_kind().next())
+            .is_none_or(|d| d.index == ds.index);
         let bounds = tick_bounds(&values, legend, &cx.area);
         let normalized = |v: f64| match bounds {
             Some((lo, hi)) if v.is_finite() => Some((v - lo) / (hi - lo)),
@@ -289,7 +291,6 @@ impl Controller for GeoController {
                 choropleth: ds.kind.chart_kind() == ChartKind::Choropleth,
                 options,
                 elements: ds.kind.elements(),
-                legend: self.legend.take(),
                 cancel: self.cancel.clone(),
             })),
             _ => DatasetElements::Empty,
@@ -298,6 +299,10 @@ impl Controller for GeoController {
 
     fn legend_style(&self, ds: &Dataset, use_point_style: bool) -> LegendStyle {
         LegendStyle::of_line_dataset(ds, true, use_point_style)
+    }
+
+    fn plugin_scale(&mut self) -> Option<PluginScale> {
+        self.legend.take()
     }
 }
 
