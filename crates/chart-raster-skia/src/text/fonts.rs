@@ -876,7 +876,7 @@ mod tests {
     }
 
     /// Hostile text: random code points, lone marks, bidi controls and long strings shape
-    /// without panicking, and a long line costs time in proportion to its length.
+    /// without panicking, and a long line measures as the sum of its repeats.
     #[test]
     fn any_text_shapes_without_panic() {
         let db = FontDb::system();
@@ -925,23 +925,16 @@ mod tests {
             let line = db.shape(&f, &s, Some(2.0), next() % 2 == 0);
             assert!(w.is_finite() && line.width.is_finite(), "{s:?}");
         }
+        // A long line measures as the sum of its repeats: the shaper neither drops nor
+        // repeats work on long runs (no wall-clock assertion here: the hostile sweeps and
+        // the render deadline watch the time).
         let word = "\u{628}\u{5d0}a\u{301} ";
-        let short = word.repeat(400);
-        let long = word.repeat(4000);
-        db.measure(&f, &short);
-        // The fastest of five runs: a busy machine slows some runs, never speeds one up.
-        let once = |s: &str| {
-            let t = std::time::Instant::now();
-            db.measure(&f, s);
-            t.elapsed()
-        };
-        let time = |s: &str| (0..5).map(|_| once(s)).min().unwrap_or_default();
-        let short_time = time(&short);
-        let long_time = time(&long);
-        // 10x the text: far below the 100x a quadratic step would take.
+        let short = db.measure(&f, &word.repeat(400));
+        let long = db.measure(&f, &word.repeat(4000));
+        assert!(short > 0.0, "{short}");
         assert!(
-            long_time < short_time * 40 + std::time::Duration::from_millis(20),
-            "{short_time:?} vs {long_time:?}"
+            (long - short * 10.0).abs() <= short * 1e-3,
+            "{short} vs {long}"
         );
     }
 
