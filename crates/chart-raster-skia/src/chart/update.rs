@@ -327,7 +327,7 @@ pub fn update<'a>(
     // The scales the controllers laid out themselves, by their index in `scales`.
     let mut plugin_scales: Vec<(usize, PluginScale)> = Vec::new();
     for c in ctrls.iter_mut() {
-        if let Some(p) = c.plugin_scale() {
+        for p in c.plugin_scales() {
             let at = scales.iter().position(|s| s.core.id() == p.layout.id);
             if let Some(si) = at.filter(|si| !plugin_scales.iter().any(|(i, _)| i == si)) {
                 plugin_scales.push((si, p));
@@ -367,15 +367,15 @@ pub fn update<'a>(
     );
     let mut layout = layout;
     let own_drawings = (plugin_scales.into_iter())
-        .map(|(si, p)| {
+        .filter_map(|(si, p)| {
             if let Some(l) = layout.scales.get_mut(si) {
                 *l = p.layout;
             }
-            OwnDrawing {
+            Some(OwnDrawing {
                 scale: si,
                 z: p.z,
-                drawing: p.drawing,
-            }
+                drawing: p.drawing?,
+            })
         })
         .collect();
     let laid_out_scales: Vec<LaidOutScale> = (0..scales.len())

@@ -572,16 +572,17 @@ pub fn parse_radial(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale]) {
         .collect();
 }
 
-/// A scale of the chart that a plugin's controller lays out and that draws itself
-/// (chartjs-chart-geo's colour and size scales: their legends), handed over after the update.
+/// A scale of the chart that a plugin's controller lays out, and that draws itself if it
+/// draws (chartjs-chart-geo's colour and size scales: their legends; its projection scale
+/// draws nothing), handed over after the update.
 pub struct PluginScale {
     /// What Chart.js reports as `chart.scales[id]` after its layout, in place of the hidden
     /// scale that stands for it in the chart's layout.
     pub layout: crate::layout::ScaleLayout,
     /// `ticks.z`: the z of the scale's one layer in the chart's draw order.
     pub z: f64,
-    /// The scale's drawing, at that place.
-    pub drawing: Box<dyn crate::scales::ScaleDrawing>,
+    /// The scale's drawing, at that place (`None`: it draws nothing).
+    pub drawing: Option<Box<dyn crate::scales::ScaleDrawing>>,
 }
 
 /// A dataset controller.
@@ -608,10 +609,10 @@ pub trait Controller {
     fn take_messages(&mut self) -> Vec<chart_spec::Message> {
         Vec::new()
     }
-    /// A scale this controller laid out for the chart (see [`PluginScale`]), taken once
-    /// after `update`; at most one controller hands over a given scale.
-    fn plugin_scale(&mut self) -> Option<PluginScale> {
-        None
+    /// The scales this controller laid out for the chart (see [`PluginScale`]), taken once
+    /// after `update`; the first controller to hand over a scale is the one kept.
+    fn plugin_scales(&mut self) -> Vec<PluginScale> {
+        Vec::new()
     }
 }
 

@@ -97,8 +97,9 @@ fn unknown_chart_type_has_no_layout() {
 /// ticks as the legend's `update` leaves them (`axis: 'r'`, the box at the chart area's
 /// `left` and `top: 0` for a vertical legend, at `left: 0` and the chart area's `top` for a
 /// horizontal one, `right`/`bottom` the legend's size, tick pixels in the legend's own
-/// frame), not a hidden scale along the chart. The numbers were read from `chart.scales` in
-/// Chromium (Chart.js 4.5.1, chartjs-chart-geo 4.3.6) for the gallery's maps.
+/// frame), not a hidden scale along the chart; the projection scale sits on the chart area.
+/// The numbers were read from `chart.scales` in Chromium (Chart.js 4.5.1, chartjs-chart-geo
+/// 4.3.6) for the gallery's maps.
 #[test]
 fn geo_value_scales_report_their_legends() {
     let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../../fixtures/examples");
@@ -144,6 +145,15 @@ fn geo_value_scales_report_their_legends() {
         "{rect:?}"
     );
     assert!(near(&ticks, &steps(5, 100.0, 55.0, 0.0, 0.0)), "{ticks:?}");
+    // The projection scale sits on the chart area (`left: 0` from its `setDimensions`),
+    // without ticks.
+    let (axis, rect, ticks) = scale_of("choropleth-legend", "projection");
+    let (l, t, r, b) = rect;
+    assert!(
+        axis == "x" && (l, r, b) == (0.0, 800.0, 500.0) && (t - 34.4).abs() < 1e-9,
+        "{axis} {rect:?}"
+    );
+    assert!(ticks.is_empty(), "{ticks:?}");
     let (axis, rect, ticks) = scale_of("bubble-map-legend", "size");
     assert_eq!((axis.as_str(), rect), ("r", (0.0, 0.0, 28.0, 160.0)));
     assert!(

@@ -210,7 +210,7 @@ pub(super) fn lay_out(
     Some(PluginScale {
         layout,
         z: legend.z,
-        drawing: Box::new(GeoLegend {
+        drawing: Some(Box::new(GeoLegend {
             scale: RefCell::new(laid_out),
             origin,
             area: Area {
@@ -220,7 +220,7 @@ pub(super) fn lay_out(
             },
             indicator_origin,
             indicator,
-        }),
+        })),
     })
 }
 

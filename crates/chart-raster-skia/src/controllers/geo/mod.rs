@@ -10,8 +10,11 @@
 //! (edges are straight between projected positions; features crossing the antimeridian are
 //! not cut), `albersUsa` is its lower-48 Albers projection without the Alaska and Hawaii
 //! insets, and a `Sphere` outline is drawn as the projected globe's longitude/latitude frame.
-//! The colour and size scales draw their legends (laid out in [`legend`], drawn in [`legend_draw`]). The GeoJSON was read within the polygon and vertex
-//! budgets by `chart_spec`; every projected number is checked before it becomes geometry.
+//! The colour and size scales draw their legends (laid out in [`legend`], drawn in
+//! [`legend_draw`]): the first dataset on a scale hands the scale over
+//! ([`Controller::plugin_scales`]), and the chart draws it at the scale's place in its draw
+//! order. The GeoJSON was read within the polygon and vertex budgets by `chart_spec`; every
+//! projected number is checked before it becomes geometry.
 
 mod chromatic;
 mod chromatic_data;
@@ -24,6 +27,7 @@ use self::draw::GeoElements;
 use super::{Controller, LegendStyle, Meta, PluginScale, UpdateCx};
 use crate::elements::dataset::DatasetElements;
 use crate::elements::Area;
+use crate::layout::ScaleLayout;
 use crate::scales::Scale;
 use chart_spec::model::{ChartKind, Dataset, Elements, GeoOptions, LegendScale, Raw};
 use chart_spec::{Cancel, Rgba};
@@ -45,8 +49,9 @@ pub struct GeoController {
     /// Colour (choropleth) or radius (bubble map) per data index.
     colors: Vec<Rgba>,
     radii: Vec<f64>,
-    /// The colour or size scale with its legend, laid out by the first dataset on it.
-    legend: Option<PluginScale>,
+    /// The projection scale, and the colour or size scale with its legend when this is the
+    /// first dataset on it.
+    scales: Vec<PluginScale>,
     cancel: Cancel,
 }
 
@@ -114,6 +119,38 @@ fn tick_bounds(values: &[f64], legend: &LegendScale, area: &Area) -> Option<(f64
     let lo = ticks.first().copied().unwrap_or(min).min(min);
     let hi = ticks.last().copied().unwrap_or(max).max(max);
     (hi > lo).then_some((lo, hi))
+}
+
+/// The plugin's `ProjectionScale` as `chart.scales.projection` reports it: a scale at
+/// `position: 'chartArea'` that draws nothing and has no ticks. The layout assigns it the
+/// chart area, then its `update(chartArea.w, chartArea.h)` (`setDimensions`) moves the side
+/// along its axis to 0: along x `left: 0, right: w`, along y `top: 0, bottom: h`.
+fn projection_scale(scale: &Scale, area: &Area) -> PluginScale {
+    let c = &scale.core;
+    let rect = if c.is_horizontal() {
+        Area {
+            left: 0.0,
+            right: area.width(),
+            ..*area
+        }
+    } else {
+        Area {
+            top: 0.0,
+            bottom: area.height(),
+            ..*area
+        }
+    };
+    PluginScale {
+        layout: ScaleLayout {
+            id: c.id().to_string(),
+            axis: if c.is_horizontal() { "x" } else { "y" }.to_string(),
+            visible: false,
+            rect,
+            ticks: Vec::new(),
+        },
+        z: c.opts.ticks.z,
+        drawing: None,
+    }
 }
 
 /// `SizeScale.getSizeImpl`: the radius at a normalised value, by area (`mode: 'area'`) or by
@@ -267,7 +304,12 @@ impl Controller for GeoController {
         } else {
             ("color", Some(Paint::Color(&color, o.quantize)))
         };
-        self.legend = match (cx.scale(Some(id)), paint) {
+        self.scales = cx
+            .scale(Some("projection"))
+            .map(|s| projection_scale(s, &cx.area))
+            .into_iter()
+            .collect();
+        self.scales.extend(match (cx.scale(Some(id)), paint) {
             (Some(scale), Some(paint)) if draws_legend => legend::lay_out(
                 legend,
                 &LegendInput {
@@ -279,7 +321,7 @@ impl Controller for GeoController {
                 paint,
             ),
             _ => None,
-        };
+        });
     }
 
     fn elements<'a>(&mut self, ds: &'a Dataset, _meta: &Meta) -> DatasetElements<'a> {
@@ -301,8 +343,8 @@ impl Controller for GeoController {
         LegendStyle::of_line_dataset(ds, true, use_point_style)
     }
 
-    fn plugin_scale(&mut self) -> Option<PluginScale> {
-        self.legend.take()
+    fn plugin_scales(&mut self) -> Vec<PluginScale> {
+        self.scales.drain(..).collect()
     }
 }
 
