@@ -195,16 +195,19 @@ impl Sink for flate2::write::ZlibEncoder<Vec<u8>> {
     }
 }
 
-/// The zlib stream of the rows with our deflate encoder: in two halves at the same time,
-/// on this thread and a second one, when [`split_row`] finds it pays.
+/// The zlib stream of the rows with our deflate encoder. An image of at least
+/// [`SPLIT_MIN_PIXELS`] is deflated as two halves joined into one stream ([`split_row`]),
+/// always, so that the same pixels give the same bytes whatever the machine is doing; the
+/// second half runs on a second thread at the same time only when [`second_core`] finds
+/// one idle, else after the first on this thread.
 fn own_deflate(
     rows: &Rows,
     effort: deflate::Effort,
     capacity: usize,
 ) -> Result<Vec<u8>, EncodeError> {
-    let (mid, _busy) = split_row(rows);
-    match mid {
-        Some(mid) => in_two(rows, effort, capacity, mid),
+    let _busy = Busy::enter();
+    match split_row(rows) {
+        Some(mid) => in_two(rows, effort, capacity, mid, second_core()),
         None => Ok(in_one(rows, effort, capacity)),
     }
 }
@@ -216,86 +219,108 @@ fn in_one(rows: &Rows, effort: deflate::Effort, capacity: usize) -> Vec<u8> {
     d.finish()
 }
 
-/// Rows `..mid` deflated here and rows `mid..` on a second thread at the same time, joined
-/// into one stream (the second half's matches start from its own first row).
+/// Rows `..mid` and rows `mid..` deflated as two parts joined into one stream (the second
+/// half's matches start from its own first row): at the same time on a second thread when
+/// `second` holds one, one after the other here otherwise. The bytes are the same.
 fn in_two(
     rows: &Rows,
     effort: deflate::Effort,
     capacity: usize,
     mid: usize,
+    second: Option<Busy>,
 ) -> Result<Vec<u8>, EncodeError> {
     let height = rows.repeats.len();
-    std::thread::scope(|scope| {
-        let tail = std::thread::Builder::new()
-            .name("png-deflate".into())
-            .spawn_scoped(scope, || {
-                let mut d = deflate::Deflater::continuation(effort, capacity / 2);
-                let _ = rows.filter(mid..height, &mut d);
-                d.finish_part(true)
-            });
-        // No thread to be had (a process or memory limit): the whole image here.
-        let Ok(tail) = tail else {
-            return Ok(in_one(rows, effort, capacity));
-        };
+    let head = || {
         let mut d = deflate::Deflater::new(effort, capacity / 2);
         let _ = rows.filter(0..mid, &mut d);
-        let head = d.finish_part(false);
-        let tail = tail.join().map_err(|_| EncodeError::Encoder {
+        d.finish_part(false)
+    };
+    let tail = || {
+        let mut d = deflate::Deflater::continuation(effort, capacity / 2);
+        let _ = rows.filter(mid..height, &mut d);
+        d.finish_part(true)
+    };
+    let Some(_second) = second else {
+        return Ok(head().join(tail()).into_stream());
+    };
+    std::thread::scope(|scope| {
+        let spawned = std::thread::Builder::new()
+            .name("png-deflate".into())
+            .spawn_scoped(scope, tail);
+        // No thread to be had (a process or memory limit): both halves here.
+        let Ok(spawned) = spawned else {
+            return Ok(head().join(tail()).into_stream());
+        };
+        let first = head();
+        let second = spawned.join().map_err(|_| EncodeError::Encoder {
             format: "png",
             reason: "the second deflate thread failed".into(),
         })?;
-        Ok(head.join(tail).into_stream())
+        Ok(first.join(second).into_stream())
     })
 }
 
-/// Images of fewer pixels are deflated on one thread: a thread costs about 30 µs to start
-/// and join, and on a chart of 600×400 device pixels the second half is ~0.5 ms.
+/// Images of fewer pixels are deflated in one part on one thread: a thread costs about
+/// 30 µs to start and join, and on a chart of 600×400 device pixels the second half is
+/// ~0.5 ms.
 const SPLIT_MIN_PIXELS: usize = 1 << 18;
 
 /// Threads deflating in the process ([`own_deflate`]'s, one or two per encode).
 static DEFLATING: AtomicUsize = AtomicUsize::new(0);
 
-/// Threads counted in [`DEFLATING`] while it lives.
-struct Busy(usize);
+/// One thread counted in [`DEFLATING`] while it lives.
+struct Busy;
 
-impl Drop for Busy {
-    fn drop(&mut self) {
-        DEFLATING.fetch_sub(self.0, Ordering::Relaxed);
+impl Busy {
+    /// Counts one more deflating thread until dropped; the count before.
+    fn enter() -> (Busy, usize) {
+        (Busy, DEFLATING.fetch_add(1, Ordering::Relaxed))
     }
 }
 
-/// The first row of the second half when the image is split between two threads, or
-/// `None` when one thread should deflate it all: a small image, a machine with one core, or
-/// no core idle. A second thread only pays on an idle core: on a busy machine the halves
-/// take turns and the split costs CPU (starting the thread, a second encoder's tables, the
-/// rows read from another core's cache: 5–24% more CPU time for the encode, measured with
-/// `perf stat` at a load average of 8 on 2 cores, and no shorter wall time), which a
-/// service under load pays out of its throughput. So the kernel's count of runnable
-/// threads ([`runnable_threads`]) must leave a core free, and no other encode of this
-/// process may be deflating (between two encodes that start together the count cannot
-/// tell). The halves hold as many rows that differ from the row above each (repeated rows
-/// cost next to nothing). The [`Busy`] counts this encode's threads until it is dropped.
-fn split_row(rows: &Rows) -> (Option<usize>, Busy) {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let others = DEFLATING.fetch_add(1, Ordering::Relaxed);
-    let mut busy = Busy(1);
-    if rows.data.len() / 4 < SPLIT_MIN_PIXELS || others > 0 {
-        return (None, busy);
+impl Drop for Busy {
+    fn drop(&mut self) {
+        DEFLATING.fetch_sub(1, Ordering::Relaxed);
     }
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    // This thread is one of the runnable ones.
-    if cores < 2 || runnable_threads().is_none_or(|n| n >= cores) {
-        return (None, busy);
+}
+
+/// The first row of the second half, or `None` for an image deflated in one part (fewer
+/// than [`SPLIT_MIN_PIXELS`]). It depends on the pixels alone. The halves hold as many
+/// rows that differ from the row above each (repeated rows cost next to nothing).
+fn split_row(rows: &Rows) -> Option<usize> {
+    if rows.data.len() / 4 < SPLIT_MIN_PIXELS {
+        return None;
     }
-    DEFLATING.fetch_add(1, Ordering::Relaxed);
-    busy.0 = 2;
     let differing = rows.repeats.iter().filter(|&&same| !same).count();
     let mut seen = 0;
     let mid = rows.repeats.iter().position(|&same| {
         seen += usize::from(!same);
         seen > differing / 2
     });
-    (mid.filter(|&mid| mid > 0), busy)
+    mid.filter(|&mid| mid > 0)
+}
+
+/// A second thread for the second half, counted while it lives, when one pays: a machine
+/// with two cores or more, one of them idle, and no other encode of this process
+/// deflating (between two encodes that start together the count cannot tell). A second
+/// thread only pays on an idle core: on a busy machine the halves take turns and the
+/// thread costs CPU (starting it, the rows read from another core's cache: 5–24% more CPU
+/// time for the encode, measured with `perf stat` at a load average of 8 on 2 cores, and
+/// no shorter wall time), which a service under load pays out of its throughput. So the
+/// kernel's count of runnable threads ([`runnable_threads`]) must leave a core free.
+fn second_core() -> Option<Busy> {
+    static CORES: OnceLock<usize> = OnceLock::new();
+    let (busy, before) = Busy::enter();
+    // This encode's own thread is counted in `before`.
+    if before > 1 {
+        return None;
+    }
+    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
+    // This thread is one of the runnable ones.
+    if cores < 2 || runnable_threads().is_none_or(|n| n >= cores) {
+        return None;
+    }
+    Some(busy)
 }
 
 /// Threads runnable on the machine right now, this one included: the fourth field of
@@ -491,10 +516,17 @@ pub(super) mod tests {
                 let whole = inflate(&in_one(&rows, effort, 0));
                 assert_eq!(whole.len(), h * (1 + width * rows.bpp));
                 for mid in [1, 2, repeated, differing, h / 2, h - 1] {
-                    let split = in_two(&rows, effort, 0, mid).unwrap();
+                    let split = in_two(&rows, effort, 0, mid, None).unwrap();
                     assert!(
                         inflate(&split) == whole,
                         "{effort:?}, {background:?}, split at row {mid} of {h}"
+                    );
+                    // On a second thread or after the first half here: the same bytes, so
+                    // the same pixels give the same PNG whatever the machine is doing.
+                    let threaded = in_two(&rows, effort, 0, mid, Some(Busy::enter().0));
+                    assert!(
+                        threaded.unwrap() == split,
+                        "{effort:?}, {background:?}, split at row {mid} of {h}: bytes differ"
                     );
                 }
             }
