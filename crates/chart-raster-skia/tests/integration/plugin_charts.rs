@@ -359,6 +359,43 @@ fn a_shared_geo_legend_is_drawn_at_its_scales_place() {
     );
 }
 
+/// The colour scale's colour is only chartjs-chart-geo's default for a feature (a scriptable
+/// `elements.geoFeature.backgroundColor` among the choropleth's overrides): a colour the
+/// request gives (the dataset's, per feature or one for all, or `elements.geoFeature`'s)
+/// comes first in Chart.js's scopes and fills the feature (Chromium: `cargo xtask compare
+/// --geo`, `given-background-colors`), while the legend keeps the scale's ramp.
+#[test]
+fn a_given_feature_colour_replaces_the_colour_scales() {
+    let big_fills = |cfg: Value| -> Vec<Rgba> {
+        let s = scene(cfg, 600.0, 400.0);
+        let (_, first, last) = legend_and_feature_order(&s);
+        (s.items[first..=last].iter())
+            .filter_map(|i| match i {
+                Item::Fill {
+                    paint: Paint::Solid(c),
+                    path,
+                    ..
+                } if path.cmds.len() >= 5 => Some(*c),
+                _ => None,
+            })
+            .collect()
+    };
+    let scale_colours = big_fills(choropleths_drawn_out_of_index_order(json!({})));
+    let mut cfg = choropleths_drawn_out_of_index_order(json!({}));
+    cfg["data"]["datasets"][0]["backgroundColor"] = json!(["#e6550d", "#31a354"]);
+    cfg["options"]["elements"] = json!({"geoFeature": {"backgroundColor": "#3182bd"}});
+    let given = big_fills(cfg);
+    let (orange, green, blue) = (
+        Rgba::rgb(0xe6, 0x55, 0x0d),
+        Rgba::rgb(0x31, 0xa3, 0x54),
+        Rgba::rgb(0x31, 0x82, 0xbd),
+    );
+    for c in [orange, green, blue] {
+        assert!(given.contains(&c), "{c:?} not among {given:?}");
+        assert!(!scale_colours.contains(&c), "{c:?} among {scale_colours:?}");
+    }
+}
+
 /// With every choropleth hidden, the colour scale still draws its legend, over the range
 /// 0..1 a linear scale takes without data (Chromium: ticks 0, 0.4 and 0.8).
 #[test]

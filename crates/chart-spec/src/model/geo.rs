@@ -99,7 +99,8 @@ pub struct GeoOptions {
     pub size_area: bool,
     /// `scales.size.missing`. Default: 1.
     pub missing_size: f64,
-    /// Feature (and bubble) `backgroundColor` when given.
+    /// A feature's `backgroundColor` as the request gives it (the dataset, `datasets.choropleth`,
+    /// `elements.geoFeature`, the chart options): it replaces the colour scale's.
     pub background_color: Vec<Option<Rgba>>,
     /// Feature `borderColor`. Default: `Chart.defaults.borderColor`.
     pub border_color: Rgba,

@@ -160,14 +160,16 @@ pub(super) fn resolve_dataset(
     };
     let draw_active_on_top = r.bool_or("drawActiveElementsOnTop", true);
 
-    let element_scopes = |el: &str| {
-        let keys = vec![
+    let element_keys = |el: &str| {
+        vec![
             format!("datasets.{kind}.elements.{el}"),
             format!("datasets.{kind}"),
             format!("elements.{el}"),
             String::new(),
-        ];
-        let mut s = ctx.dataset_scopes(ds, written, &keys);
+        ]
+    };
+    let element_scopes = |el: &str| {
+        let mut s = ctx.dataset_scopes(ds, written, &element_keys(el));
         // Chart.js registers controller defaults under `defaults.datasets[type]`, which the
         // `datasets.<type>` key of the defaults root already reached; elements likewise.
         if let Some(d) = defaults::dataset_type(kind) {
@@ -239,6 +241,7 @@ pub(super) fn resolve_dataset(
                 kind,
                 ds,
                 &plugin_scopes(),
+                &ctx.given_dataset_scopes(ds, written, &element_keys(element_type(kind))),
                 n_data,
                 ctx.limits,
                 r.messages,

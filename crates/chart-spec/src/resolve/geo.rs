@@ -105,11 +105,14 @@ fn color(v: Option<&Value>, index: Option<usize>) -> Option<Rgba> {
 }
 
 /// The options of a `choropleth` or `bubbleMap` dataset; `scopes` are its element scopes
-/// (which end at the chart options, where `scales` are).
+/// (which end at the chart options, where `scales` are), `given` the same without the
+/// overrides and defaults (a feature's `backgroundColor` from there replaces the colour
+/// scale's, the plugin's scriptable override for `elements.geoFeature`).
 pub fn resolve_geo(
     kind: ChartKind,
     ds: &Map<String, Value>,
     scopes: &Scopes<'_>,
+    given: &Scopes<'_>,
     count: usize,
     limits: &Limits,
     messages: &mut Vec<Message>,
@@ -222,7 +225,7 @@ pub fn resolve_geo(
         size_area: size_scale.get("mode").and_then(Value::as_str) != Some("range"),
         missing_size: finite(size_scale.get("missing"), 1.0),
         background_color: (0..data.len())
-            .map(|i| color(scopes.get("backgroundColor"), Some(i)))
+            .map(|i| color(given.get("backgroundColor"), Some(i)))
             .collect(),
         border_color,
         border_width: finite(scopes.get("borderWidth"), 0.0),

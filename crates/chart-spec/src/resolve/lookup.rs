@@ -89,6 +89,35 @@ impl<'a> Ctx<'a> {
         written: &'a Obj,
         keys: &[String],
     ) -> Scopes<'a> {
+        self.dataset_scopes_from(
+            dataset,
+            written,
+            keys,
+            &[self.options, self.overrides, self.global],
+        )
+    }
+
+    /// [`Self::dataset_scopes`] without the type overrides and the defaults: what the
+    /// request itself gives (and plugins wrote). Where a plugin's override is a scriptable
+    /// function we compute instead (chartjs-chart-geo's `elements.geoFeature`
+    /// `backgroundColor`), a value here comes before it in Chart.js and one in the defaults
+    /// after it.
+    pub(super) fn given_dataset_scopes(
+        &self,
+        dataset: &'a Obj,
+        written: &'a Obj,
+        keys: &[String],
+    ) -> Scopes<'a> {
+        self.dataset_scopes_from(dataset, written, keys, &[self.options])
+    }
+
+    fn dataset_scopes_from(
+        &self,
+        dataset: &'a Obj,
+        written: &'a Obj,
+        keys: &[String],
+        roots: &[&'a Obj],
+    ) -> Scopes<'a> {
         let mut s = Scopes::default();
         if !written.is_empty() {
             s.push(written);
@@ -97,7 +126,7 @@ impl<'a> Ctx<'a> {
         for k in keys {
             s.push_key(dataset, k);
         }
-        for root in [self.options, self.overrides, self.global] {
+        for root in roots {
             for k in keys {
                 s.push_key(root, k);
             }

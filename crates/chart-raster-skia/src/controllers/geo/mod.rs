@@ -276,10 +276,18 @@ impl Controller for GeoController {
         let bins = (o.quantize > 0.0).then(|| Quantizer::new(o.quantize));
         let color =
             |t: f64| chromatic::color(&o.interpolate, bins.as_ref().map_or(t, |b| b.quantize(t)));
+        // The scale's colour is only the plugin's default for `elements.geoFeature`
+        // (a scriptable `backgroundColor` in the choropleth's overrides): a colour the user
+        // gives the dataset, `datasets.choropleth`, `elements.geoFeature` or the chart's
+        // options comes first in Chart.js's option scopes and replaces it.
         self.colors = o
             .values
             .iter()
-            .map(|&v| normalized(v).map_or(o.missing_color, color))
+            .enumerate()
+            .map(|(i, &v)| {
+                let given = o.background_color.get(i).copied().flatten();
+                given.unwrap_or_else(|| normalized(v).map_or(o.missing_color, color))
+            })
             .collect();
         self.radii = o
             .values
