@@ -445,6 +445,80 @@ pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
     Some(edges)
 }
 
+/// Whether tiny-skia's edge clipper (`EdgeClipper`, for a path whose rounded-out bounds
+/// leave the `width × height` target) would hand the edge builder exactly the pieces
+/// [`build_edges`] makes without it. A pie's slice reaching the canvas edge is the case:
+/// its bounds hold the arc's control points, which lie past the edge while the curve
+/// itself stays within. The clipper leaves a piece as it is when it is a line with both
+/// ends within the target, or a curve's y-monotonic piece (chopped as [`build_edges`]
+/// chops it) that has no x extremum to chop at (`chop_*_at_x_extrema`), ends within the
+/// target, and neither lies on a side nor is flat (which the clipper drops or replaces).
+/// `false` for anything else, conservatively (tiny-skia then draws the path).
+pub(super) fn unchanged_by_clip(path: &Path, width: u32, height: u32) -> bool {
+    let (w, h) = (width as f32, height as f32);
+    let inside = |p: Point| p.x >= 0.0 && p.x <= w && p.y >= 0.0 && p.y <= h;
+    // The clipper's own limit for chopping a cubic (`too_big_for_reliable_float_math`).
+    let limit = (1 << 22) as f32;
+    // A curve piece's ends: within, not flat, not on a side (else dropped or replaced).
+    let piece = |a: Point, z: Point| {
+        inside(a)
+            && inside(z)
+            && a.y.max(z.y) > 0.0
+            && a.y.min(z.y) < h
+            && a.x.max(z.x) > 0.0
+            && a.x.min(z.x) < w
+    };
+    let (mut start, mut last) = (Point::zero(), Point::zero());
+    for seg in path.segments() {
+        let kept = match seg {
+            PathSegment::MoveTo(p) => {
+                // The closing line of the contour before.
+                let kept = inside(last) && inside(start);
+                (start, last) = (p, p);
+                kept
+            }
+            PathSegment::LineTo(p) => {
+                let kept = inside(last) && inside(p);
+                last = p;
+                kept
+            }
+            PathSegment::QuadTo(p1, p2) => {
+                let mut mono = [Point::zero(); 5];
+                let n = chop_quad_at_y_extrema(&[last, p1, p2], &mut mono);
+                last = p2;
+                (0..=n).all(|i| {
+                    let q = &mono[i * 2..i * 2 + 3];
+                    !is_not_monotonic(q[0].x, q[1].x, q[2].x) && piece(q[0], q[2])
+                })
+            }
+            PathSegment::CubicTo(p1, p2, p3) => {
+                let src = [last, p1, p2, p3];
+                last = p3;
+                let big = src.iter().any(|p| p.x.abs() > limit || p.y.abs() > limit);
+                let mut mono = [Point::zero(); 10];
+                let n = chop_cubic_at_y_extrema(&src, &mut mono);
+                !big && (0..=n).all(|i| {
+                    let c = &mono[i * 3..i * 3 + 4];
+                    let mut t = new_t_values();
+                    let (a, b, cc, d) = (c[0].x, c[1].x, c[2].x, c[3].x);
+                    let extrema = find_unit_quad_roots(
+                        d - a + 3.0 * (b - cc),
+                        2.0 * (a - b - b + cc),
+                        b - a,
+                        &mut t,
+                    );
+                    extrema == 0 && piece(c[0], c[3])
+                })
+            }
+            PathSegment::Close => inside(last) && inside(start),
+        };
+        if !kept {
+            return false;
+        }
+    }
+    inside(last) && inside(start)
+}
+
 fn is_not_monotonic(a: f32, b: f32, c: f32) -> bool {
     let ab = a - b;
     let mut bc = b - c;

@@ -57,8 +57,21 @@ pub(super) fn cover(
     if !(l.is_finite() && t.is_finite() && r.is_finite() && bt.is_finite()) {
         return None;
     }
-    if l < 0.0 || t < 0.0 || r > width as f32 || bt > height as f32 {
-        return None; // needs the edge clipper
+    // Bounds past the target make tiny-skia clip the edges to it; when the clipper would
+    // change no piece, the result is the unclipped one's within the target, its rows and
+    // columns limited to it (`fill_path_impl`'s start and stop rows, the super-blitter's
+    // intersection of the bounds and the clip).
+    let (w, h) = (width as f32, height as f32);
+    let (l, t, r, bt) = if l < 0.0 || t < 0.0 || r > w || bt > h {
+        if !super::edges::unchanged_by_clip(path, width, height) {
+            return None; // needs the edge clipper
+        }
+        (l.max(0.0), t.max(0.0), r.min(w), bt.min(h))
+    } else {
+        (l, t, r, bt)
+    };
+    if l >= r || t >= bt {
+        return None;
     }
     let (left, top) = (l as i32, t as i32);
     let right = left + ((r - l).ceil() as i32).max(1);
@@ -485,6 +498,19 @@ mod tests {
         m.data().to_vec()
     }
 
+    /// Fails on the first pixel where `actual` and `expected` (masks `w` wide) differ.
+    fn assert_same_mask(case: usize, actual: &[u8], expected: &[u8], w: u32) {
+        if let Some(i) = (0..actual.len()).find(|&i| actual[i] != expected[i]) {
+            panic!(
+                "case {case}: pixel ({}, {}) {} instead of {}",
+                i % w as usize,
+                i / w as usize,
+                actual[i],
+                expected[i]
+            );
+        }
+    }
+
     /// Random contours of lines, quadratics and cubics (self-crossing, overlapping, with
     /// vertical runs on whole and half pixels, points on exact quarter pixels), circles
     /// and rings: byte for byte tiny-skia's anti-aliased non-zero mask.
@@ -635,17 +661,86 @@ mod tests {
             let expected = theirs(&path, w, h);
             let actual = ours(&path, w, h).expect("inside the target");
             covered += 1;
-            if let Some(i) = (0..actual.len()).find(|&i| actual[i] != expected[i]) {
-                panic!(
-                    "case {case}: pixel ({}, {}) {} instead of {}",
-                    i % w as usize,
-                    i / w as usize,
-                    actual[i],
-                    expected[i]
-                );
-            }
+            assert_same_mask(case, &actual, &expected, w);
         }
         assert_eq!(covered, 120);
+    }
+
+    /// Pie slices and circles whose curves come within a pixel and a half of the target's
+    /// sides (their control points past them), filled and stroked: where the edge clipper
+    /// would change nothing they are covered here, byte for byte as tiny-skia covers them
+    /// with its clipper; the others are refused.
+    #[test]
+    fn shapes_reaching_past_the_target_only_by_control_points_cover_as_tiny_skia() {
+        use tiny_skia::Stroke;
+        let (w, h) = (160u32, 120u32);
+        let mut next = xorshift(0xd1b5_4a32_d192_ed03);
+        let (mut taken, mut refused) = (0, 0);
+        for case in 0..6000 {
+            let r = 20.0 + next(400) as f32 / 8.0;
+            // The circle's nearest side within 1.5 px of it (inside), at a random side.
+            let gap = next(48) as f32 / 32.0;
+            let free = |n: &mut dyn FnMut(u64) -> u64, size: u32| {
+                r + gap + n(((size as f32 - 2.0 * (r + gap)).max(1.0) * 16.0) as u64) as f32 / 16.0
+            };
+            let (cx, cy) = match case % 4 {
+                0 => (free(&mut next, w), r + gap),
+                1 => (free(&mut next, w), h as f32 - r - gap),
+                2 => (r + gap, free(&mut next, h)),
+                _ => (w as f32 - r - gap, free(&mut next, h)),
+            };
+            let mut pb = PathBuilder::new();
+            if case % 3 == 0 {
+                pb.push_circle(cx, cy, r);
+            } else {
+                // A slice as elements/arc.rs builds one: cubics of at most a quarter turn.
+                let a0 = next(628) as f32 / 100.0;
+                let sweep = 0.3 + next(560) as f32 / 100.0;
+                pb.move_to(cx, cy);
+                pb.line_to(cx + r * libm::cosf(a0), cy + r * libm::sinf(a0));
+                let parts = (sweep / 1.5).ceil();
+                let step = sweep / parts;
+                let k = 4.0 / 3.0 * libm::tanf(step / 4.0);
+                for i in 0..parts as usize {
+                    let (s, e) = (a0 + step * i as f32, a0 + step * (i + 1) as f32);
+                    let (cs, ss, ce, se) =
+                        (libm::cosf(s), libm::sinf(s), libm::cosf(e), libm::sinf(e));
+                    pb.cubic_to(
+                        cx + r * (cs - k * ss),
+                        cy + r * (ss + k * cs),
+                        cx + r * (ce + k * se),
+                        cy + r * (se - k * ce),
+                        cx + r * ce,
+                        cy + r * se,
+                    );
+                }
+                pb.close();
+            }
+            let mut path = pb.finish().unwrap();
+            if case % 2 == 1 {
+                let stroke = Stroke {
+                    width: 0.5 + next(4) as f32 / 2.0,
+                    ..Stroke::default()
+                };
+                path = path.stroke(&stroke, 1.0).unwrap();
+            }
+            let Some(actual) = ours(&path, w, h) else {
+                refused += 1;
+                continue;
+            };
+            let b = path.bounds();
+            if b.left() >= 0.0 && b.top() >= 0.0 && b.right() <= w as f32 && b.bottom() <= h as f32
+            {
+                continue; // no clipper involved
+            }
+            taken += 1;
+            let expected = theirs(&path, w, h);
+            assert_same_mask(case, &actual, &expected, w);
+        }
+        assert!(
+            taken > 50 && refused > 100,
+            "{taken} taken, {refused} refused"
+        );
     }
 
     /// Eight bytes at once add as each byte alone, at every byte value, the bytes outside
