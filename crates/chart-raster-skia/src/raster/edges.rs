@@ -1,6 +1,7 @@
 //! The edges of Skia's supersampling scan converter, as tiny-skia builds them for an
-//! anti-aliased fill without a clip (`BasicEdgeBuilder`, `LineEdge`, `QuadraticEdge`,
-//! `CubicEdge`), for `supersample.rs`: points × 256 truncated to 26.6 fixed point,
+//! anti-aliased fill (`BasicEdgeBuilder`, `LineEdge`, `QuadraticEdge`, `CubicEdge`, and the
+//! part of `EdgeClipper` that cuts lines and quadratics at the target's top and bottom),
+//! for `supersample.rs`: points × 256 truncated to 26.6 fixed point,
 //! quadratics and cubics chopped at their y extrema in floating point first (with the same
 //! flattening of the chopped extrema), then stepped by forward differences in fixed point,
 //! vertical lines in a row combined. Every step is tiny-skia's, operation for operation:
@@ -383,14 +384,21 @@ fn combine_vertical(edge: &Edge, edges: &mut Vec<Edge>) -> bool {
 
 /// The edges of a path, each contour closed, as tiny-skia's `BasicEdgeBuilder` builds them
 /// without a clip; `None` on a non-finite point.
-pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
+pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<Edge>> {
     let mut edges: Vec<Edge> = Vec::with_capacity(path.points().len() + 4);
-    let push_line = |edges: &mut Vec<Edge>, a: Point, b: Point| {
+    let push_line = |edges: &mut Vec<Edge>, a: Point, b: Point| -> Option<()> {
+        let Some([a, b]) = (match clip {
+            Some((w, h)) => clip_line(a, b, w, h)?,
+            None => Some([a, b]),
+        }) else {
+            return Some(());
+        };
         if let Some(e) = Edge::line(a, b) {
             if !(e.dx == 0 && combine_vertical(&e, edges)) {
                 edges.push(e);
             }
         }
+        Some(())
     };
     let (mut start, mut last) = (Point::zero(), Point::zero());
     let mut open = false;
@@ -398,14 +406,14 @@ pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
         match seg {
             PathSegment::MoveTo(p) => {
                 if open {
-                    push_line(&mut edges, last, start);
+                    push_line(&mut edges, last, start)?;
                     open = false;
                 }
                 start = p;
                 last = p;
             }
             PathSegment::LineTo(p) => {
-                push_line(&mut edges, last, p);
+                push_line(&mut edges, last, p)?;
                 last = p;
                 open = true;
             }
@@ -414,7 +422,12 @@ pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
                 let mut mono = [Point::zero(); 5];
                 let n = chop_quad_at_y_extrema(&src, &mut mono);
                 for i in 0..=n {
-                    edges.extend(Edge::quad(&mono[i * 2..]));
+                    let piece = [mono[i * 2], mono[i * 2 + 1], mono[i * 2 + 2]];
+                    let piece = match clip {
+                        Some((w, h)) => clip_quad(piece, w, h)?,
+                        None => Some(piece),
+                    };
+                    edges.extend(piece.and_then(|q| Edge::quad(&q)));
                 }
                 last = p2;
                 open = true;
@@ -423,6 +436,11 @@ pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
                 let src = [last, p1, p2, p3];
                 let mut mono = [Point::zero(); 10];
                 let n = chop_cubic_at_y_extrema(&src, &mut mono);
+                if let Some((w, h)) = clip {
+                    if !cubic_unclipped(&src, &mono[..n * 3 + 4], w, h) {
+                        return None;
+                    }
+                }
                 for i in 0..=n {
                     edges.extend(Edge::cubic(&mono[i * 3..]));
                 }
@@ -431,92 +449,156 @@ pub(super) fn build_edges(path: &Path) -> Option<Vec<Edge>> {
             }
             PathSegment::Close => {
                 if open {
-                    push_line(&mut edges, last, start);
+                    push_line(&mut edges, last, start)?;
                     open = false;
                 }
             }
         }
     }
     if open {
-        push_line(&mut edges, last, start);
+        push_line(&mut edges, last, start)?;
     }
     // tiny-skia refuses the path when a point is not finite (the bounds check above already
     // needs finite bounds, which a non-finite point would make infinite or NaN).
     Some(edges)
 }
 
-/// Whether tiny-skia's edge clipper (`EdgeClipper`, for a path whose rounded-out bounds
-/// leave the `width × height` target) would hand the edge builder exactly the pieces
-/// [`build_edges`] makes without it. A pie's slice reaching the canvas edge is the case:
-/// its bounds hold the arc's control points, which lie past the edge while the curve
-/// itself stays within. The clipper leaves a piece as it is when it is a line with both
-/// ends within the target, or a curve's y-monotonic piece (chopped as [`build_edges`]
-/// chops it) that has no x extremum to chop at (`chop_*_at_x_extrema`), ends within the
-/// target, and neither lies on a side nor is flat (which the clipper drops or replaces).
-/// `false` for anything else, conservatively (tiny-skia then draws the path).
-pub(super) fn unchanged_by_clip(path: &Path, width: u32, height: u32) -> bool {
-    let (w, h) = (width as f32, height as f32);
-    let inside = |p: Point| p.x >= 0.0 && p.x <= w && p.y >= 0.0 && p.y <= h;
-    // The clipper's own limit for chopping a cubic (`too_big_for_reliable_float_math`).
-    let limit = (1 << 22) as f32;
-    // A curve piece's ends: within, not flat, not on a side (else dropped or replaced).
-    let piece = |a: Point, z: Point| {
-        inside(a)
-            && inside(z)
-            && a.y.max(z.y) > 0.0
-            && a.y.min(z.y) < h
-            && a.x.max(z.x) > 0.0
-            && a.x.min(z.x) < w
+/// What tiny-skia's edge clipper (`EdgeClipper`, `line_clipper::clip`) makes of a line
+/// against the target `0..w × 0..h` when it has to clip the path (its rounded-out bounds
+/// leave the target): `Some(None)` when the line lies above or below the target, the line
+/// cut at the top and bottom as the clipper cuts it, `None` (not reproduced: tiny-skia
+/// draws the path) when an end lies left or right of the target.
+fn clip_line(a: Point, b: Point, w: f32, h: f32) -> Option<Option<[Point; 2]>> {
+    if !(0.0..=w).contains(&a.x) || !(0.0..=w).contains(&b.x) {
+        return None;
+    }
+    let src = [a, b];
+    let (i0, i1) = if a.y < b.y { (0, 1) } else { (1, 0) };
+    if src[i1].y <= 0.0 || src[i0].y >= h {
+        return Some(None);
+    }
+    let mut out = src;
+    if src[i0].y < 0.0 {
+        out[i0] = Point::from_xy(sect_with_horizontal(&src, 0.0), 0.0);
+    }
+    if out[i1].y > h {
+        out[i1] = Point::from_xy(sect_with_horizontal(&src, h), h);
+    }
+    // Within the sides (the cut x lies between the ends' x) the clipper keeps the points
+    // and their order.
+    Some(Some(out))
+}
+
+/// `line_clipper`'s `sect_with_horizontal`: where the line crosses `y`, in double
+/// precision, pinned between the ends' x.
+fn sect_with_horizontal(src: &[Point; 2], y: f32) -> f32 {
+    let dy = src[1].y - src[0].y;
+    if dy.abs() <= 1.0 / 4096.0 {
+        (src[0].x + src[1].x) * 0.5
+    } else {
+        let (x0, y0) = (f64::from(src[0].x), f64::from(src[0].y));
+        let (x1, y1) = (f64::from(src[1].x), f64::from(src[1].y));
+        let x = x0 + (f64::from(y) - y0) * (x1 - x0) / (y1 - y0);
+        let (lo, hi) = if x1 < x0 { (x1, x0) } else { (x0, x1) };
+        (if x < lo {
+            lo
+        } else if x > hi {
+            hi
+        } else {
+            x
+        }) as f32
+    }
+}
+
+/// What the edge clipper makes of a y-monotonic piece of a quadratic (`clip_quad`,
+/// `clip_mono_quad`, `chop_quad_in_y`): dropped above or below the target, cut at the top
+/// and bottom (with the clipper's clamps), in the piece's direction. `None` (not
+/// reproduced) when the clipper would chop it at an x extremum or against a side.
+fn clip_quad(src: [Point; 3], w: f32, h: f32) -> Option<Option<[Point; 3]>> {
+    if is_not_monotonic(src[0].x, src[1].x, src[2].x) {
+        return None; // chopped at its x extremum
+    }
+    let reverse = src[0].y > src[2].y;
+    let mut pts = if reverse {
+        [src[2], src[1], src[0]]
+    } else {
+        src
     };
-    let (mut start, mut last) = (Point::zero(), Point::zero());
-    for seg in path.segments() {
-        let kept = match seg {
-            PathSegment::MoveTo(p) => {
-                // The closing line of the contour before.
-                let kept = inside(last) && inside(start);
-                (start, last) = (p, p);
-                kept
+    if pts[2].y <= 0.0 || pts[0].y >= h {
+        return Some(None);
+    }
+    let mut tmp = [Point::zero(); 5];
+    if pts[0].y < 0.0 {
+        match mono_quad_root(&pts, 0.0) {
+            Some(t) => {
+                chop_quad_at(&pts, t, &mut tmp);
+                tmp[2].y = 0.0;
+                tmp[3].y = tmp[3].y.max(0.0);
+                pts[0] = tmp[2];
+                pts[1] = tmp[3];
             }
-            PathSegment::LineTo(p) => {
-                let kept = inside(last) && inside(p);
-                last = p;
-                kept
-            }
-            PathSegment::QuadTo(p1, p2) => {
-                let mut mono = [Point::zero(); 5];
-                let n = chop_quad_at_y_extrema(&[last, p1, p2], &mut mono);
-                last = p2;
-                (0..=n).all(|i| {
-                    let q = &mono[i * 2..i * 2 + 3];
-                    !is_not_monotonic(q[0].x, q[1].x, q[2].x) && piece(q[0], q[2])
-                })
-            }
-            PathSegment::CubicTo(p1, p2, p3) => {
-                let src = [last, p1, p2, p3];
-                last = p3;
-                let big = src.iter().any(|p| p.x.abs() > limit || p.y.abs() > limit);
-                let mut mono = [Point::zero(); 10];
-                let n = chop_cubic_at_y_extrema(&src, &mut mono);
-                !big && (0..=n).all(|i| {
-                    let c = &mono[i * 3..i * 3 + 4];
-                    let mut t = new_t_values();
-                    let (a, b, cc, d) = (c[0].x, c[1].x, c[2].x, c[3].x);
-                    let extrema = find_unit_quad_roots(
-                        d - a + 3.0 * (b - cc),
-                        2.0 * (a - b - b + cc),
-                        b - a,
-                        &mut t,
-                    );
-                    extrema == 0 && piece(c[0], c[3])
-                })
-            }
-            PathSegment::Close => inside(last) && inside(start),
-        };
-        if !kept {
-            return false;
+            None => pts.iter_mut().filter(|p| p.y < 0.0).for_each(|p| p.y = 0.0),
         }
     }
-    inside(last) && inside(start)
+    if pts[2].y > h {
+        match mono_quad_root(&pts, h) {
+            Some(t) => {
+                chop_quad_at(&pts, t, &mut tmp);
+                tmp[1].y = tmp[1].y.min(h);
+                tmp[2].y = h;
+                pts[1] = tmp[1];
+                pts[2] = tmp[2];
+            }
+            None => pts.iter_mut().filter(|p| p.y > h).for_each(|p| p.y = h),
+        }
+    }
+    let (lo, hi) = (pts[0].x.min(pts[2].x), pts[0].x.max(pts[2].x));
+    if lo < 0.0 || hi > w || hi <= 0.0 || lo >= w {
+        return None; // cut against a side, or replaced by a vertical line on it
+    }
+    Some(Some(if reverse {
+        [pts[2], pts[1], pts[0]]
+    } else {
+        pts
+    }))
+}
+
+/// The edge clipper's `chop_mono_quad_at` in y: the first root in (0, 1) of the piece's
+/// y reaching `target`.
+fn mono_quad_root(p: &[Point; 3], target: f32) -> Option<NormalizedF32Exclusive> {
+    let (c0, c1, c2) = (p[0].y, p[1].y, p[2].y);
+    let mut roots = new_t_values();
+    let n = find_unit_quad_roots(c0 - c1 - c1 + c2, 2.0 * (c1 - c0), c0 - target, &mut roots);
+    (n != 0).then_some(roots[0])
+}
+
+/// Whether the edge clipper leaves a cubic as [`build_edges`] chops it (`mono`, its
+/// y-monotonic pieces): not too big for its float math, no piece with an x extremum
+/// (`chop_cubic_at_x_extrema`), every piece's ends within the target, neither flat nor on
+/// a side (which the clipper drops or replaces). Cutting a cubic is not reproduced.
+fn cubic_unclipped(src: &[Point; 4], mono: &[Point], w: f32, h: f32) -> bool {
+    let limit = (1 << 22) as f32;
+    if src.iter().any(|p| p.x.abs() > limit || p.y.abs() > limit) {
+        return false;
+    }
+    let inside = |p: Point| (0.0..=w).contains(&p.x) && (0.0..=h).contains(&p.y);
+    mono.windows(4).step_by(3).all(|c| {
+        let (a, b, cc, d) = (c[0].x, c[1].x, c[2].x, c[3].x);
+        let mut t = new_t_values();
+        let extrema = find_unit_quad_roots(
+            d - a + 3.0 * (b - cc),
+            2.0 * (a - b - b + cc),
+            b - a,
+            &mut t,
+        );
+        extrema == 0
+            && inside(c[0])
+            && inside(c[3])
+            && c[0].y.max(c[3].y) > 0.0
+            && c[0].y.min(c[3].y) < h
+            && c[0].x.max(c[3].x) > 0.0
+            && c[0].x.min(c[3].x) < w
+    })
 }
 
 fn is_not_monotonic(a: f32, b: f32, c: f32) -> bool {

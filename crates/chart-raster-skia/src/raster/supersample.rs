@@ -18,9 +18,10 @@
 //!   sub-scanline so that four make 255), the `alpha - (alpha >> 8)` clamp on the start and
 //!   middle pixels, a wrapping add on the end pixel.
 //!
-//! Only what needs no clipping is taken: a path whose rounded-out bounds lie within the
-//! bitmap, with a non-zero fill (tiny-skia's edge clipper runs otherwise; the caller then
-//! falls back to tiny-skia).
+//! A path whose rounded-out bounds leave the bitmap is taken when what tiny-skia's edge
+//! clipper makes of it is reproduced (`edges.rs`: lines and quadratics cut at the top and
+//! bottom, pieces left as they are); otherwise, or for another fill rule, the caller falls
+//! back to tiny-skia.
 
 use super::edges::{build_edges, Edge, Kind, SHIFT};
 use tiny_skia::Path;
@@ -62,13 +63,10 @@ pub(super) fn cover(
     // columns limited to it (`fill_path_impl`'s start and stop rows, the super-blitter's
     // intersection of the bounds and the clip).
     let (w, h) = (width as f32, height as f32);
-    let (l, t, r, bt) = if l < 0.0 || t < 0.0 || r > w || bt > h {
-        if !super::edges::unchanged_by_clip(path, width, height) {
-            return None; // needs the edge clipper
-        }
-        (l.max(0.0), t.max(0.0), r.min(w), bt.min(h))
-    } else {
-        (l, t, r, bt)
+    let clip = (l < 0.0 || t < 0.0 || r > w || bt > h).then_some((w, h));
+    let (l, t, r, bt) = match clip {
+        Some(_) => (l.max(0.0), t.max(0.0), r.min(w), bt.min(h)),
+        None => (l, t, r, bt),
     };
     if l >= r || t >= bt {
         return None;
@@ -79,7 +77,7 @@ pub(super) fn cover(
     if right > width as i32 || bottom > height as i32 {
         return None;
     }
-    let mut edges = build_edges(path)?;
+    let mut edges = build_edges(path, clip)?;
     if edges.len() < 2 {
         return Some(true);
     }
@@ -666,20 +664,20 @@ mod tests {
         assert_eq!(covered, 120);
     }
 
-    /// Pie slices and circles whose curves come within a pixel and a half of the target's
-    /// sides (their control points past them), filled and stroked: where the edge clipper
-    /// would change nothing they are covered here, byte for byte as tiny-skia covers them
-    /// with its clipper; the others are refused.
+    /// Pie slices and circles reaching past the target's sides (their control points, or
+    /// the curves themselves by up to 3 px), filled and stroked: where what the edge
+    /// clipper does is reproduced they are covered here, byte for byte as tiny-skia covers
+    /// them with its clipper; the others are refused.
     #[test]
-    fn shapes_reaching_past_the_target_only_by_control_points_cover_as_tiny_skia() {
+    fn shapes_reaching_past_the_target_cover_as_tiny_skia() {
         use tiny_skia::Stroke;
         let (w, h) = (160u32, 120u32);
         let mut next = xorshift(0xd1b5_4a32_d192_ed03);
         let (mut taken, mut refused) = (0, 0);
         for case in 0..6000 {
             let r = 20.0 + next(400) as f32 / 8.0;
-            // The circle's nearest side within 1.5 px of it (inside), at a random side.
-            let gap = next(48) as f32 / 32.0;
+            // The circle's nearest side from 3 px past it to 1.5 px inside, at a random side.
+            let gap = next(144) as f32 / 32.0 - 3.0;
             let free = |n: &mut dyn FnMut(u64) -> u64, size: u32| {
                 r + gap + n(((size as f32 - 2.0 * (r + gap)).max(1.0) * 16.0) as u64) as f32 / 16.0
             };
