@@ -735,8 +735,6 @@ impl Service {
                         let outcome = service.produce(&opts, &hash, &flight).await;
                         service.land(&hash, &flight);
                         let _ = tx.send(Some(outcome));
-                        // Freed off the worker the answer wakes on: 30,000 frees per 10,000 points.
-                        tokio::task::spawn_blocking(move || drop(opts));
                     })
                 };
                 lock(&flight.control).task = Some(task.abort_handle());
