@@ -7,11 +7,12 @@
 //! vertical lines in a row combined. Every step is tiny-skia's, operation for operation:
 //! one rounding apart and the coverage differs.
 
-use tiny_skia::{Path, PathSegment, Point};
+use tiny_skia::{Path, Point};
 use tiny_skia_path::path_geometry::{
     chop_cubic_at2, chop_quad_at, find_unit_quad_roots, new_t_values, valid_unit_divide,
 };
 use tiny_skia_path::NormalizedF32Exclusive;
+use tiny_skia_path::PathVerb;
 
 /// `1 << SHIFT` sub-scanlines and sub-columns per pixel (tiny-skia's `SUPERSAMPLE_SHIFT`).
 pub(super) const SHIFT: i32 = 2;
@@ -402,23 +403,35 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
     };
     let (mut start, mut last) = (Point::zero(), Point::zero());
     let mut open = false;
-    for seg in path.segments() {
-        match seg {
-            PathSegment::MoveTo(p) => {
+    // The verbs and their points read straight from the path (what `segments()` yields,
+    // without its iterator's bookkeeping: a scatter chart builds the edges of 20,000 paths).
+    let points = path.points();
+    let mut at = 0;
+    for verb in path.verbs() {
+        let n = match verb {
+            PathVerb::Move | PathVerb::Line => 1,
+            PathVerb::Quad => 2,
+            PathVerb::Cubic => 3,
+            PathVerb::Close => 0,
+        };
+        let p = points.get(at..at + n)?;
+        at += n;
+        match verb {
+            PathVerb::Move => {
                 if open {
                     push_line(&mut edges, last, start)?;
                     open = false;
                 }
-                start = p;
-                last = p;
+                start = p[0];
+                last = p[0];
             }
-            PathSegment::LineTo(p) => {
-                push_line(&mut edges, last, p)?;
-                last = p;
+            PathVerb::Line => {
+                push_line(&mut edges, last, p[0])?;
+                last = p[0];
                 open = true;
             }
-            PathSegment::QuadTo(p1, p2) => {
-                let src = [last, p1, p2];
+            PathVerb::Quad => {
+                let src = [last, p[0], p[1]];
                 let mut mono = [Point::zero(); 5];
                 let n = chop_quad_at_y_extrema(&src, &mut mono);
                 for i in 0..=n {
@@ -429,11 +442,11 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
                     };
                     edges.extend(piece.and_then(|q| Edge::quad(&q)));
                 }
-                last = p2;
+                last = p[1];
                 open = true;
             }
-            PathSegment::CubicTo(p1, p2, p3) => {
-                let src = [last, p1, p2, p3];
+            PathVerb::Cubic => {
+                let src = [last, p[0], p[1], p[2]];
                 let mut mono = [Point::zero(); 10];
                 let n = chop_cubic_at_y_extrema(&src, &mut mono);
                 if let Some((w, h)) = clip {
@@ -444,10 +457,10 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
                 for i in 0..=n {
                     edges.extend(Edge::cubic(&mono[i * 3..]));
                 }
-                last = p3;
+                last = p[2];
                 open = true;
             }
-            PathSegment::Close => {
+            PathVerb::Close => {
                 if open {
                     push_line(&mut edges, last, start)?;
                     open = false;
