@@ -340,7 +340,10 @@ fn cubic_delta_from_line(a: i32, b: i32, c: i32, d: i32) -> i32 {
 
 /// Two vertical line edges in a row on the same column merge or cancel
 /// (`combine_vertical` in tiny-skia's edge builder): `true` when `edge` was absorbed.
-fn combine_vertical(edge: &Edge, edges: &mut Vec<Edge>) -> bool {
+fn combine_vertical(edge: &Edge, edges: &mut Vec<Edge>, first: usize) -> bool {
+    if edges.len() <= first {
+        return false; // only edges of this path combine (not the list's head before them)
+    }
     let Some(last) = edges.last_mut() else {
         return false;
     };
@@ -383,10 +386,95 @@ fn combine_vertical(edge: &Edge, edges: &mut Vec<Edge>) -> bool {
     false
 }
 
+/// The edges of a path in the supersampler's list, in tiny-skia's order: a stable sort by
+/// first row then x (ties keep the path's order), a head before them (left of everything,
+/// before every row) at 0 and a tail after them (after every row) at the end; the edges
+/// stay in the path's order and only their links follow the sorted order. Fewer than two
+/// edges: the list is empty (nothing to cover). `None` as [`build_edges`].
+pub(super) fn linked_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<Edge>> {
+    let mut edges: Vec<Edge> = Vec::with_capacity(path.points().len() + 6);
+    edges.push(Edge::default()); // the head, linked below
+    build_edges(path, clip, &mut edges)?;
+    let n = edges.len() - 1;
+    if n < 2 {
+        edges.clear();
+        return Some(edges);
+    }
+    // A point marker has a handful of edges: their order is found by insertion on packed
+    // keys in a fixed array, without allocating (the general sort and its key vector cost
+    // a scatter chart more than building the edges' list did).
+    let mut small = [0u64; SMALL_LIST];
+    let mut order = Vec::new();
+    let keys: &mut [u64] = match packed_keys(&edges[1..], &mut small) {
+        Some(keys) => {
+            insertion_sort(keys);
+            keys
+        }
+        None => {
+            order = (edges[1..].iter().enumerate())
+                .map(|(i, e)| (e.first_y, e.x, i as u32 + 1))
+                .collect::<Vec<_>>();
+            order.sort_unstable();
+            &mut []
+        }
+    };
+    let index = |k: usize| -> usize {
+        if keys.is_empty() {
+            order[k].2 as usize
+        } else {
+            (keys[k] & 0xffff) as usize
+        }
+    };
+    let (first, last) = (index(0), index(n - 1));
+    edges[0] = Edge::sentinel(0, first as u32, i32::MIN, i32::MIN);
+    edges.push(Edge::sentinel(last as u32, 0, 0, i32::MAX));
+    let mut prev = 0;
+    for k in 0..n {
+        let i = index(k);
+        edges[i].prev = prev as u32;
+        edges[i].next = if k + 1 < n { index(k + 1) } else { n + 1 } as u32;
+        prev = i;
+    }
+    Some(edges)
+}
+
+/// Lists up to this many edges are ordered in a fixed array.
+const SMALL_LIST: usize = 32;
+
+/// The edges' (first row, x, index) keys packed into one `u64` each, in `keys` (row 16
+/// bits, x 32 bits biased to order as unsigned, index 16 bits from 1): the same order as
+/// the tuples. `None` when there are too many edges or a row does not fit (the caller then
+/// sorts the tuples).
+fn packed_keys<'k>(edges: &[Edge], keys: &'k mut [u64; SMALL_LIST]) -> Option<&'k mut [u64]> {
+    if edges.len() > SMALL_LIST {
+        return None;
+    }
+    for (i, e) in edges.iter().enumerate() {
+        let row = u16::try_from(e.first_y).ok()?;
+        let x = (e.x as u32) ^ 0x8000_0000;
+        keys[i] = (u64::from(row) << 48) | (u64::from(x) << 16) | (i as u64 + 1);
+    }
+    Some(&mut keys[..edges.len()])
+}
+
+/// Sorts a few keys in place (all distinct: each holds its index).
+fn insertion_sort(keys: &mut [u64]) {
+    for i in 1..keys.len() {
+        let k = keys[i];
+        let mut j = i;
+        while j > 0 && keys[j - 1] > k {
+            keys[j] = keys[j - 1];
+            j -= 1;
+        }
+        keys[j] = k;
+    }
+}
+
 /// The edges of a path, each contour closed, as tiny-skia's `BasicEdgeBuilder` builds them
-/// without a clip; `None` on a non-finite point.
-pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<Edge>> {
-    let mut edges: Vec<Edge> = Vec::with_capacity(path.points().len() + 4);
+/// (cut at the target's top and bottom with `clip`), appended to `edges` (whose earlier
+/// entries are left alone); `None` on a non-finite point or a cut not reproduced.
+fn build_edges(path: &Path, clip: Option<(f32, f32)>, edges: &mut Vec<Edge>) -> Option<()> {
+    let first = edges.len();
     let push_line = |edges: &mut Vec<Edge>, a: Point, b: Point| -> Option<()> {
         let Some([a, b]) = (match clip {
             Some((w, h)) => clip_line(a, b, w, h)?,
@@ -395,7 +483,7 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
             return Some(());
         };
         if let Some(e) = Edge::line(a, b) {
-            if !(e.dx == 0 && combine_vertical(&e, edges)) {
+            if !(e.dx == 0 && combine_vertical(&e, edges, first)) {
                 edges.push(e);
             }
         }
@@ -419,14 +507,14 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
         match verb {
             PathVerb::Move => {
                 if open {
-                    push_line(&mut edges, last, start)?;
+                    push_line(edges, last, start)?;
                     open = false;
                 }
                 start = p[0];
                 last = p[0];
             }
             PathVerb::Line => {
-                push_line(&mut edges, last, p[0])?;
+                push_line(edges, last, p[0])?;
                 last = p[0];
                 open = true;
             }
@@ -462,18 +550,18 @@ pub(super) fn build_edges(path: &Path, clip: Option<(f32, f32)>) -> Option<Vec<E
             }
             PathVerb::Close => {
                 if open {
-                    push_line(&mut edges, last, start)?;
+                    push_line(edges, last, start)?;
                     open = false;
                 }
             }
         }
     }
     if open {
-        push_line(&mut edges, last, start)?;
+        push_line(edges, last, start)?;
     }
     // tiny-skia refuses the path when a point is not finite (the bounds check above already
     // needs finite bounds, which a non-finite point would make infinite or NaN).
-    Some(edges)
+    Some(())
 }
 
 /// What tiny-skia's edge clipper (`EdgeClipper`, `line_clipper::clip`) makes of a line
@@ -692,5 +780,46 @@ fn chop_cubic_at(src: &[Point; 4], t_values: &[NormalizedF32Exclusive], dst: &mu
                 break;
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The packed keys in insertion order are the (row, x, index) tuples' sorted order,
+    /// with negative, equal and extreme x and equal rows.
+    #[test]
+    fn packed_keys_sort_as_the_tuples() {
+        let mut next = crate::raster::painter::tests::xorshift(0x2545_f491_4f6c_dd1d);
+        let xs = [i32::MIN, i32::MAX, 0, -1, 1, 65_536, -65_536];
+        for case in 0..5_000 {
+            let n = 2 + next(SMALL_LIST as u64 - 1) as usize;
+            let edges: Vec<Edge> = (0..n)
+                .map(|_| Edge {
+                    first_y: next([4, 40, 65_536][case % 3]) as i32,
+                    x: match next(4) {
+                        0 => xs[next(xs.len() as u64) as usize],
+                        _ => next(8) as i32 * 16_384 - 65_536,
+                    },
+                    ..Edge::default()
+                })
+                .collect();
+            let mut expected: Vec<(i32, i32, u32)> = (edges.iter().enumerate())
+                .map(|(i, e)| (e.first_y, e.x, i as u32 + 1))
+                .collect();
+            expected.sort_unstable();
+            let mut small = [0u64; SMALL_LIST];
+            let keys = packed_keys(&edges, &mut small).expect("rows within 16 bits");
+            insertion_sort(keys);
+            let order: Vec<u32> = keys.iter().map(|k| (k & 0xffff) as u32).collect();
+            let expected: Vec<u32> = expected.iter().map(|o| o.2).collect();
+            assert_eq!(order, expected, "case {case}");
+        }
+        let far = [Edge {
+            first_y: 70_000,
+            ..Edge::default()
+        }];
+        assert!(packed_keys(&far, &mut [0; SMALL_LIST]).is_none());
     }
 }

@@ -194,28 +194,16 @@ fn untouched(path: &Path, t: Transform) -> bool {
         return false;
     }
     let (mut mx, mut my) = (0.0f32, 0.0f32);
-    // `x - x` is NaN for a NaN or infinite coordinate, else 0; the sum keeps a NaN.
+    // `x · 0` is NaN for a NaN or infinite coordinate, else ±0; the sum keeps a NaN.
     let mut nan = 0.0f32;
     let mut add = |x: f32, y: f32| {
         let (ax, ay) = (x.abs(), y.abs());
         mx = if ax > mx { ax } else { mx };
         my = if ay > my { ay } else { my };
-        nan += (x - x) + (y - y);
+        nan += x * 0.0 + y * 0.0;
     };
     for cmd in &path.cmds {
-        match *cmd {
-            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => add(x, y),
-            PathCmd::QuadTo(a, b, x, y) => {
-                add(a, b);
-                add(x, y);
-            }
-            PathCmd::CubicTo(a, b, c, d, x, y) => {
-                add(a, b);
-                add(c, d);
-                add(x, y);
-            }
-            PathCmd::Close => {}
-        }
+        cmd.for_each_point(&mut add);
     }
     // A NaN bound (from `t`) fails the comparison; an infinite one fails it too.
     nan == 0.0 && t.a.abs() * mx + t.e.abs() <= UNTOUCHED && t.d.abs() * my + t.f.abs() <= UNTOUCHED
@@ -496,13 +484,7 @@ mod tests {
     /// zero, negative, infinite and NaN factors.
     #[test]
     fn the_extremes_decide_as_every_point_does() {
-        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
-        let mut next = move |n: u64| {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed % n
-        };
+        let mut next = crate::raster::painter::tests::xorshift(0x9e37_79b9_7f4a_7c15);
         let specials = [f32::NAN, f32::INFINITY, f32::NEG_INFINITY, 0.0, -0.0, 1e30];
         let value = |next: &mut dyn FnMut(u64) -> u64, spread: f32| match next(40) {
             0 => specials[next(specials.len() as u64) as usize],

@@ -23,7 +23,7 @@
 //! bottom, pieces left as they are); otherwise, or for another fill rule, the caller falls
 //! back to tiny-skia.
 
-use super::edges::{build_edges, Edge, Kind, SHIFT};
+use super::edges::{linked_edges, Edge, Kind, SHIFT};
 use tiny_skia::Path;
 
 const MASK: u32 = (1 << SHIFT) - 1;
@@ -77,27 +77,9 @@ pub(super) fn cover(
     if right > width as i32 || bottom > height as i32 {
         return None;
     }
-    let mut edges = build_edges(path, clip)?;
-    if edges.len() < 2 {
+    let mut edges = linked_edges(path, clip)?;
+    if edges.is_empty() {
         return Some(true);
-    }
-    // The list in tiny-skia's order, a stable sort by first row then x (ties keep the
-    // path's order): the edges stay where they are and only their links follow the order,
-    // sorted as (row, x, index) keys rather than moving the edges themselves.
-    let mut order: Vec<(i32, i32, u32)> = (edges.iter().enumerate())
-        .map(|(i, e)| (e.first_y, e.x, i as u32 + 1)) // the head is inserted at 0 below
-        .collect();
-    order.sort_unstable();
-    let n = edges.len() as u32;
-    // The list's head (left of everything, before every row) and tail (after every row).
-    edges.insert(0, Edge::sentinel(0, order[0].2, i32::MIN, i32::MIN));
-    edges.push(Edge::sentinel(order[order.len() - 1].2, 0, 0, i32::MAX));
-    let mut prev = 0;
-    for (k, &(_, _, i)) in order.iter().enumerate() {
-        let e = &mut edges[i as usize];
-        e.prev = prev;
-        e.next = order.get(k + 1).map_or(n + 1, |o| o.2);
-        prev = i;
     }
     let mut blitter = Rows {
         acc: vec![0; (right - left) as usize + 1 + SLACK],
