@@ -330,14 +330,14 @@ fn render(args: Render) -> anyhow::Result<i32> {
     let config = one_shot_config()?;
     // Scanned as a request body (the outer object level 0): the config's own depth is
     // checked exactly once its shape is known, by the request validation below.
-    chart_raster::spec::budget::scan_json(
+    // One pass when the text is plain: the parse stops at the budgets, then the scan names them.
+    let parsed: Value = chart_raster::spec::budget::parse_json_within(
         text.as_bytes(),
         chart_raster::spec::budget::JsonText::RequestBody,
         &config.limits,
     )
-    .map_err(ServiceError::from)?;
-    let parsed: Value = chart_raster::spec::budget::parse_json(text.as_bytes())
-        .context("invalid chart config JSON")?;
+    .map_err(ServiceError::from)?
+    .context("invalid chart config JSON")?;
     drop(text);
     let Value::Object(input) = parsed else {
         bail!("the chart config must be a JSON object");

@@ -15,7 +15,7 @@
 //! | `key` | the API key, when one is set |
 
 use base64::Engine as _;
-use chart_raster::spec::budget::{parse_json, scan_json, JsonText};
+use chart_raster::spec::budget::{parse_json_within, JsonText};
 use chart_raster::spec::Limits;
 use chart_raster::{Message, RenderOptions};
 use serde_json::{Map, Value};
@@ -99,8 +99,9 @@ pub fn from_query(pairs: Vec<(String, String)>, limits: &Limits) -> Result<Chart
 /// `POST /chart`: a JSON body with the same fields (`chart` an object, or a string holding
 /// JSON or a JavaScript literal).
 pub fn from_body(body: &[u8], limits: &Limits) -> Result<ChartRequest, String> {
-    scan_json(body, JsonText::RequestBody, limits).map_err(|e| e.to_string())?;
-    let v = parse_json(body).map_err(|e| format!("Invalid JSON body: {e}"))?;
+    let v = parse_json_within(body, JsonText::RequestBody, limits)
+        .map_err(|e| e.to_string())?
+        .map_err(|e| format!("Invalid JSON body: {e}"))?;
     let Value::Object(obj) = v else {
         return Err("Invalid request body: expected a JSON object".into());
     };
@@ -140,9 +141,9 @@ fn build(f: Fields, limits: &Limits) -> Result<ChartRequest, String> {
             let converted =
                 js_literal::to_json(&text, limits.max_json_depth).map_err(|e| e.to_string())?;
             messages.extend(converted.messages.into_iter().map(Message::warn));
-            scan_json(converted.json.as_bytes(), JsonText::ChartConfig, limits)
-                .map_err(|e| e.to_string())?;
-            parse_json(converted.json.as_bytes()).map_err(|e| format!("Invalid chart: {e}"))?
+            parse_json_within(converted.json.as_bytes(), JsonText::ChartConfig, limits)
+                .map_err(|e| e.to_string())?
+                .map_err(|e| format!("Invalid chart: {e}"))?
         }
         Some(other) => other,
     };

@@ -28,6 +28,7 @@ use serde_json::{Map, Value};
 
 use crate::error::{shorten, RequestError};
 use crate::limits::{Limits, JSON_DEPTH_CEILING};
+use crate::parse::{parse_plain, Bound};
 
 /// What [`check_chart`] measured of a config that is within every budget.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -218,7 +219,46 @@ pub fn scan_json(text: &[u8], at: JsonText, limits: &Limits) -> Result<JsonScan,
 /// key nested in each other; at exact sizes, about half. Run it after [`scan_json`], which
 /// bounds the number of values. Like serde_json, it refuses nesting deeper than 127
 /// containers, so its recursion is bounded.
+///
+/// Plain text (no escapes, no exponents, what configs are made of) is read by a loop of our
+/// own straight into the same values (`parse::parse_plain`); any other text, invalid text
+/// included, is left to serde_json, so the values and errors are serde_json's either way.
 pub fn parse_json(text: &[u8]) -> Result<Value, serde_json::Error> {
+    if let Some(v) = parse_plain(text, Bound::NONE) {
+        return Ok(v);
+    }
+    parse_with_serde(text)
+}
+
+/// [`scan_json`], then [`parse_json`]: the same refusals, values and errors, in one pass over
+/// the text when it is plain (see [`parse_json`]). The outer `Err` is a budget's
+/// ([`scan_json`]'s), the inner one the text's (serde_json's).
+///
+/// The plain reading counts the values and the nesting as it builds them and stops one value
+/// past `MAX_JSON_VALUES` or one level past `MAX_JSON_DEPTH`, so it builds no more than the
+/// scan admits; when it stops or meets anything else, the text is scanned and then parsed
+/// by serde_json, as by the two functions apart, and refused or read by them.
+pub fn parse_json_within(
+    text: &[u8],
+    at: JsonText,
+    limits: &Limits,
+) -> Result<Result<Value, serde_json::Error>, RequestError> {
+    let bound = Bound {
+        values: limits.max_json_values,
+        open: limits
+            .max_json_depth
+            .min(JSON_DEPTH_CEILING)
+            .saturating_add(usize::from(at == JsonText::RequestBody)),
+    };
+    if let Some(v) = parse_plain(text, bound) {
+        return Ok(Ok(v));
+    }
+    scan_json(text, at, limits)?;
+    Ok(parse_with_serde(text))
+}
+
+/// [`parse_json`] through serde_json's deserializer.
+fn parse_with_serde(text: &[u8]) -> Result<Value, serde_json::Error> {
     use serde::de::DeserializeSeed;
     let mut de = serde_json::Deserializer::from_slice(text);
     let v = ExactValue.deserialize(&mut de)?;

@@ -32,6 +32,7 @@ pub mod intl;
 pub mod limits;
 pub mod message;
 pub mod model;
+mod parse;
 pub mod request;
 pub mod resolve;
 pub mod scopes;

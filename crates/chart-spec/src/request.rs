@@ -12,7 +12,7 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::budget::{parse_json, scan_json, JsonText};
+use crate::budget::{parse_json_within, JsonText};
 use crate::canonical::CanonicalWriter;
 use crate::error::shorten;
 use crate::limits::Limits;
@@ -283,14 +283,14 @@ impl RenderOptions {
 
     /// Parses and validates a JSON request body within `limits`.
     ///
-    /// The raw bytes are scanned first ([`scan_json`]): a body over `MAX_JSON_VALUES` or
-    /// `MAX_JSON_DEPTH` is refused before serde_json builds a single value, so parsing never
-    /// takes more memory than the value budget allows, whatever the body's size. It is then
-    /// parsed with every container at its exact size ([`parse_json`]), and the parsed config
-    /// is moved, not copied, into the options.
+    /// The raw bytes are held to `MAX_JSON_VALUES` and `MAX_JSON_DEPTH` while they are parsed
+    /// ([`parse_json_within`]: the parse stops one value past the budget, else
+    /// [`scan_json`](crate::budget::scan_json) counts first), so parsing never takes more
+    /// memory than the value budget allows, whatever the body's size. Every container is
+    /// made at its exact size, and the parsed config is moved, not copied, into the options.
     pub fn from_json_bytes_with_limits(body: &[u8], limits: &Limits) -> Result<Self, RequestError> {
-        scan_json(body, JsonText::RequestBody, limits)?;
-        let v = parse_json(body).map_err(|e| RequestError::InvalidJson(e.to_string()))?;
+        let v = parse_json_within(body, JsonText::RequestBody, limits)?
+            .map_err(|e| RequestError::InvalidJson(e.to_string()))?;
         Self::from_json_value_with_limits(v, limits)
     }
 
@@ -418,9 +418,8 @@ impl RenderOptions {
                     }
                     // Budgets before parsing, as for a body; and the config of an earlier
                     // `chart` parameter is dropped first, so two are never held at once.
-                    scan_json(v.as_bytes(), JsonText::ChartConfig, limits)?;
                     obj.remove("chart");
-                    parse_json(v.as_bytes())
+                    parse_json_within(v.as_bytes(), JsonText::ChartConfig, limits)?
                         .map_err(|e| RequestError::ChartNotJson(e.to_string()))?
                 }
                 "width" | "height" | "devicePixelRatio" | "quality" => {

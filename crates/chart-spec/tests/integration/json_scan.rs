@@ -8,7 +8,7 @@
 use std::fmt;
 use std::path::{Path, PathBuf};
 
-use chart_spec::budget::{parse_json, scan_json, JsonScan, JsonText};
+use chart_spec::budget::{parse_json, parse_json_within, scan_json, JsonScan, JsonText};
 use chart_spec::{Limits, RenderOptions, RequestError};
 use serde::de::{DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor};
 use serde_json::{Map, Value};
@@ -146,6 +146,39 @@ fn agrees(text: &[u8]) -> bool {
         ),
     }
     let counted = scan(text);
+    // The one-pass reading refuses and reads as the scan and the parser apart, at the text's
+    // own budgets, one under them, and without any.
+    for limits in [
+        unbounded(),
+        Limits {
+            max_json_values: counted.values,
+            max_json_depth: counted.depth.max(1),
+            ..Limits::default()
+        },
+        Limits {
+            max_json_values: counted.values.saturating_sub(1),
+            max_json_depth: counted.depth.max(1),
+            ..Limits::default()
+        },
+        Limits {
+            max_json_values: counted.values,
+            max_json_depth: counted.depth.saturating_sub(1),
+            ..Limits::default()
+        },
+    ] {
+        for at in [JsonText::ChartConfig, JsonText::RequestBody] {
+            let apart = scan_json(text, at, &limits).map(|_| parse_json(text));
+            let one_pass = parse_json_within(text, at, &limits);
+            assert_eq!(
+                format!("{:?}", one_pass.map(|r| r.map(|v| v.to_string()))),
+                format!("{:?}", apart.map(|r| r.map(|v| v.to_string()))),
+                "{at:?} within {} values, {} levels: {}",
+                limits.max_json_values,
+                limits.max_json_depth,
+                String::from_utf8_lossy(text)
+            );
+        }
+    }
     // Counted as a body, the same values, one level less.
     let as_body = scan_json(text, JsonText::RequestBody, &unbounded()).unwrap();
     assert_eq!(as_body.values, counted.values);

@@ -1,0 +1,464 @@
+//! The common case of [`crate::budget::parse_json`]: JSON text read straight into serde_json's
+//! `Value`s, without serde's visitor machinery.
+//!
+//! A config of 10,000 points is mostly `{"x":…,"y":…}` objects of plain decimal numbers.
+//! Through serde's `Deserializer` each one costs a visitor call per value, a `Vec` of entries
+//! grown from nothing before the map is made at its size, and a number parser that handles
+//! every exponent and overflow, besides the map itself (its allocations and the SipHash of
+//! each key, which any `serde_json::Map` costs). Here one loop reads the text with an
+//! explicit stack (so nothing recurses on the input's nesting), gathers the children of the
+//! open containers on two shared stacks, and makes each array and map at its exact size when
+//! it closes, in the order serde_json inserts them. It also counts what it builds, so that
+//! `budget::parse_json_within` needs no separate scan of a plain text's bytes.
+//!
+//! It is a fast path, not a second JSON parser: it gives up (`None`) on anything but the
+//! plain forms, and the caller then parses the whole text with serde_json, so a text is
+//! either read here into exactly the value serde_json would build, or by serde_json itself,
+//! errors included. Given up on: invalid JSON of any kind, strings with escapes or control
+//! characters (read by serde_json one string at a time), numbers with an exponent, more
+//! than 19 digits, a `-0`, or a value serde_json might round differently from here (those
+//! are also read by serde_json one number at a time), and nesting past [`MAX_NESTING`].
+
+use serde_json::{Map, Number, Value};
+
+/// Open containers beyond which the text is left to serde_json (which allows 127).
+const MAX_NESTING: usize = 100;
+
+/// Powers of ten a decimal fraction is divided by, each exactly representable (up to 1e22).
+const POW10: [f64; 23] = [
+    1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15, 1e16,
+    1e17, 1e18, 1e19, 1e20, 1e21, 1e22,
+];
+
+/// The largest significand converted to `f64` exactly: 2^53.
+const EXACT_SIGNIFICAND: u64 = 1 << 53;
+
+/// One open container: where its children start on the shared stacks.
+#[derive(Clone, Copy)]
+enum Open {
+    Array { values: usize },
+    Object { values: usize, keys: usize },
+}
+
+/// What comes next in the text.
+enum Next {
+    /// A value (or, just after `[`, the array's end).
+    Value,
+    /// A `,` or the end of the innermost open container.
+    Separator,
+}
+
+/// How much [`parse_plain`] may build before it leaves the text to the caller's checks.
+#[derive(Debug, Clone, Copy)]
+pub(crate) struct Bound {
+    /// Values (scalars and containers, as `budget::scan_json` counts them).
+    pub(crate) values: usize,
+    /// Containers open at once.
+    pub(crate) open: usize,
+}
+
+impl Bound {
+    /// No bound but the nesting this reads.
+    pub(crate) const NONE: Bound = Bound {
+        values: usize::MAX,
+        open: MAX_NESTING,
+    };
+}
+
+/// Reads `text` as JSON into the `Value` serde_json builds of it, containers at their exact
+/// sizes; `None` when the text is not in the plain forms this reads (see the module), or
+/// holds more values or deeper nesting than `bound`: it stops as soon as it counts one value
+/// more than the bound, so it never builds more.
+pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
+    let max_open = bound.open.min(MAX_NESTING);
+    let mut built: usize = 0;
+    let mut p = Plain { text, pos: 0 };
+    let mut stack: Vec<Open> = Vec::new();
+    let mut values: Vec<Value> = Vec::new();
+    let mut keys: Vec<String> = Vec::new();
+    let mut next = Next::Value;
+    loop {
+        p.skip_whitespace();
+        let done = match next {
+            Next::Value => {
+                let b = p.peek()?;
+                match b {
+                    b'[' | b'{' => {
+                        p.pos += 1;
+                        if stack.len() >= max_open {
+                            return None;
+                        }
+                        p.skip_whitespace();
+                        let close = if b == b'[' { b']' } else { b'}' };
+                        if p.peek()? == close {
+                            p.pos += 1;
+                            if b == b'[' {
+                                Value::Array(Vec::new())
+                            } else {
+                                Value::Object(Map::new())
+                            }
+                        } else if b == b'[' {
+                            stack.push(Open::Array {
+                                values: values.len(),
+                            });
+                            continue;
+                        } else {
+                            stack.push(Open::Object {
+                                values: values.len(),
+                                keys: keys.len(),
+                            });
+                            keys.push(p.key()?);
+                            continue;
+                        }
+                    }
+                    b'"' => Value::String(p.string()?),
+                    b'-' | b'0'..=b'9' => p.number()?,
+                    b't' => p.literal(b"true", Value::Bool(true))?,
+                    b'f' => p.literal(b"false", Value::Bool(false))?,
+                    b'n' => p.literal(b"null", Value::Null)?,
+                    _ => return None,
+                }
+            }
+            Next::Separator => {
+                let b = p.peek()?;
+                p.pos += 1;
+                match (b, stack.last().copied()?) {
+                    (b',', Open::Array { .. }) => {
+                        next = Next::Value;
+                        continue;
+                    }
+                    (b',', Open::Object { .. }) => {
+                        p.skip_whitespace();
+                        keys.push(p.key()?);
+                        next = Next::Value;
+                        continue;
+                    }
+                    (b']', Open::Array { values: start }) => {
+                        stack.pop();
+                        Value::Array(take_elements(&mut values, start))
+                    }
+                    (
+                        b'}',
+                        Open::Object {
+                            values: start,
+                            keys: first,
+                        },
+                    ) => {
+                        stack.pop();
+                        // Inserted in order, so a repeated key keeps its first place and its
+                        // last value, as in serde_json.
+                        let mut m = Map::with_capacity(values.len() - start);
+                        for (k, v) in keys.drain(first..).zip(values.drain(start..)) {
+                            m.insert(k, v);
+                        }
+                        Value::Object(m)
+                    }
+                    _ => return None,
+                }
+            }
+        };
+        built += 1;
+        if built > bound.values {
+            return None;
+        }
+        if stack.is_empty() {
+            p.skip_whitespace();
+            return (p.pos == text.len()).then_some(done);
+        }
+        values.push(done);
+        next = Next::Separator;
+    }
+}
+
+/// The text and where the reading is.
+struct Plain<'a> {
+    text: &'a [u8],
+    pos: usize,
+}
+
+impl Plain<'_> {
+    fn peek(&self) -> Option<u8> {
+        self.text.get(self.pos).copied()
+    }
+
+    /// JSON's whitespace, as serde_json skips it.
+    fn skip_whitespace(&mut self) {
+        while let Some(b' ' | b'\n' | b'\t' | b'\r') = self.peek() {
+            self.pos += 1;
+        }
+    }
+
+    /// An object key and its `:`.
+    fn key(&mut self) -> Option<String> {
+        if self.peek()? != b'"' {
+            return None;
+        }
+        let key = self.string()?;
+        self.skip_whitespace();
+        if self.peek()? != b':' {
+            return None;
+        }
+        self.pos += 1;
+        Some(key)
+    }
+
+    /// A string at its opening quote. One without escapes or control characters is copied as
+    /// it is; any other is read by serde_json (its escapes are serde_json's to decode).
+    fn string(&mut self) -> Option<String> {
+        let start = self.pos;
+        let body = start + 1;
+        // Keys and most values are short: their first bytes are looked at one by one before
+        // handing a longer string to memchr.
+        let mut end = body;
+        while end < body + 16 {
+            match *self.text.get(end)? {
+                b'"' | b'\\' => break,
+                _ => end += 1,
+            }
+        }
+        if end == body + 16 {
+            end += memchr::memchr2(b'"', b'\\', &self.text[end..])?;
+        }
+        let raw = &self.text[body..end];
+        if self.text[end] == b'"' && !raw.iter().any(|&b| b < 0x20) {
+            self.pos = end + 1;
+            return std::str::from_utf8(raw).ok().map(str::to_owned);
+        }
+        // The closing quote: the first `"` not escaped by a `\`.
+        let mut i = end;
+        loop {
+            match *self.text.get(i)? {
+                b'\\' => i += 2,
+                b'"' => break,
+                _ => i += 1,
+            }
+        }
+        self.pos = i + 1;
+        serde_json::from_slice(&self.text[start..=i]).ok()
+    }
+
+    /// `true`, `false` or `null`.
+    fn literal(&mut self, word: &[u8], v: Value) -> Option<Value> {
+        let end = self.pos + word.len();
+        (self.text.get(self.pos..end)? == word).then(|| {
+            self.pos = end;
+            v
+        })
+    }
+
+    /// A number. Integers, and decimals whose significand and fraction serde_json turns
+    /// into a float by one exact conversion and one correctly rounded division (as its
+    /// `f64_from_parts` does, and as any correct parser must round them) are made here; any
+    /// other number token is read by serde_json.
+    fn number(&mut self) -> Option<Value> {
+        let start = self.pos;
+        let t = self.text;
+        let negative = t[start] == b'-';
+        let int_start = start + usize::from(negative);
+        // Digits are read and summed in one pass; past 19 of them the sum has wrapped and the
+        // token goes to serde_json anyway.
+        let mut significand = 0u64;
+        let int_end = digits(t, int_start, &mut significand);
+        let (mut end, mut fraction) = (int_end, 0);
+        let dot = t.get(int_end) == Some(&b'.');
+        if dot {
+            end = digits(t, int_end + 1, &mut significand);
+            fraction = end - int_end - 1;
+        }
+        let leading_zero = t.get(int_start) == Some(&b'0') && int_end - int_start > 1;
+        let plain = int_end > int_start
+            && !leading_zero
+            && (!dot || fraction > 0)
+            && !matches!(t.get(end), Some(b'e' | b'E' | b'+' | b'-' | b'.'))
+            && int_end - int_start + fraction <= 19;
+        if !plain {
+            return self.number_token();
+        }
+        let n = if fraction == 0 {
+            if !negative {
+                Number::from(significand)
+            } else if significand == 0 || significand > i64::MAX as u64 {
+                // `-0` is serde_json's float -0.0; larger ones its overflow to a float.
+                return self.number_token();
+            } else {
+                Number::from(-(significand as i64))
+            }
+        } else {
+            if significand > EXACT_SIGNIFICAND || fraction >= POW10.len() {
+                return self.number_token();
+            }
+            let f = significand as f64 / POW10[fraction];
+            Number::from_f64(if negative { -f } else { f })?
+        };
+        self.pos = end;
+        Some(Value::Number(n))
+    }
+
+    /// A number token read by serde_json: the run of bytes a number can hold.
+    fn number_token(&mut self) -> Option<Value> {
+        let start = self.pos;
+        let mut end = start;
+        while let Some(b'0'..=b'9' | b'-' | b'+' | b'.' | b'e' | b'E') = self.text.get(end) {
+            end += 1;
+        }
+        self.pos = end;
+        match serde_json::from_slice(&self.text[start..end]).ok()? {
+            v @ Value::Number(_) => Some(v),
+            _ => None,
+        }
+    }
+}
+
+/// The elements of an array that closes: `values[start..]`, in a vector of their exact size.
+/// A large array takes the stack's own buffer (what is below it moves to a new one), shrunk
+/// to fit as serde_json's arrays were, rather than a copy: the copy would hold a 10,000-point
+/// array twice at its peak.
+fn take_elements(values: &mut Vec<Value>, start: usize) -> Vec<Value> {
+    let len = values.len() - start;
+    if len < 64 || len < start {
+        return values.drain(start..).collect();
+    }
+    let mut all = std::mem::take(values);
+    values.extend(all.drain(..start));
+    all.shrink_to_fit();
+    all
+}
+
+/// The end of the run of ASCII digits from `i`, each added to `sum` as the next decimal
+/// digit (wrapping: the caller uses sums of at most 19 digits). Kept out of line: inlined
+/// into the reading loop, its counters lived on the stack (18 instructions a digit, not 6).
+#[inline(never)]
+fn digits(t: &[u8], i: usize, sum: &mut u64) -> usize {
+    let rest = t.get(i..).unwrap_or_default();
+    let mut s = *sum;
+    let mut n = 0;
+    for &b in rest {
+        let d = b.wrapping_sub(b'0');
+        if d >= 10 {
+            break;
+        }
+        s = s.wrapping_mul(10).wrapping_add(u64::from(d));
+        n += 1;
+    }
+    *sum = s;
+    i + n
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// What serde_json builds of a text, for comparison as text (key order shows).
+    fn serde(text: &str) -> String {
+        serde_json::from_str::<Value>(text).unwrap().to_string()
+    }
+
+    #[test]
+    fn plain_configs_are_read_here_as_serde_json_reads_them() {
+        for text in [
+            r#"{"type":"line","data":{"datasets":[{"data":[{"x":1767225600000.0,"y":0.49},{"x":-54.3,"y":-72.83}]}]}}"#,
+            r#" { "a" : [ 1 , -2 , 0 , 0.0 , -0.0 , 18446744073709551615 , -9223372036854775807 ] } "#,
+            r#"{"a":[],"b":{},"c":[[]],"d":[{}],"e":true,"f":false,"g":null,"h":"é😀"}"#,
+            r#"{"k":1,"k":2,"j":3}"#,
+            r#"[0.1,0.2,0.30000000000000004,9007199254740.992,123456789012345.6,1e3,2E-2,"a\"b\u00e9\n"]"#,
+            r#"[-0,-9223372036854775808,12345678901234567890,0.12345678901234567890123]"#,
+            "1.5",
+            "\"x\"",
+        ] {
+            let ours = parse_plain(text.as_bytes(), Bound::NONE)
+                .unwrap_or_else(|| panic!("gave up on {text}"));
+            assert_eq!(ours.to_string(), serde(text), "{text}");
+        }
+    }
+
+    /// Numbers of every shape: signs, leading zeros, 0 to 22 integer digits, 0 to 25
+    /// fraction digits, exponents; read here, through the token path, or refused, always as
+    /// serde_json reads them (floats compared by their shortest text, so bit for bit).
+    #[test]
+    fn random_numbers_are_serde_json_numbers() {
+        let mut state = 0x2545_f491_4f6c_dd1du64;
+        let mut next = |n: u64| {
+            state ^= state << 13;
+            state ^= state >> 7;
+            state ^= state << 17;
+            state % n
+        };
+        let mut text = String::new();
+        for _ in 0..20_000 {
+            text.clear();
+            text.push('[');
+            if next(3) == 0 {
+                text.push('-');
+            }
+            for _ in 0..next(23) {
+                text.push(char::from(b'0' + next(10) as u8));
+            }
+            if next(2) == 0 {
+                text.push('.');
+                for _ in 0..next(26) {
+                    text.push(char::from(b'0' + next(10) as u8));
+                }
+            }
+            if next(8) == 0 {
+                text.push_str(["e", "E-", "e+"][next(3) as usize]);
+                text.push_str(&next(400).to_string());
+            }
+            text.push(']');
+            let theirs = serde_json::from_str::<Value>(&text)
+                .ok()
+                .map(|v| v.to_string());
+            let ours = parse_plain(text.as_bytes(), Bound::NONE).map(|v| v.to_string());
+            match theirs {
+                Some(t) => assert_eq!(ours, Some(t), "{text}"),
+                None => assert_eq!(ours, None, "{text}"),
+            }
+        }
+    }
+
+    #[test]
+    fn gives_up_on_invalid_text_and_deep_nesting() {
+        for text in [
+            "",
+            " ",
+            "{",
+            "[1,]",
+            "{\"a\":1,}",
+            "[01]",
+            "[1.]",
+            "[.5]",
+            "[-]",
+            "[1e]",
+            "[tru]",
+            "[\"a\u{1}\"]",
+            "{\"a\" 1}",
+            "{1:2}",
+            "[1] x",
+            "[\"a",
+            "[\"a\\",
+            "[1 2]",
+            "{\"a\":}",
+            "]",
+            "nul",
+            "[1.5.5]",
+            "[1-2]",
+            "[+1]",
+            "[1e999]",
+        ] {
+            assert!(serde_json::from_str::<Value>(text).is_err(), "{text}");
+            assert_eq!(parse_plain(text.as_bytes(), Bound::NONE), None, "{text}");
+        }
+        assert_eq!(parse_plain(&[b'[', 0xff, b']'], Bound::NONE), None);
+        assert_eq!(parse_plain(b"[\"\xff\"]", Bound::NONE), None);
+        let deep = format!(
+            "{}{}",
+            "[".repeat(MAX_NESTING + 1),
+            "]".repeat(MAX_NESTING + 1)
+        );
+        assert_eq!(parse_plain(deep.as_bytes(), Bound::NONE), None);
+        let within = format!("{}{}", "[".repeat(MAX_NESTING), "]".repeat(MAX_NESTING));
+        assert_eq!(
+            parse_plain(within.as_bytes(), Bound::NONE).map(|v| v.to_string()),
+            Some(within)
+        );
+    }
+}
