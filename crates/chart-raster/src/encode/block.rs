@@ -59,8 +59,10 @@ pub(super) const LENGTH_SYMBOL: [u8; 256] = {
 };
 
 /// The distance symbol of a distance (1..=32768): the first four are their own symbol, then
-/// two symbols per power of two.
-pub(super) fn dist_symbol(dist: usize) -> usize {
+/// two symbols per power of two. (What [`DIST_SYMBOL`] holds; the tests check one against
+/// the other.)
+#[cfg(test)]
+fn dist_symbol(dist: usize) -> usize {
     let d = dist - 1;
     if d < 4 {
         d
@@ -70,11 +72,49 @@ pub(super) fn dist_symbol(dist: usize) -> usize {
     }
 }
 
+/// The distance symbol of `d + 1` for `d` under 256, and of `(d >> 7) + 1` scaled back for
+/// larger ones ([`match_symbol`]): a look-up instead of a count of leading zeros.
+const DIST_SYMBOL: [u8; 512] = {
+    let mut table = [0u8; 512];
+    let mut i = 0;
+    while i < 512 {
+        let d = if i < 256 { i } else { (i - 256) << 7 };
+        // `dist_symbol(d + 1)`, written out for a const context.
+        table[i] = if d < 4 {
+            d as u8
+        } else {
+            let log = (usize::BITS - 1 - d.leading_zeros()) as usize;
+            (2 * log + ((d >> (log - 1)) & 1)) as u8
+        };
+        i += 1;
+    }
+    table
+};
+
+/// A match as the block stores it: the literal/length symbol's index in [`Block::write`]'s
+/// table (256 + length − 3), the distance symbol and the distance's extra bits, so that
+/// writing it needs no arithmetic on lengths or distances.
+#[inline(always)]
+fn match_symbol(len: usize, dist: usize) -> (u32, usize) {
+    let d = dist - 1;
+    let ds = usize::from(DIST_SYMBOL[if d < 256 { d } else { 256 + (d >> 7) }]);
+    let extra = d + 1 - usize::from(DIST_BASE[ds]);
+    let s = (256 + len - 3) as u32 | (ds as u32) << DIST_SHIFT | (extra as u32) << EXTRA_SHIFT;
+    (s, ds)
+}
+
+/// Where a stored symbol keeps its distance symbol (5 bits) and its extra bits (13).
+const DIST_SHIFT: u32 = 9;
+const EXTRA_SHIFT: u32 = 14;
+/// A stored symbol with this bit stands for `n` matches of 258 bytes at distance 1, `n` in
+/// the bits from [`DIST_SHIFT`].
+const RUN: u32 = 1 << 31;
+
 /// The symbols of the block being gathered, with their frequencies.
 pub(super) struct Block {
-    /// A literal byte, `distance << 16 | length` for a match, or `n << 16` (a length of 0,
-    /// which no match has) for `n` matches of 258 bytes at distance 1. A run of zeros is at
-    /// most the input buffer long: `n` fits.
+    /// Per symbol: a literal byte (under 256); a match ([`match_symbol`]); or [`RUN`] with
+    /// the symbol of a 258-byte length and a count of such matches at distance 1 (a run of
+    /// zeros is at most the input buffer long: the count fits).
     symbols: Box<[u32; SLOTS]>,
     /// Symbols in `symbols`.
     len: usize,
@@ -112,15 +152,16 @@ impl Block {
     /// A match of `len` (3..=258) bytes at `dist` (1..=32768).
     #[inline(always)]
     pub(super) fn matched(&mut self, len: usize, dist: usize) {
-        self.symbols[self.len] = (dist as u32) << 16 | len as u32;
+        let (s, ds) = match_symbol(len, dist);
+        self.symbols[self.len] = s;
         self.len += 1;
         self.lit_freq[257 + usize::from(LENGTH_SYMBOL[len - 3])] += 1;
-        self.dist_freq[dist_symbol(dist)] += 1;
+        self.dist_freq[ds] += 1;
     }
 
     /// `n` (at least 1) matches of 258 bytes at distance 1, as one symbol.
     pub(super) fn longest_zero_matches(&mut self, n: usize) {
-        self.symbols[self.len] = (n as u32) << 16;
+        self.symbols[self.len] = RUN | (n as u32) << DIST_SHIFT | (256 + 255);
         self.len += 1;
         self.runs += n - 1;
         self.lit_freq[257 + 28] += n as u32;
@@ -161,53 +202,64 @@ impl Block {
         let lit_codes = canonical_codes(&lit_len);
         let dist_codes = canonical_codes(&dist_len);
         // Per block, each literal's code and each length's code with its extra bits, as
-        // `bits | count << 24` (at most 15 + 5 bits): one look-up each.
+        // `bits | count << 24` (at most 15 + 5 bits), indexed by a stored symbol's low 9
+        // bits; each distance symbol's code, its length and its length with the extra
+        // bits, as `code | length << 16 | total << 24`: one look-up each.
         let packed = |bits: u64, count: u8| bits as u32 | u32::from(count) << 24;
-        let literals: [u32; 256] =
-            std::array::from_fn(|b| packed(u64::from(lit_codes[b]), lit_len[b]));
-        let lengths: [u32; 256] = std::array::from_fn(|l| {
+        let mut codes = [0u32; 512];
+        for (b, c) in codes[..256].iter_mut().enumerate() {
+            *c = packed(u64::from(lit_codes[b]), lit_len[b]);
+        }
+        for (l, c) in codes[256..].iter_mut().enumerate() {
             let ls = usize::from(LENGTH_SYMBOL[l]);
             let (code, n) = (lit_codes[257 + ls], lit_len[257 + ls]);
             let extra = (l + 3 - usize::from(LENGTH_BASE[ls])) as u64;
-            packed(u64::from(code) | extra << n, n + LENGTH_EXTRA[ls])
-        });
-        let dists: [(u16, u8); DIST_CODES] = std::array::from_fn(|s| (dist_codes[s], dist_len[s]));
-        let value = |p: u32| u64::from(p & 0xFF_FFFF);
-        // The pending bits as a local of the loop, so that they stay in registers.
-        let mut pending = out.pending;
-        let bytes = &mut out.out;
-        let bits = &mut |value: u64, count: u32| pending.put(bytes, value, count);
-        for &s in &self.symbols[..self.len] {
-            let dist = (s >> 16) as usize;
-            if dist == 0 {
-                let p = literals[(s & 0xFF) as usize];
-                bits(value(p), p >> 24);
-                continue;
-            }
-            if s & 0xFFFF == 0 {
-                // `dist` matches of length 258 (no extra bits) at distance 1: at most
-                // 15 + 15 bits each.
-                let n = lengths[255] >> 24;
-                let one = value(lengths[255]) | u64::from(dists[0].0) << n;
-                for _ in 0..dist {
-                    bits(one, n + u32::from(dists[0].1));
-                }
-                continue;
-            }
-            // The length's code with its extra bits, then the distance's: at most 20 and
-            // 28 bits.
-            let l = lengths[(s - 3) as u8 as usize];
-            bits(value(l), l >> 24);
-            let ds = dist_symbol(dist);
-            let (code, n) = dists[ds];
-            let extra = (dist - usize::from(DIST_BASE[ds])) as u64;
-            bits(u64::from(code) | extra << n, u32::from(n + DIST_EXTRA[ds]));
+            *c = packed(u64::from(code) | extra << n, n + LENGTH_EXTRA[ls]);
         }
-        bits(
+        let dists: [u32; DIST_CODES] = std::array::from_fn(|s| {
+            u32::from(dist_codes[s])
+                | u32::from(dist_len[s]) << 16
+                | u32::from(dist_len[s] + DIST_EXTRA[s]) << 24
+        });
+        // Room for the block first (its bits counted above, and the extra bits of lengths
+        // and distances), so that the loop writes whole words into a slice, with its state
+        // in registers.
+        let extra: u64 = (self.lit_freq[257..].iter().zip(LENGTH_EXTRA))
+            .map(|(&f, e)| u64::from(f) * u64::from(e))
+            .chain(
+                (self.dist_freq.iter().zip(DIST_EXTRA)).map(|(&f, e)| u64::from(f) * u64::from(e)),
+            )
+            .sum();
+        let mut w = out.words(((dynamic.min(fixed) + extra) / 8) as usize + 8);
+        for &s in &self.symbols[..self.len] {
+            let c = codes[(s & 511) as usize];
+            w.put(u64::from(c & 0xFF_FFFF), c >> 24);
+            if s & 256 == 0 {
+                continue;
+            }
+            if s & RUN == 0 {
+                // The distance's code with its extra bits: at most 28 bits.
+                let d = dists[((s >> DIST_SHIFT) & 31) as usize];
+                let extra = u64::from(s >> EXTRA_SHIFT) << ((d >> 16) & 0xFF);
+                w.put(u64::from(d & 0xFFFF) | extra, d >> 24);
+                continue;
+            }
+            // `n` matches of length 258 (no extra bits) at distance 1: at most 15 + 15
+            // bits each, the first length already written.
+            let n = (s & !RUN) >> DIST_SHIFT;
+            let d = dists[0];
+            let one = u64::from(c & 0xFF_FFFF) | u64::from(d & 0xFFFF) << (c >> 24);
+            let count = (c >> 24) + (d >> 24);
+            w.put(u64::from(d & 0xFFFF), d >> 24);
+            for _ in 1..n {
+                w.put(one, count);
+            }
+        }
+        w.put(
             u64::from(lit_codes[END_OF_BLOCK]),
             u32::from(lit_len[END_OF_BLOCK]),
         );
-        out.pending = pending;
+        w.done();
         self.len = 0;
         self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
@@ -229,20 +281,25 @@ fn fixed_lit_len(symbol: usize) -> u8 {
 /// except that at least two symbols always get a code: a code of one symbol (or none) would
 /// be incomplete, which inflaters reject or treat specially.
 pub(super) fn code_lengths(freq: &[u32], limit: u8) -> Vec<u8> {
-    let mut used: Vec<(u32, usize)> = (freq.iter().enumerate())
+    // (frequency, symbol) as one integer, so that sorting them is sorting integers.
+    let key = |f: u32, s: usize| u64::from(f) << 32 | s as u64;
+    let mut used: Vec<u64> = (freq.iter().enumerate())
         .filter(|(_, &f)| f > 0)
-        .map(|(s, &f)| (f, s))
+        .map(|(s, &f)| key(f, s))
         .collect();
     for (s, &f) in freq.iter().enumerate() {
         if used.len() >= 2 {
             break;
         }
         if f == 0 {
-            used.push((0, s));
+            used.push(key(0, s));
         }
     }
     // Least frequent first; equal frequencies by symbol, so the result is deterministic.
     used.sort_unstable();
+    let used: Vec<(u32, usize)> = (used.iter())
+        .map(|&k| ((k >> 32) as u32, (k & 0xFFFF_FFFF) as usize))
+        .collect();
     let n = used.len();
     // Huffman's tree built with two queues: the sorted leaves, and the inner nodes, which
     // are made in order of weight. Nodes 0..n are the leaves, n.. the inner nodes.
@@ -432,57 +489,96 @@ fn clen_extra(symbol: u8) -> u8 {
 
 /// Bits into bytes, lowest bit first (deflate's order).
 pub(super) struct BitWriter {
+    /// The bytes written (`used` of them), then zeros: room made ahead in pieces
+    /// ([`BitWriter::words`]).
     out: Vec<u8>,
-    pending: Pending,
-}
-
-/// Bits not yet written, from the lowest: `n` (under 32) of them in `acc`.
-#[derive(Clone, Copy)]
-struct Pending {
+    used: usize,
+    /// Bits not yet written, from the lowest: `n` (under 32) of them in `acc`.
     acc: u64,
     n: u32,
-}
-
-impl Pending {
-    /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set), the
-    /// whole words to `out`.
-    #[inline(always)]
-    fn put(&mut self, out: &mut Vec<u8>, value: u64, count: u32) {
-        self.acc |= value << self.n;
-        self.n += count;
-        if self.n >= 32 {
-            out.extend_from_slice(&(self.acc as u32).to_le_bytes());
-            self.acc >>= 32;
-            self.n -= 32;
-        }
-    }
 }
 
 impl BitWriter {
     /// Bits appended to `out`.
     pub(super) fn new(out: Vec<u8>) -> Self {
         Self {
+            used: out.len(),
             out,
-            pending: Pending { acc: 0, n: 0 },
+            acc: 0,
+            n: 0,
         }
     }
 
     /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set).
     pub(super) fn put(&mut self, value: u64, count: u32) {
-        self.pending.put(&mut self.out, value, count);
+        let mut w = self.words(8);
+        w.put(value, count);
+        w.done();
+    }
+
+    /// The writer's state as a [`Words`] with room for `bytes` more bytes.
+    fn words(&mut self, bytes: usize) -> Words<'_> {
+        /// Zeros are added in pieces under glibc's threshold for `rep stosb`, whose every
+        /// byte callgrind counts as an instruction.
+        const PIECE: usize = 1024;
+        while self.out.len() < self.used + bytes + 4 {
+            self.out.extend_from_slice(&[0; PIECE]);
+        }
+        let Self { out, used, acc, n } = self;
+        Words {
+            at: *used,
+            acc: *acc,
+            n: *n,
+            out: &mut out[..],
+            state: (used, acc, n),
+        }
     }
 
     /// Pads with zero bits to a byte boundary and writes out the whole bytes.
     pub(super) fn align(&mut self) {
-        let bytes = self.pending.n.div_ceil(8) as usize;
-        (self.out).extend_from_slice(&self.pending.acc.to_le_bytes()[..bytes]);
-        self.pending = Pending { acc: 0, n: 0 };
+        let bytes = self.n.div_ceil(8) as usize;
+        self.out.truncate(self.used);
+        (self.out).extend_from_slice(&self.acc.to_le_bytes()[..bytes]);
+        self.used = self.out.len();
+        (self.acc, self.n) = (0, 0);
     }
 
     /// The bytes, the last one padded with zero bits.
     pub(super) fn finish(mut self) -> Vec<u8> {
         self.align();
         self.out
+    }
+}
+
+/// A [`BitWriter`]'s state in locals, writing whole words into room made ahead: what a loop
+/// over symbols keeps in registers.
+struct Words<'a> {
+    /// The next byte to write in `out`.
+    at: usize,
+    acc: u64,
+    n: u32,
+    out: &'a mut [u8],
+    /// Where the state goes back ([`Words::done`]).
+    state: (&'a mut usize, &'a mut u64, &'a mut u32),
+}
+
+impl Words<'_> {
+    /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set).
+    #[inline(always)]
+    fn put(&mut self, value: u64, count: u32) {
+        self.acc |= value << self.n;
+        self.n += count;
+        if self.n >= 32 {
+            self.out[self.at..self.at + 4].copy_from_slice(&(self.acc as u32).to_le_bytes());
+            self.at += 4;
+            self.acc >>= 32;
+            self.n -= 32;
+        }
+    }
+
+    /// Hands the state back.
+    fn done(self) {
+        (*self.state.0, *self.state.1, *self.state.2) = (self.at, self.acc, self.n);
     }
 }
 
@@ -535,6 +631,13 @@ mod tests {
         assert_eq!(LENGTH_SYMBOL[255], 28);
         for dist in 1..=32 * 1024 {
             let s = dist_symbol(dist);
+            let (stored, ds) = match_symbol(3, dist);
+            assert_eq!(ds, s, "distance {dist}");
+            assert_eq!(
+                usize::from(DIST_BASE[s]) + (stored >> EXTRA_SHIFT) as usize,
+                dist,
+                "distance {dist}"
+            );
             let base = usize::from(DIST_BASE[s]);
             assert!(
                 base <= dist && dist - base < 1 << DIST_EXTRA[s],

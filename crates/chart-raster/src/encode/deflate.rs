@@ -46,8 +46,13 @@ const BUFFER: usize = 16 * WINDOW;
 /// Zero bytes kept after the input's end when the stream ends, so that the last matches
 /// read whole words like the others (what they read there is never taken).
 const SLACK: usize = 16;
-/// log2 of the hash table's size (4-byte strings to their last position).
-const HASH_BITS: u32 = 15;
+/// Zeros are written in pieces of this many bytes (see [`Deflater::write_zeros`]).
+const PIECE: usize = 1024;
+/// log2 of the hash table's size (4-byte strings to their last position). 16 rather than
+/// 15: fewer strings of dense anti-aliased images share a slot, so fewer candidates fail
+/// their compare (a 256 KiB table; 17 bits saved 1–2% more instructions for twice that,
+/// which the two halves' threads each hold).
+const HASH_BITS: u32 = 16;
 
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
 ///
@@ -76,8 +81,12 @@ pub(super) enum Effort {
 /// A zlib stream being written: bytes go in with [`Deflater::write`] and
 /// [`Deflater::write_zeros`], the stream comes out of [`Deflater::finish`].
 pub(super) struct Deflater {
-    /// History (up to [`WINDOW`] bytes before `pos`) and input not yet encoded.
+    /// History (up to [`WINDOW`] bytes before `pos`) and input not yet encoded, up to
+    /// `end`; what lies beyond (zeros, or bytes a slide left) is read by word compares
+    /// but never matched.
     buf: Vec<u8>,
+    /// The end of the input in `buf`.
+    end: usize,
     /// The next byte to encode, in `buf`.
     pos: usize,
     /// Stream offset of `buf[0]` (wrapping: only differences of offsets are used).
@@ -136,6 +145,7 @@ impl Deflater {
     fn writing_to(effort: Effort, out: Vec<u8>) -> Self {
         Self {
             buf: Vec::with_capacity(BUFFER + SLACK),
+            end: 0,
             pos: 0,
             base: 0,
             zeros: 0..0,
@@ -157,27 +167,51 @@ impl Deflater {
         self.written += data.len() as u64;
         while !data.is_empty() {
             let n = self.make_room(data.len());
-            self.buf.extend_from_slice(&data[..n]);
+            let start = self.end;
+            self.buf[start..start + n].copy_from_slice(&data[..n]);
             data = &data[n..];
-            let end = self.buf.len();
-            self.encode(end, end.saturating_sub(LOOKAHEAD));
+            self.end += n;
+            self.encode(self.end, self.end.saturating_sub(LOOKAHEAD));
         }
+    }
+
+    /// Appends `n` bytes that `fill` writes, straight into the input buffer (a PNG row,
+    /// filtered where it will be deflated: no copy).
+    pub(super) fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+        if n > BUFFER - WINDOW - LOOKAHEAD {
+            // Longer than the buffer holds beside its history: through a copy.
+            let mut data = vec![0; n];
+            fill(&mut data);
+            return self.write(&data);
+        }
+        if self.end + n > BUFFER {
+            // Encoding stops `LOOKAHEAD` bytes before the end, so after the slide at most
+            // `WINDOW + LOOKAHEAD` bytes are left: `n` fit.
+            self.slide();
+        }
+        let start = self.end;
+        self.grow(start + n + SLACK);
+        let data = &mut self.buf[start..start + n];
+        fill(data);
+        self.adler.write(data);
+        self.written += n as u64;
+        self.end += n;
+        self.encode(self.end, self.end.saturating_sub(LOOKAHEAD));
     }
 
     /// Appends `n` zero bytes to the stream (a PNG row that repeats the row above, after
     /// its filter byte), without a buffer of zeros from the caller.
     pub(super) fn write_zeros(&mut self, mut n: usize) {
-        /// Zeros are copied in pieces under glibc's threshold for `rep stosb`, whose every
-        /// byte callgrind counts as an instruction (no faster either way).
-        const PIECE: usize = 1024;
         self.adler = zeros_adler(&self.adler, n);
         self.written += n as u64;
         while n > 0 {
             let k = self.make_room(n);
-            let start = self.buf.len();
-            for piece in (0..k).step_by(PIECE) {
-                let m = PIECE.min(k - piece);
-                self.buf.extend_from_slice(&[0; PIECE][..m]);
+            let start = self.end;
+            // What a slide left there is overwritten, in pieces under glibc's threshold
+            // for `rep stosb`, whose every byte callgrind counts as an instruction (no
+            // faster either way).
+            for piece in self.buf[start..start + k].chunks_mut(PIECE) {
+                piece.fill(0);
             }
             // Known to be zeros: the run that reaches them does not scan them again.
             if self.zeros.end != start {
@@ -185,8 +219,8 @@ impl Deflater {
             }
             self.zeros.end = start + k;
             n -= k;
-            let end = self.buf.len();
-            self.encode(end, end.saturating_sub(LOOKAHEAD));
+            self.end += k;
+            self.encode(self.end, self.end.saturating_sub(LOOKAHEAD));
         }
     }
 
@@ -202,8 +236,9 @@ impl Deflater {
     /// by an empty stored block that ends it on a byte boundary (zlib's sync flush), so
     /// that the next part's blocks can follow it byte for byte.
     pub(super) fn finish_part(mut self, last: bool) -> Part {
-        let end = self.buf.len();
-        self.buf.extend_from_slice(&[0; SLACK]);
+        let end = self.end;
+        self.grow(end + SLACK);
+        self.buf[end..end + SLACK].fill(0);
         self.encode(end, end);
         self.block.write(&mut self.bits, last);
         if !last {
@@ -221,17 +256,36 @@ impl Deflater {
     }
 
     /// Makes room in the buffer for up to `want` bytes, dropping history more than
-    /// [`WINDOW`] behind the next byte when it is full; returns how many fit.
+    /// [`WINDOW`] behind the next byte when it is full; returns how many fit (the buffer
+    /// is at least that long).
     fn make_room(&mut self, want: usize) -> usize {
-        if self.buf.len() == BUFFER {
-            let drop = self.pos - WINDOW.min(self.pos);
-            self.buf.copy_within(drop.., 0);
-            self.buf.truncate(self.buf.len() - drop);
-            self.pos -= drop;
-            self.base = self.base.wrapping_add(drop as u32);
-            self.zeros = self.zeros.start.saturating_sub(drop)..self.zeros.end.saturating_sub(drop);
+        if self.end == BUFFER {
+            self.slide();
         }
-        want.min(BUFFER - self.buf.len())
+        let n = want.min(BUFFER - self.end);
+        self.grow(self.end + n + SLACK);
+        n
+    }
+
+    /// Drops the history more than [`WINDOW`] behind the next byte.
+    fn slide(&mut self) {
+        let drop = self.pos - WINDOW.min(self.pos);
+        self.buf.copy_within(drop..self.end, 0);
+        self.end -= drop;
+        self.pos -= drop;
+        self.base = self.base.wrapping_add(drop as u32);
+        self.zeros = self.zeros.start.saturating_sub(drop)..self.zeros.end.saturating_sub(drop);
+    }
+
+    /// Makes the buffer at least `len` bytes long (at most `BUFFER + SLACK`): it grows
+    /// once, by zeros in pieces (see [`Deflater::write_zeros`]), and keeps its length. It
+    /// always reaches `SLACK` bytes past the input's end.
+    fn grow(&mut self, len: usize) {
+        let len = len.next_multiple_of(PIECE).min(BUFFER + SLACK);
+        while self.buf.len() < len {
+            let n = PIECE.min(len - self.buf.len());
+            self.buf.extend_from_slice(&[0; PIECE][..n]);
+        }
     }
 
     /// Encodes the buffered input up to `stop`; the input ends at `end` (the buffer holds
@@ -284,7 +338,9 @@ impl Deflater {
             block,
             ..
         } = self;
-        let buf: &[u8] = buf;
+        // Cut at what the loop reads (words up to `SLACK` bytes past the input's end), so
+        // that the compiler drops the bound checks of reads below `stop`.
+        let buf: &[u8] = &buf[..end + SLACK];
         let base = *base;
         let mut p = *pos;
         while p < stop && !block.full() {
