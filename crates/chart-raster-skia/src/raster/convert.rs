@@ -19,16 +19,91 @@ pub(super) fn build_path(path: &Path) -> Option<tiny_skia::Path> {
 }
 
 /// [`build_path`] in the vectors of an empty builder `pb` (kept from an earlier path).
-pub(super) fn build_path_in(
+pub(super) fn build_path_in(pb: tiny_skia::PathBuilder, path: &Path) -> Option<tiny_skia::Path> {
+    build_with(pb, path, |x, y| (x, y))
+}
+
+/// [`build_path_in`] with every point mapped by `map`: the same path as building it and
+/// then mapping it with `Path::transform`, bounds included, for one pass over the points
+/// (a scatter chart's markers are filled in device space this way).
+pub(super) fn build_mapped_path_in(
+    pb: tiny_skia::PathBuilder,
+    path: &Path,
+    map: Unskewed,
+) -> Option<tiny_skia::Path> {
+    build_with(pb, path, |x, y| map.apply(x, y))
+}
+
+/// A map without skew, applied to a point as tiny-skia's `Transform::map_point` applies it
+/// (nothing for the identity, else `x·sx + tx` and `y·sy + ty`; its translation-only case
+/// computes the same numbers), the case picked once for a whole path.
+#[derive(Clone, Copy)]
+pub(super) struct Unskewed {
+    sx: f32,
+    sy: f32,
+    tx: f32,
+    ty: f32,
+    identity: bool,
+}
+
+impl Default for Unskewed {
+    fn default() -> Self {
+        Unskewed {
+            sx: 1.0,
+            sy: 1.0,
+            tx: 0.0,
+            ty: 0.0,
+            identity: true,
+        }
+    }
+}
+
+impl Unskewed {
+    /// `t` when it has no skew (tiny-skia's `has_skew` is false).
+    pub(super) fn of(t: tiny_skia::Transform) -> Option<Unskewed> {
+        (t.kx == 0.0 && t.ky == 0.0).then_some(Unskewed {
+            sx: t.sx,
+            sy: t.sy,
+            tx: t.tx,
+            ty: t.ty,
+            identity: t.is_identity(),
+        })
+    }
+
+    /// The point mapped.
+    #[inline(always)]
+    pub(super) fn apply(&self, x: f32, y: f32) -> (f32, f32) {
+        if self.identity {
+            (x, y)
+        } else {
+            (x * self.sx + self.tx, y * self.sy + self.ty)
+        }
+    }
+}
+
+fn build_with(
     mut pb: tiny_skia::PathBuilder,
     path: &Path,
+    f: impl Fn(f32, f32) -> (f32, f32),
 ) -> Option<tiny_skia::Path> {
     for cmd in &path.cmds {
         match *cmd {
-            PathCmd::MoveTo(x, y) => pb.move_to(x, y),
-            PathCmd::LineTo(x, y) => pb.line_to(x, y),
-            PathCmd::QuadTo(x1, y1, x, y) => pb.quad_to(x1, y1, x, y),
-            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => pb.cubic_to(x1, y1, x2, y2, x, y),
+            PathCmd::MoveTo(x, y) => {
+                let (x, y) = f(x, y);
+                pb.move_to(x, y);
+            }
+            PathCmd::LineTo(x, y) => {
+                let (x, y) = f(x, y);
+                pb.line_to(x, y);
+            }
+            PathCmd::QuadTo(x1, y1, x, y) => {
+                let ((x1, y1), (x, y)) = (f(x1, y1), f(x, y));
+                pb.quad_to(x1, y1, x, y);
+            }
+            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
+                let ((x1, y1), (x2, y2), (x, y)) = (f(x1, y1), f(x2, y2), f(x, y));
+                pb.cubic_to(x1, y1, x2, y2, x, y);
+            }
             PathCmd::Close => pb.close(),
         }
     }
@@ -291,4 +366,56 @@ pub(super) fn device_space(
 ) -> tiny_skia::Paint<'static> {
     sp.shader.transform(ts(t));
     sp
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::raster::painter::tests::xorshift;
+
+    /// A path built mapped has the same verbs, point bits and bounds as the path built and
+    /// then transformed, under identity, translations, scales (negative and zero ones too).
+    #[test]
+    fn building_mapped_is_building_then_transforming() {
+        let mut next = xorshift(0xbb67_ae85_84ca_a73b);
+        let mut coord = move || next(200_001) as f32 / 100.0 - 1000.0;
+        for case in 0..2_000 {
+            let mut path = Path::new();
+            path.move_to(coord(), coord())
+                .line_to(coord(), -0.0)
+                .quad_to(coord(), coord(), 0.0, coord())
+                .cubic_to(coord(), coord(), coord(), coord(), coord(), coord())
+                .close()
+                .circle(coord(), coord(), coord().abs());
+            let t = match case % 6 {
+                0 => tiny_skia::Transform::identity(),
+                1 => tiny_skia::Transform::from_translate(coord(), coord()),
+                2 => tiny_skia::Transform::from_scale(2.0, 2.0),
+                3 => tiny_skia::Transform::from_row(coord(), 0.0, -0.0, coord(), coord(), coord()),
+                4 => tiny_skia::Transform::from_row(-1.0, 0.0, 0.0, 0.0, 0.0, coord()),
+                _ => tiny_skia::Transform::from_row(1.0, 0.0, 0.0, 1.0, -0.0, 0.0),
+            };
+            let map = Unskewed::of(t).expect("no skew");
+            let expected = build_path(&path).and_then(|p| p.transform(t));
+            let actual = build_mapped_path_in(tiny_skia::PathBuilder::new(), &path, map);
+            let bits = |p: &tiny_skia::Path| {
+                let b = p.bounds();
+                let pts: Vec<(u32, u32)> = (p.points().iter())
+                    .map(|q| (q.x.to_bits(), q.y.to_bits()))
+                    .collect();
+                (
+                    pts,
+                    p.verbs().to_vec(),
+                    [b.left(), b.top(), b.right(), b.bottom()].map(f32::to_bits),
+                )
+            };
+            assert_eq!(
+                actual.as_ref().map(bits),
+                expected.as_ref().map(bits),
+                "case {case}"
+            );
+        }
+        let skewed = tiny_skia::Transform::from_row(1.0, 0.5, 0.0, 1.0, 0.0, 0.0);
+        assert!(Unskewed::of(skewed).is_none());
+    }
 }

@@ -3,8 +3,8 @@
 //! for the rest.
 
 use super::convert::{
-    build_path_in, device_bounds, device_rect, device_space, is_hairline, paint, stroke_style,
-    stroked_segment_rect, ts,
+    build_mapped_path_in, build_path_in, device_bounds, device_rect, device_space, is_hairline,
+    paint, stroke_style, stroked_segment_rect, ts, Unskewed,
 };
 use super::{clip::ClipStack, dash, glyphs::GlyphCache, guard, hairline, pool::Pool, rect};
 use crate::scene::{Item, Paint, Path, Stroke, Transform};
@@ -31,6 +31,11 @@ impl ItemBuffers {
     /// `path` as a tiny-skia path, built in kept vectors.
     fn build(&mut self, path: &Path) -> Option<tiny_skia::Path> {
         build_path_in(self.builders.pop().unwrap_or_default(), path)
+    }
+
+    /// `path` mapped by `map` (as `Path::transform` maps it), built in kept vectors.
+    fn build_mapped(&mut self, path: &Path, map: Unskewed) -> Option<tiny_skia::Path> {
+        build_mapped_path_in(self.builders.pop().unwrap_or_default(), path, map)
     }
 
     /// Keeps `path`'s vectors for the next [`ItemBuffers::build`].
@@ -114,13 +119,21 @@ impl Painter<'_> {
             self.fill_device_rect(r, p, t);
             return;
         }
-        let Some(tp) = self.buffers.build(path) else {
+        // A solid colour under a transform without skew is filled from the path built in
+        // device space at once (`fill_path` then maps nothing). Its bounds are the same
+        // numbers as the user-space bounds mapped: such a map is monotonic in x and in y.
+        let device = in_device_space(p, t);
+        let built = match device {
+            Some(map) => self.buffers.build_mapped(path, map),
+            None => self.buffers.build(path),
+        };
+        let Some(tp) = built else {
             return;
         };
         if self.cancelled() {
             return;
         }
-        self.fill_path(tp, p, t);
+        self.fill_path(tp, p, device.map_or(t, |_| Transform::IDENTITY));
     }
 
     /// Fills a device-space rectangle exactly as the supersampling path filler would, for a
@@ -263,9 +276,12 @@ impl Painter<'_> {
             return;
         }
         let into = self.buffers.builders.pop().unwrap_or_default();
-        let outline = match self.buffers.rings.outline(src, &st, res_scale, into) {
-            Some(outline) => outline,
-            None => self.buffers.stroker.stroke(src, &st, res_scale),
+        // A marker's border outline is written in device space at once, as a fill's path is.
+        let device = in_device_space(p, t);
+        let map = device.unwrap_or_default();
+        let (outline, t) = match self.buffers.rings.outline(src, &st, res_scale, into, map) {
+            Some(outline) => (outline, device.map_or(t, |_| Transform::IDENTITY)),
+            None => (self.buffers.stroker.stroke(src, &st, res_scale), t),
         };
         self.buffers.keep(tp);
         let Some(outline) = outline else {
@@ -285,6 +301,13 @@ impl Painter<'_> {
         let path = guard::path(path, t, self.canvas(), 0.0, true);
         self.clips.push(&path, t, self.pool);
     }
+}
+
+/// The map to device space when a path under `t` painted with `p` is built there at once:
+/// a solid colour (no shader to map) and a transform without skew (under which the mapped
+/// path's bounds are the mapped bounds, the ones `fill_path` picks its clip by).
+fn in_device_space(p: &Paint, t: Transform) -> Option<Unskewed> {
+    Unskewed::of(ts(t)).filter(|_| matches!(p, Paint::Solid(_)))
 }
 
 #[cfg(test)]

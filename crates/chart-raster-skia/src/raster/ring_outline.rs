@@ -20,6 +20,7 @@
 //! a recursion that gives up, caps other than butt, bevel joins) is refused: the caller then
 //! strokes with `PathStroker`.
 
+use super::convert::Unskewed;
 use tiny_skia::{LineCap, LineJoin, Path, PathBuilder, PathSegment, Stroke};
 
 /// Skia's `SK_ScalarNearlyZero`.
@@ -256,18 +257,23 @@ pub(super) struct RingOutliner {
     depth: i32,
     /// The inner side: its points after its start, `None` marking a line's single point.
     inner: Vec<(V, Option<V>)>,
+    /// Maps each point as it is written out.
+    map: Unskewed,
 }
 
 impl RingOutliner {
-    /// The outline of `path` stroked with `stroke` at `res_scale`, written into `out` (an
-    /// empty builder): `Some(outline)` bit for bit as `PathStroker::stroke` returns it, or
-    /// `None` when this path or style is not one reproduced here.
+    /// The outline of `path` stroked with `stroke` at `res_scale`, its points mapped by
+    /// `map`, written into `out` (an empty builder): `Some(outline)` bit for bit as
+    /// `PathStroker::stroke` returns it and `Path::transform` maps it, or `None` when this
+    /// path or style is not one reproduced here. Mapped as it is written, the outline is
+    /// not walked again to be mapped and have its bounds found a second time.
     pub(super) fn outline(
         &mut self,
         path: &Path,
         stroke: &Stroke,
         res_scale: f32,
         out: PathBuilder,
+        map: Unskewed,
     ) -> Option<Option<Path>> {
         let width = stroke.width;
         let joins_straight = match stroke.line_join {
@@ -288,6 +294,7 @@ impl RingOutliner {
         self.inv_res_scale_sqd = self.inv_res_scale * self.inv_res_scale;
         self.depth = 0;
         self.inner.clear();
+        self.map = map;
         self.stroke_ring(path, res_scale, out).ok()
     }
 
@@ -331,7 +338,8 @@ impl RingOutliner {
             let normal = unit.mul(self.radius);
             if pieces == 0 {
                 first_unit = unit;
-                out.move_to(prev.x + normal.x, prev.y + normal.y);
+                let (x, y) = self.mapped(v(prev.x + normal.x, prev.y + normal.y));
+                out.move_to(x, y);
                 self.inner
                     .push((v(prev.x - normal.x, prev.y - normal.y), None));
             } else if !continues(prev_unit, unit) {
@@ -368,16 +376,15 @@ impl RingOutliner {
         let Some(&(last, _)) = self.inner.last() else {
             return Err(Refused);
         };
-        out.move_to(last.x, last.y);
+        let (x, y) = self.mapped(last);
+        out.move_to(x, y);
         for i in (1..self.inner.len()).rev() {
+            let (x, y) = self.mapped(self.inner[i - 1].0);
             match self.inner[i] {
-                (_, None) => {
-                    let p = self.inner[i - 1].0;
-                    out.line_to(p.x, p.y);
-                }
+                (_, None) => out.line_to(x, y),
                 (_, Some(ctrl)) => {
-                    let p = self.inner[i - 1].0;
-                    out.quad_to(ctrl.x, ctrl.y, p.x, p.y);
+                    let (cx, cy) = self.mapped(ctrl);
+                    out.quad_to(cx, cy, x, y);
                 }
             }
         }
@@ -385,9 +392,16 @@ impl RingOutliner {
         Ok(out.finish())
     }
 
+    /// A point of the outline as it is written out.
+    #[inline(always)]
+    fn mapped(&self, p: V) -> (f32, f32) {
+        self.map.apply(p.x, p.y)
+    }
+
     fn line(&mut self, to: V, out: &mut PathBuilder) {
         if self.flip > 0.0 {
-            out.line_to(to.x, to.y);
+            let (x, y) = self.mapped(to);
+            out.line_to(x, y);
         } else {
             self.inner.push((to, None));
         }
@@ -395,7 +409,8 @@ impl RingOutliner {
 
     fn quad(&mut self, ctrl: V, to: V, out: &mut PathBuilder) {
         if self.flip > 0.0 {
-            out.quad_to(ctrl.x, ctrl.y, to.x, to.y);
+            let ((cx, cy), (x, y)) = (self.mapped(ctrl), self.mapped(to));
+            out.quad_to(cx, cy, x, y);
         } else {
             self.inner.push((to, Some(ctrl)));
         }
@@ -724,8 +739,21 @@ mod tests {
                 3..=5 => 2.0,
                 _ => uniform(&mut next, 0.25, 4.0),
             };
-            let expected = theirs.stroke(&path, &stroke, res_scale);
-            let Some(actual) = ours.outline(&path, &stroke, res_scale, PathBuilder::new()) else {
+            // Mapped as the painter maps a marker's outline: identity, dpr scales, a
+            // translation, a flip.
+            let t = match case % 5 {
+                0 => tiny_skia::Transform::identity(),
+                1 => tiny_skia::Transform::from_scale(2.0, 2.0),
+                2 => tiny_skia::Transform::from_row(1.5, 0.0, 0.0, 1.5, 3.25, -7.5),
+                3 => tiny_skia::Transform::from_translate(0.375, 11.0),
+                _ => tiny_skia::Transform::from_row(-1.0, 0.0, 0.0, 2.0, 8192.0, 0.0),
+            };
+            let map = Unskewed::of(t).unwrap();
+            let expected = theirs
+                .stroke(&path, &stroke, res_scale)
+                .and_then(|e| e.transform(t));
+            let Some(actual) = ours.outline(&path, &stroke, res_scale, PathBuilder::new(), map)
+            else {
                 continue;
             };
             handled += 1;
@@ -760,7 +788,13 @@ mod tests {
             ..Stroke::default()
         };
         assert!(ours
-            .outline(&circle, &stroke, 1.0, PathBuilder::new())
+            .outline(
+                &circle,
+                &stroke,
+                1.0,
+                PathBuilder::new(),
+                Unskewed::default()
+            )
             .is_some());
         for style in [
             Stroke {
@@ -785,8 +819,14 @@ mod tests {
             },
         ] {
             assert!(
-                ours.outline(&circle, &style, 1.0, PathBuilder::new())
-                    .is_none(),
+                ours.outline(
+                    &circle,
+                    &style,
+                    1.0,
+                    PathBuilder::new(),
+                    Unskewed::default()
+                )
+                .is_none(),
                 "{style:?}"
             );
         }
@@ -796,13 +836,13 @@ mod tests {
         pie.close();
         let pie = build_path(&pie).unwrap();
         assert!(ours
-            .outline(&pie, &stroke, 1.0, PathBuilder::new())
+            .outline(&pie, &stroke, 1.0, PathBuilder::new(), Unskewed::default())
             .is_none());
         let mut open = ScenePath::new();
         open.arc(100.0, 80.0, 20.0, 0.0, 6.0, false);
         let open = build_path(&open).unwrap();
         assert!(ours
-            .outline(&open, &stroke, 1.0, PathBuilder::new())
+            .outline(&open, &stroke, 1.0, PathBuilder::new(), Unskewed::default())
             .is_none());
     }
 }
