@@ -130,9 +130,16 @@ impl Engines {
                 .map_err(|e| format!("sprite text unavailable: {e}")),
             None => Err("the cases folder has no parent".to_string()),
         };
+        // `RASTER_THREADS=2` draws every case on two threads (the skia engine's bands of
+        // rows), to check that the pixels are the same as on one.
+        let two = std::env::var("RASTER_THREADS").is_ok_and(|v| v == "2");
+        let threads = |engine: Engine| match two {
+            true => engine.with_second_core(|| Some(Box::new(()))),
+            false => engine,
+        };
         Engines {
-            system: Engine::new(),
-            sprite,
+            system: threads(Engine::new()),
+            sprite: sprite.map(threads),
         }
     }
 }

@@ -36,7 +36,7 @@ pub mod internals {
     pub use crate::controllers::treemap::{
         build_data as treemap_data, build_data_within as treemap_data_within,
     };
-    pub use crate::raster::{rasterize, Reuse};
+    pub use crate::raster::{rasterize, rasterize_on, Reuse, Threads};
 }
 
 use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
@@ -91,7 +91,14 @@ pub struct Engine {
     text: text::TextEngine,
     reuse: raster::Reuse,
     limits: Limits,
+    second_core: SecondCore,
 }
+
+/// Asked once per render, just before its pixels are drawn, whether a second thread may
+/// draw half of them now: `Some` lends one, and what it holds is dropped when that thread is
+/// done (a count of busy threads, say). The pixels are the same either way; the caller
+/// decides what the machine can spare (the service: an idle core). Default: never.
+pub type SecondCore = fn() -> Option<Box<dyn std::any::Any>>;
 
 impl Engine {
     /// An engine using the fonts installed on this machine (and the bundled fallback).
@@ -105,7 +112,14 @@ impl Engine {
             text,
             reuse: raster::Reuse::default(),
             limits: Limits::default(),
+            second_core: || None,
         }
+    }
+
+    /// The same engine drawing on a second thread whenever `second_core` lends one.
+    pub fn with_second_core(mut self, second_core: SecondCore) -> Self {
+        self.second_core = second_core;
+        self
     }
 
     /// The same engine with other budgets (default: [`Limits::default`]).
@@ -258,7 +272,14 @@ impl Engine {
                 variable: "MAX_OVERDRAW",
             });
         }
-        let bitmap: Bitmap = raster::rasterize(&scene, &self.text, &self.reuse, cancel)?;
+        let lent = (self.second_core)();
+        let threads = match lent {
+            Some(_) => raster::Threads::Two,
+            None => raster::Threads::One,
+        };
+        let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads);
+        drop(lent);
+        let bitmap: Bitmap = bitmap?;
         Ok(Rendered { bitmap, messages })
     }
 

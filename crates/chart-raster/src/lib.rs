@@ -44,6 +44,7 @@
 #![warn(missing_docs)]
 
 pub mod benchmark;
+mod cores;
 pub mod encode;
 pub mod examples;
 pub mod metrics;
@@ -146,5 +147,5 @@ pub fn render(options: &RenderOptions) -> Result<RenderResult, Error> {
 /// The process' skia engine: font discovery scans the system once, not per chart.
 fn shared_engine() -> &'static skia::Engine {
     static ENGINE: OnceLock<skia::Engine> = OnceLock::new();
-    ENGINE.get_or_init(skia::Engine::new)
+    ENGINE.get_or_init(|| skia::Engine::new().with_second_core(cores::drawing_core))
 }

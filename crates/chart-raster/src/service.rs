@@ -628,7 +628,9 @@ impl Service {
     /// A service drawing with the skia engine (fonts are discovered here, once), within the
     /// configured budgets.
     pub fn new(config: ServiceConfig) -> Self {
-        let engine = chart_raster_skia::Engine::new().with_limits(config.limits);
+        let engine = chart_raster_skia::Engine::new()
+            .with_limits(config.limits)
+            .with_second_core(crate::cores::drawing_core);
         Self::with_renderer(config, Arc::new(engine))
     }
 

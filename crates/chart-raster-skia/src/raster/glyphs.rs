@@ -223,8 +223,9 @@ fn correcting_table(lum: u32) -> [u8; 256] {
 }
 
 /// Blends the straight-alpha `color` through a glyph mask whose top-left pixel lands at
-/// (`x`, `y`) on the premultiplied RGBA8 `pixels`, clipped to the bitmap and by `clip` (one
-/// byte per pixel). `table` maps the mask's coverage first ([`coverage_table`]).
+/// (`x`, `y`) on the premultiplied RGBA8 `pixels`, clipped to the bitmap's pixel rows `rows`
+/// (all of them, or a painter's band) and by `clip` (one byte per pixel). `table` maps the
+/// mask's coverage first ([`coverage_table`]).
 ///
 /// Source-over with the coverage `a·k·m` (colour alpha, glyph coverage, clip), rounded to
 /// the nearest level: `(c·X + d·(Q − X)) / Q` with `X = a·k·m` and `Q = 255³`, exact in
@@ -234,7 +235,7 @@ fn correcting_table(lum: u32) -> [u8; 256] {
 pub(super) fn blit(
     pixels: &mut [u8],
     width: u32,
-    height: u32,
+    rows: std::ops::Range<u32>,
     mask: &GlyphMask,
     (x, y): (i32, i32),
     color: Rgba,
@@ -245,12 +246,12 @@ pub(super) fn blit(
     // The straight colour, with alpha standing for a premultiplied channel of 255.
     let c = [color.r, color.g, color.b, 255].map(u32::from);
     let ca = u32::from(color.a);
-    let (w, h) = (width as i64, height as i64);
+    let (w, r0, r1) = (width as i64, i64::from(rows.start), i64::from(rows.end));
     let (x0, y0) = (x as i64, y as i64);
     let cols = (0.max(-x0)..(mask.width as i64).min(w - x0)).map(|c| c as usize);
     for row in 0..mask.height {
         let py = y0 + row as i64;
-        if py < 0 || py >= h {
+        if py < r0 || py >= r1 {
             continue;
         }
         let line = &mask.alpha[row * mask.width..(row + 1) * mask.width];

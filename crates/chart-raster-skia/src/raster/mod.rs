@@ -40,6 +40,7 @@ use crate::scene::{Scene, Transform};
 use crate::text::TextEngine;
 use crate::Error;
 use chart_spec::Bitmap;
+use std::ops::Range;
 
 mod band;
 mod clip;
@@ -59,6 +60,7 @@ mod rect;
 mod rectilinear;
 mod ring_outline;
 mod shadow;
+mod split;
 mod supersample;
 mod text_items;
 
@@ -78,23 +80,64 @@ pub struct Reuse {
     pub glyphs: GlyphCache,
 }
 
-/// Rasterises a scene, with buffers and glyph masks from `reuse` (give the bitmap's data
-/// back to `reuse.buffers` when done with it).
+/// How many threads may draw one bitmap.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Threads {
+    /// The calling thread alone.
+    One,
+    /// The calling thread and one more, each drawing a band of rows (`split.rs`), when
+    /// the scene is worth it. The pixels are the same as [`Threads::One`]'s.
+    Two,
+}
+
+/// Rasterises a scene on this thread, with buffers and glyph masks from `reuse` (give the
+/// bitmap's data back to `reuse.buffers` when done with it).
 pub fn rasterize(
     scene: &Scene,
     text: &TextEngine,
     reuse: &Reuse,
     cancel: &chart_spec::Cancel,
 ) -> Result<Bitmap, Error> {
-    rasterize_until(scene, text, reuse, &|| cancel.is_cancelled())
+    rasterize_on(scene, text, reuse, cancel, Threads::One)
 }
 
-/// [`rasterize`] with the stop signal as a function (tests count its polls).
+/// [`rasterize`] on as many `threads`; the same pixels either way.
+pub fn rasterize_on(
+    scene: &Scene,
+    text: &TextEngine,
+    reuse: &Reuse,
+    cancel: &chart_spec::Cancel,
+    threads: Threads,
+) -> Result<Bitmap, Error> {
+    let split = match threads {
+        Threads::One => Split::None,
+        Threads::Two => Split::Balanced,
+    };
+    rasterize_until(scene, text, reuse, &|| cancel.is_cancelled(), split)
+}
+
+/// Where the bitmap's rows are split between two threads.
+#[derive(Debug, Clone, Copy)]
+enum Split {
+    /// Not split: one thread.
+    None,
+    /// Where the two halves' work is about even ([`split::split_row`]), if worth it.
+    Balanced,
+    /// At this row (tests: any row must give the same pixels).
+    #[cfg(test)]
+    At(u32),
+}
+
+/// The stop signal, polled by every painter (on either thread).
+type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
+
+/// [`rasterize_on`] with the stop signal as a function (tests count its polls).
 fn rasterize_until(
     scene: &Scene,
     text: &TextEngine,
     reuse: &Reuse,
-    stop: &dyn Fn() -> bool,
+    stop: Stop<'_>,
+    split: Split,
 ) -> Result<Bitmap, Error> {
     let pool = &reuse.buffers;
     let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
@@ -118,8 +161,6 @@ fn rasterize_until(
         .premultiply()
         .to_color_u8();
     let fill = [fill.red(), fill.green(), fill.blue(), fill.alpha()];
-    let data = pool.take_pixels(len, fill);
-    let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
     let base = Transform {
         a: dpr,
         b: 0.0,
@@ -128,40 +169,140 @@ fn rasterize_until(
         e: 0.0,
         f: 0.0,
     };
-    let mut painter = Painter {
-        pixmap: &mut pixmap,
-        clips: ClipStack::new(width, height),
-        scratch: None,
-        pool,
-        glyphs: &reuse.glyphs,
+    let job = Job {
+        scene,
         base,
         text,
-        sprite: None,
+        reuse,
         stop,
-        buffers: Default::default(),
     };
-    // Polled between items, and within an item between its stages and the bands of a huge
-    // fill (`band.rs`): a cancelled render stops within a fraction of one item.
-    let mut cancelled = false;
-    for item in &scene.items {
-        if stop() {
-            cancelled = true;
-            break;
+    let split = match split {
+        Split::None => None,
+        Split::Balanced => split::split_row(scene, base, width, height),
+        #[cfg(test)]
+        Split::At(s) => Some(s.min(height)),
+    };
+    // A second bitmap for the bottom band, its rows above scratch (its band is filled on
+    // its own thread). The first one's rows from `s` on are copied in from it at the end:
+    // the background only above.
+    let second = split.and_then(|s| {
+        let data = pool.take_unfilled(len);
+        Some((s, tiny_skia::Pixmap::from_vec(data, size)?))
+    });
+    let data = match &second {
+        Some((s, _)) => {
+            let mut data = pool.take_unfilled(len);
+            pool::fill_background(&mut data[..*s as usize * width as usize * 4], fill);
+            data
         }
-        painter.item(item);
-    }
-    // An item the stop cut short leaves a half-drawn image, even when it was the last.
-    cancelled = cancelled || stop();
-    painter.clips.recycle(pool);
-    if let Some(m) = painter.scratch.take() {
-        pool.give_mask(m);
-    }
-    if cancelled {
+        None => pool.take_pixels(len, fill),
+    };
+    let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
+    let drawn = match second {
+        None => job.draw(&mut pixmap, 0..height),
+        Some((s, second)) => job.draw_split(&mut pixmap, second, s, fill),
+    };
+    if !drawn {
         pool.give(pixmap.take());
         return Err(Error::Cancelled);
     }
     // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
     Ok(to_bitmap(pixmap, bg.a == 255))
+}
+
+/// What every painter of one render draws from.
+struct Job<'a> {
+    scene: &'a Scene,
+    base: Transform,
+    text: &'a TextEngine,
+    reuse: &'a Reuse,
+    stop: Stop<'a>,
+}
+
+impl Job<'_> {
+    /// Draws the scene's items on `pixmap`, answerable for the pixel `rows` (see
+    /// [`Painter::rows`]); `false` when the stop cut it short.
+    fn draw(&self, pixmap: &mut tiny_skia::Pixmap, rows: Range<u32>) -> bool {
+        let pool = &self.reuse.buffers;
+        let (width, height) = (pixmap.width(), pixmap.height());
+        let band = rows != (0..height);
+        let mut painter = Painter {
+            pixmap,
+            rows: rows.clone(),
+            clips: ClipStack::new(width, height),
+            scratch: None,
+            pool,
+            glyphs: &self.reuse.glyphs,
+            base: self.base,
+            text: self.text,
+            sprite: None,
+            stop: self.stop,
+            buffers: Default::default(),
+        };
+        // Polled between items, and within an item between its stages and the bands of a
+        // huge fill (`band.rs`): a cancelled render stops within a fraction of one item.
+        let mut cancelled = false;
+        for item in &self.scene.items {
+            if (self.stop)() {
+                cancelled = true;
+                break;
+            }
+            if band && split::misses(item, self.base, &rows) {
+                continue;
+            }
+            painter.item(item);
+        }
+        // An item the stop cut short leaves a half-drawn image, even when it was the last.
+        cancelled = cancelled || (self.stop)();
+        painter.clips.recycle(pool);
+        if let Some(m) = painter.scratch.take() {
+            pool.give_mask(m);
+        }
+        !cancelled
+    }
+
+    /// Draws rows `..s` on `pixmap` here and rows `s..` on `second` on another thread, then
+    /// copies those into `pixmap` (`split.rs`). Without a thread to be had (a process
+    /// limit), all on this one. A panic on the other thread is this thread's again.
+    fn draw_split(
+        &self,
+        pixmap: &mut tiny_skia::Pixmap,
+        mut second: tiny_skia::Pixmap,
+        s: u32,
+        fill: [u8; 4],
+    ) -> bool {
+        let height = pixmap.height();
+        let from = s as usize * pixmap.width() as usize * 4;
+        let drawn = std::thread::scope(|scope| {
+            let bottom = || {
+                pool::fill_background(&mut second.data_mut()[from..], fill);
+                self.draw(&mut second, s..height)
+            };
+            let spawned = std::thread::Builder::new()
+                .name("raster-band".into())
+                .spawn_scoped(scope, bottom);
+            let Ok(spawned) = spawned else {
+                return None;
+            };
+            let top = self.draw(pixmap, 0..s);
+            match spawned.join() {
+                Ok(bottom) => Some(top && bottom),
+                Err(panic) => std::panic::resume_unwind(panic),
+            }
+        });
+        let drawn = match drawn {
+            Some(drawn) => {
+                pixmap.data_mut()[from..].copy_from_slice(&second.data()[from..]);
+                drawn
+            }
+            None => {
+                pool::fill_background(&mut pixmap.data_mut()[from..], fill);
+                self.draw(pixmap, 0..height)
+            }
+        };
+        self.reuse.buffers.give(second.take());
+        drawn
+    }
 }
 
 /// tiny-skia stores premultiplied alpha; a Bitmap is straight alpha.
@@ -262,19 +403,18 @@ mod tests {
             2.0,
         );
         (s.width, s.height) = (400.0, 300.0);
-        let polls = std::cell::Cell::new(0);
+        let polls = std::sync::atomic::AtomicUsize::new(0);
+        let count = || polls.load(std::sync::atomic::Ordering::Relaxed);
         // Raised at the 4th poll: before the item, before its fill, before band 0, now.
-        let stop = || {
-            polls.set(polls.get() + 1);
-            polls.get() >= 4
-        };
-        let result = rasterize_until(&s, &TextEngine::system(), &Reuse::default(), &stop);
+        let stop = || polls.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1 >= 4;
+        let text = TextEngine::system();
+        let result = rasterize_until(&s, &text, &Reuse::default(), &stop, Split::None);
         assert!(
             matches!(result, Err(Error::Cancelled)),
             "the fill ran to its end ({} polls)",
-            polls.get()
+            count()
         );
-        assert_eq!(polls.get(), 5, "polled after the stop was raised");
+        assert_eq!(count(), 5, "polled after the stop was raised");
     }
 
     #[test]

@@ -36,39 +36,50 @@ pub fn painted_bitmaps(scene: &Scene) -> f64 {
     };
     let mut area = 0.0;
     for item in &scene.items {
-        let item = match item {
-            Item::Shadowed { item, .. } => &**item,
-            other => other,
-        };
-        let (path, transform, pad) = match item {
-            Item::Fill {
-                path, transform, ..
-            } => (path, transform, 0.0),
-            Item::Stroke {
-                path,
-                transform,
-                stroke,
-                ..
-            } => (path, transform, stroke.width.abs() * 0.5),
-            _ => continue,
-        };
-        let t = base.then(*transform);
-        if is_cheap(item, t) {
-            continue;
-        }
-        if let Some([x0, y0, x1, y1]) = bounds(path, t) {
-            // The stroke's half width, at the transform's larger scale, and a pixel of
-            // anti-aliasing.
-            let scale = f64::from(libm::hypotf(t.a, t.b).max(libm::hypotf(t.c, t.d)));
-            let pad = f64::from(pad) * if scale.is_finite() { scale } else { 0.0 } + 1.0;
-            let cw = (x1 + pad).min(w) - (x0 - pad).max(0.0);
-            let ch = (y1 + pad).min(h) - (y0 - pad).max(0.0);
-            if cw > 0.0 && ch > 0.0 {
-                area += cw * ch;
-            }
+        if let Some([x0, y0, x1, y1]) = painted_box(item, base, w, h) {
+            area += (x1 - x0) * (y1 - y0);
         }
     }
     area / (w * h)
+}
+
+/// The device box a fill or stroke (or the shape under a shadow) paints under `base`: its
+/// points' bounds, grown by a stroke's half width and a pixel of anti-aliasing, clipped to
+/// the `w × h` bitmap; `None` when it misses the bitmap, and for the items not counted
+/// (solid rectangles, [`is_cheap`]; text, clips).
+pub(super) fn painted_box(item: &Item, base: Transform, w: f64, h: f64) -> Option<[f64; 4]> {
+    let item = match item {
+        Item::Shadowed { item, .. } => &**item,
+        other => other,
+    };
+    let (path, transform, pad) = match item {
+        Item::Fill {
+            path, transform, ..
+        } => (path, transform, 0.0),
+        Item::Stroke {
+            path,
+            transform,
+            stroke,
+            ..
+        } => (path, transform, stroke.width.abs() * 0.5),
+        _ => return None,
+    };
+    let t = base.then(*transform);
+    if is_cheap(item, t) {
+        return None;
+    }
+    let [x0, y0, x1, y1] = bounds(path, t)?;
+    // The stroke's half width, at the transform's larger scale, and a pixel of
+    // anti-aliasing.
+    let scale = f64::from(libm::hypotf(t.a, t.b).max(libm::hypotf(t.c, t.d)));
+    let pad = f64::from(pad) * if scale.is_finite() { scale } else { 0.0 } + 1.0;
+    let b = [
+        (x0 - pad).max(0.0),
+        (y0 - pad).max(0.0),
+        (x1 + pad).min(w),
+        (y1 + pad).min(h),
+    ];
+    (b[0] < b[2] && b[1] < b[3]).then_some(b)
 }
 
 /// Whether the rasteriser draws `item` (under the device transform `t`) by its exact

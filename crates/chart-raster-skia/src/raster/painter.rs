@@ -48,6 +48,10 @@ impl ItemBuffers {
 
 pub(super) struct Painter<'a> {
     pub(super) pixmap: &'a mut tiny_skia::Pixmap,
+    /// The pixel rows this painter is answerable for: all of them, or its band when two
+    /// painters draw one bitmap (`mod.rs`). Our own fillers write these rows only;
+    /// tiny-skia's pipeline may write the others too, which then hold nothing of use.
+    pub(super) rows: std::ops::Range<u32>,
     pub(super) clips: ClipStack,
     /// A bitmap-sized coverage mask for solid path fills, all zero between uses.
     pub(super) scratch: Option<tiny_skia::Mask>,
@@ -156,7 +160,8 @@ impl Painter<'_> {
             if rect::supported(r, pw, ph) {
                 if let Ok(clip) = self.clips.rect_clip_for(r, self.pool) {
                     let color = rect::SolidColor::new(*c);
-                    rect::fill(self.pixmap.data_mut(), pw, ph, r, color, clip);
+                    let rows = self.rows.clone();
+                    rect::fill(self.pixmap.data_mut(), (pw, ph), rows, r, color, clip);
                 }
                 return;
             }
@@ -330,6 +335,7 @@ pub(super) mod tests {
         let (w, h) = (pixmap.width(), pixmap.height());
         Painter {
             pixmap,
+            rows: 0..h,
             clips: ClipStack::new(w, h),
             scratch: None,
             pool: &reuse.buffers,

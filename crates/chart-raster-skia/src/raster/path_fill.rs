@@ -92,8 +92,11 @@ impl Painter<'_> {
         ];
         let (x0, x1) = (floor_within(b[0], pw), ceil_within(b[2], pw));
         let (y0, y1) = (floor_within(b[1], ph), ceil_within(b[3], ph));
-        if x0 >= x1 || y0 >= y1 || brush.is_invisible() {
-            return true; // nothing visible
+        // This painter's rows (a band of the bitmap when two draw it, see `mod.rs`).
+        let rows = self.rows.clone();
+        let (r0, r1) = (rows.start as usize, rows.end as usize);
+        if x0 >= x1 || y0.max(r0) >= y1.min(r1) || brush.is_invisible() {
+            return true; // nothing visible here
         }
         let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
             return true;
@@ -111,7 +114,7 @@ impl Painter<'_> {
         };
         // Our copy of the supersampler hands the rows over as it covers them, without the
         // scratch mask, and polls the stop itself every few dozen rows (no bands needed).
-        if supersample::cover(dp, pw, ph, self.stop, &mut blend).is_some() {
+        if supersample::cover(dp, pw, ph, rows, self.stop, &mut blend).is_some() {
             return true;
         }
         // What it leaves (a path to clip to the bitmap) tiny-skia covers into the scratch
@@ -129,7 +132,12 @@ impl Painter<'_> {
             [x0, y0, x1, y1],
             band::Banding::DEFAULT,
             self.stop,
-            blend,
+            // tiny-skia covers every row; this painter blends its own.
+            |y, x, cov| {
+                if (r0..r1).contains(&y) {
+                    blend(y, x, cov)
+                }
+            },
         );
         true
     }
@@ -159,7 +167,8 @@ impl Painter<'_> {
         };
         if let Ok(clip) = self.clips.rect_clip_for(bounds, self.pool) {
             let color = rect::SolidColor::new(c);
-            shape.fill(self.pixmap.data_mut(), pw, ph, color, clip);
+            let rows = self.rows.clone();
+            shape.fill(self.pixmap.data_mut(), (pw, ph), rows, color, clip);
         }
         true
     }

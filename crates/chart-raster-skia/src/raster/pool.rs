@@ -70,27 +70,23 @@ impl Pool {
     /// default bitmap twice when the background is not one byte repeated), and a new one
     /// comes zeroed from the allocator without a pass of its own.
     pub fn take_pixels(&self, len: usize, pixel: [u8; 4]) -> Vec<u8> {
-        let mut buf = match self.take_kept(len) {
+        let mut buf = self.take_unfilled(len);
+        fill_background(&mut buf, pixel);
+        buf
+    }
+
+    /// A buffer of `len` bytes holding whatever it held (a kept one) or zeros: for a
+    /// bitmap whose rows are written before they are read.
+    pub fn take_unfilled(&self, len: usize) -> Vec<u8> {
+        match self.take_kept(len) {
             Some(mut buf) => {
                 buf.truncate(len);
                 buf.resize(len, 0);
                 buf
             }
+            // Zeroed by the kernel page by page, not in a pass of its own.
             None => vec![0; len],
-        };
-        let mut pattern = [0u8; 32];
-        for p in pattern.chunks_exact_mut(4) {
-            p.copy_from_slice(&pixel);
         }
-        let mut chunks = buf.chunks_exact_mut(pattern.len());
-        for c in &mut chunks {
-            c.copy_from_slice(&pattern);
-        }
-        // `len` is whole pixels, so the tail starts on a pixel as the pattern does.
-        for (b, p) in chunks.into_remainder().iter_mut().zip(pattern) {
-            *b = p;
-        }
-        buf
     }
 
     /// A clear (all zero) `width × height` mask.
@@ -156,6 +152,22 @@ impl Pool {
     /// Bytes kept now.
     pub fn pooled_bytes(&self) -> usize {
         self.lock().total()
+    }
+}
+
+/// Writes `pixel` over whole pixels `buf`, in 32-byte stores (a bitmap's background).
+pub(super) fn fill_background(buf: &mut [u8], pixel: [u8; 4]) {
+    let mut pattern = [0u8; 32];
+    for p in pattern.chunks_exact_mut(4) {
+        p.copy_from_slice(&pixel);
+    }
+    let mut chunks = buf.chunks_exact_mut(pattern.len());
+    for c in &mut chunks {
+        c.copy_from_slice(&pattern);
+    }
+    // Whole pixels, so the tail starts on a pixel as the pattern does.
+    for (b, p) in chunks.into_remainder().iter_mut().zip(pattern) {
+        *b = p;
     }
 }
 

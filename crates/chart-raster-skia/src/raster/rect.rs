@@ -123,11 +123,12 @@ pub(super) enum Clip<'a> {
 }
 
 /// Fills the device rectangle `r` (x0, y0, x1, y1) on premultiplied RGBA8 `pixels` through
-/// `clip`. Call only when [`supported`].
+/// `clip`, on the pixel rows of `rows` only (each row's coverage is its own). Call only when
+/// [`supported`].
 pub(super) fn fill(
     pixels: &mut [u8],
-    width: u32,
-    height: u32,
+    (width, height): (u32, u32),
+    rows: std::ops::Range<u32>,
     r: [f32; 4],
     color: SolidColor,
     clip: Clip<'_>,
@@ -150,7 +151,8 @@ pub(super) fn fill(
     // The rectangle clip's mask over columns px0..=px1, for the last clip row cover seen.
     let mut clip_row: Vec<u8> = Vec::new();
     let mut clip_row_cover = None;
-    for py in (sy0 >> 2)..=((sy1 - 1) >> 2) {
+    let (py0, py1) = ((sy0 >> 2).max(rows.start as i32), ((sy1 - 1) >> 2) + 1);
+    for py in py0..py1.min(rows.end as i32) {
         let row_cover = RowCover::of(sy0, sy1, py);
         let row = py as usize * stride;
         let mask_row: Option<&[u8]> = match (clip, clip_edges) {
@@ -630,7 +632,7 @@ mod tests {
             }
             assert!(supported(r, w, h));
             let clip = mask.as_ref().map_or(Clip::None, |m| Clip::Mask(m.data()));
-            fill(b.data_mut(), w, h, r, SolidColor::new(c), clip);
+            fill(b.data_mut(), (w, h), 0..h, r, SolidColor::new(c), clip);
             assert!(
                 a.data() == b.data(),
                 "case {case}: rect {r:?} colour {c:?} mask {}",
@@ -678,8 +680,8 @@ mod tests {
             let mut b = a.clone();
             let mut mask = vec![0u8; (w * h) as usize];
             cover_mask(&mut mask, w, h, c);
-            fill(a.data_mut(), w, h, r, color, Clip::Mask(&mask));
-            fill(b.data_mut(), w, h, r, color, Clip::Rect(c));
+            fill(a.data_mut(), (w, h), 0..h, r, color, Clip::Mask(&mask));
+            fill(b.data_mut(), (w, h), 0..h, r, color, Clip::Rect(c));
             assert!(a.data() == b.data(), "case {case}: rect {r:?} clip {c:?}");
         }
     }

@@ -168,12 +168,13 @@ impl Rectilinear {
             .fold(0, |k, (i, _)| k | 1 << i)
     }
 
-    /// Fills the path in `color` on premultiplied RGBA8 `pixels` through `clip`.
+    /// Fills the path in `color` on premultiplied RGBA8 `pixels` through `clip`, on the
+    /// pixel rows of `rows` only (each row's coverage is its own).
     pub(super) fn fill(
         &self,
         pixels: &mut [u8],
-        width: u32,
-        height: u32,
+        (width, height): (u32, u32),
+        rows: std::ops::Range<u32>,
         color: SolidColor,
         clip: Clip<'_>,
     ) {
@@ -181,6 +182,7 @@ impl Rectilinear {
             return;
         };
         let (px1, py1) = (px1.min(width as usize), py1.min(height as usize));
+        let (py0, py1) = (py0.max(rows.start as usize), py1.min(rows.end as usize));
         if px0 >= px1 || color.is_transparent() {
             return;
         }
@@ -368,7 +370,7 @@ mod tests {
             mask.as_ref(),
         );
         let clip = clip.map_or(Clip::None, Clip::Rect);
-        shape.fill(actual.data_mut(), w, h, SolidColor::new(c), clip);
+        shape.fill(actual.data_mut(), (w, h), 0..h, SolidColor::new(c), clip);
         assert!(actual.data() == expected.data(), "{what}: colour {c:?}");
         true
     }

@@ -81,6 +81,8 @@ impl Painter<'_> {
         {
             let mut sub = Painter {
                 pixmap: &mut layer,
+                // The shape is needed whole: it is blurred before it is composited.
+                rows: 0..rh,
                 clips: ClipStack::new(rw, rh),
                 scratch: None,
                 pool: self.pool,
@@ -161,7 +163,7 @@ impl Painter<'_> {
 
 /// Device bounds of a fill's or stroke's path (its points' hull, which holds its curves),
 /// widened by a stroke's reach; `None` for text and empty paths.
-fn item_bounds(item: &Item, base: Transform) -> Option<[f32; 4]> {
+pub(super) fn item_bounds(item: &Item, base: Transform) -> Option<[f32; 4]> {
     let (path, transform, pad) = match item {
         Item::Fill {
             path, transform, ..

@@ -24,6 +24,7 @@
 //! back to tiny-skia.
 
 use super::edges::{linked_edges, Edge, Kind, SHIFT};
+use std::ops::Range;
 use tiny_skia::Path;
 
 const MASK: u32 = (1 << SHIFT) - 1;
@@ -32,14 +33,16 @@ const ROWS_PER_POLL: u32 = 64;
 
 /// Covers `path` (device space) with the non-zero rule as tiny-skia's anti-aliased
 /// `fill_path` does on a `width × height` target and hands each pixel row's covered stretch
-/// to `row(y, x, coverage)` (`x` its first column), top to bottom; the stretch may be changed
-/// (it is cleared afterwards). `None` when the path needs what is not reproduced here
+/// to `row(y, x, coverage)` (`x` its first column), top to bottom, for the pixel rows of
+/// `window` only (a painter drawing one band of the bitmap: the rows are the whole walk's,
+/// see [`jump`]); the stretch may be changed (it is cleared afterwards). `None` when the path needs what is not reproduced here
 /// (clipping to the target, a bitmap tiny-skia tiles): the caller draws it with tiny-skia.
 /// `Some(false)` when `stop` ended the covering part-way (rows handed over stay so).
 pub(super) fn cover(
     path: &Path,
     width: u32,
     height: u32,
+    window: Range<u32>,
     stop: &dyn Fn() -> bool,
     row: &mut dyn FnMut(usize, usize, &mut [u8]),
 ) -> Option<bool> {
@@ -77,29 +80,120 @@ pub(super) fn cover(
     if right > width as i32 || bottom > height as i32 {
         return None;
     }
+    // Only the rows of `window` are covered: a path that misses it is done with.
+    let (from, to) = (top.max(window.start as i32), bottom.min(window.end as i32));
+    if from >= to {
+        return Some(true);
+    }
     let mut edges = linked_edges(path, clip)?;
     if edges.is_empty() {
         return Some(true);
     }
-    let mut blitter = Rows {
-        acc: vec![0; (right - left) as usize + 1 + SLACK],
-        lo: usize::MAX,
-        hi: 0,
-        left,
-        super_left: (left << SHIFT) as u32,
-        top,
-        curr_iy: top - 1,
-        row,
-    };
-    let done = walk(
-        &mut edges,
-        ((top << SHIFT) as u32, (bottom << SHIFT) as u32),
-        width << SHIFT,
-        &mut blitter,
-        stop,
+    let (first, from, to) = (
+        (top << SHIFT) as u32,
+        (from << SHIFT) as u32,
+        (to << SHIFT) as u32,
     );
+    // A window starting below the path's top: the list as the walk would have it there.
+    if from > first && !jump(&mut edges, from as i32) {
+        // Equal x among the edges: walked to the window, without blitting.
+        edges = linked_edges(path, clip)?;
+        let right_clip = width << SHIFT;
+        let mut none = |_: usize, _: usize, _: &mut [u8]| {};
+        let mut blitter = Rows::new(left, right, top, &mut none);
+        if !walk::<false>(&mut edges, (first, from), right_clip, &mut blitter, stop) {
+            return Some(false);
+        }
+    }
+    let mut blitter = Rows::new(left, right, top, row);
+    let done = walk::<true>(&mut edges, (from, to), width << SHIFT, &mut blitter, stop);
     blitter.flush();
     Some(done)
+}
+
+/// Sets the list up as [`walk`] leaves it at the start of sub-scanline `y` (edges stepped
+/// to `y`, those ended above it removed, those starting on it inserted) without walking
+/// the rows above: a line steps `dx` times the rows at once (the walk's wrapping sums, so
+/// the same `x`), a curve goes through its pieces. The walk keeps the live edges sorted by
+/// `x`, and only the order among equal `x` depends on its history (which edge came first,
+/// see [`backward_insert`] and [`insert_new`]): when two live edges share an `x`, `false`,
+/// with the edges left part-way (the caller builds them again and walks to `y`).
+fn jump(edges: &mut [Edge], y: i32) -> bool {
+    let tail = edges.len() - 1;
+    let mut live: Vec<(i32, u32)> = Vec::new();
+    let mut waiting: Vec<u32> = Vec::new();
+    let mut i = edges[0].next as usize;
+    while i != tail {
+        let e = &mut edges[i];
+        let next = e.next as usize;
+        if e.first_y > y {
+            waiting.push(i as u32); // not reached yet: still in the first order
+        } else {
+            match stepped_to(e, y) {
+                Some(true) => live.push((e.x, i as u32)),
+                Some(false) => {} // ended above `y`
+                None => return false,
+            }
+        }
+        i = next;
+    }
+    live.sort_unstable();
+    if live.windows(2).any(|w| w[0].0 == w[1].0) {
+        return false;
+    }
+    let mut prev = 0usize;
+    for i in live.iter().map(|&(_, i)| i).chain(waiting) {
+        edges[prev].next = i;
+        edges[i as usize].prev = prev as u32;
+        prev = i as usize;
+    }
+    edges[prev].next = tail as u32;
+    edges[tail].prev = prev as u32;
+    true
+}
+
+/// Steps edge `e` (reached at `y`: `first_y <= y`) to sub-scanline `y` as the walk does
+/// row by row: `Some(false)` when it ends above `y`, `None` when its pieces leave a gap
+/// (never seen; the walk would treat it its own way).
+fn stepped_to(e: &mut Edge, y: i32) -> Option<bool> {
+    loop {
+        if e.first_y > y {
+            return None;
+        }
+        if e.last_y >= y {
+            e.x = e.x.wrapping_add(e.dx.wrapping_mul(y - e.first_y));
+            return Some(true);
+        }
+        let more = match e.kind {
+            Kind::Line => false,
+            Kind::Quad => e.curve_count > 0 && e.update_quad(),
+            Kind::Cubic => e.curve_count < 0 && e.update_cubic(),
+        };
+        if !more {
+            return Some(false);
+        }
+    }
+}
+
+impl<'r> Rows<'r> {
+    /// An empty row over the columns `left..right` (rows from `top`), handed to `row`.
+    fn new(
+        left: i32,
+        right: i32,
+        top: i32,
+        row: &'r mut dyn FnMut(usize, usize, &mut [u8]),
+    ) -> Self {
+        Rows {
+            acc: vec![0; (right - left) as usize + 1 + SLACK],
+            lo: usize::MAX,
+            hi: 0,
+            left,
+            super_left: (left << SHIFT) as u32,
+            top,
+            curr_iy: top - 1,
+            row,
+        }
+    }
 }
 
 /// The super-blitter: one pixel row of accumulated coverage (`AlphaRuns` without the runs).
@@ -298,9 +392,10 @@ fn add_whole(acc: &mut [u8], a: usize, z: usize, max_value: u8) {
 
 /// tiny-skia's `walk_edges` (non-zero rule), over `edges` with a head at 0 and a tail at the
 /// end, over the sub-scanlines `start_y..stop_y`; a span still open at the end of a
-/// sub-scanline runs to `right_clip` (the target's right side, supersampled). `false` when
-/// `stop` ended it.
-fn walk(
+/// sub-scanline runs to `right_clip` (the target's right side, supersampled). Without
+/// `BLIT` the edges are only stepped (the rows above a row window). `false` when `stop`
+/// ended it.
+fn walk<const BLIT: bool>(
     edges: &mut [Edge],
     (start_y, stop_y): (u32, u32),
     right_clip: u32,
@@ -324,7 +419,7 @@ fn walk(
             w += i32::from(edges[curr].winding);
             if w == 0 {
                 let width = x.wrapping_sub(left);
-                if width != 0 {
+                if BLIT && width != 0 {
                     rows.blit_h(left, curr_y, width);
                 }
             }
@@ -358,15 +453,19 @@ fn walk(
         }
         if w != 0 {
             let width = right_clip.wrapping_sub(left);
-            if width != 0 {
+            if BLIT && width != 0 {
                 rows.blit_h(left, curr_y, width);
             }
         }
         curr_y += 1;
+        // Before the end too: a walk continued from `stop_y` (a row window's first
+        // sub-scanline) starts from the list the whole walk has there.
+        if edges[curr].first_y == curr_y as i32 {
+            insert_new(curr, curr_y as i32, edges);
+        }
         if curr_y >= stop_y {
             return true;
         }
-        insert_new(curr, curr_y as i32, edges);
     }
 }
 
@@ -459,7 +558,7 @@ mod tests {
     /// `path`'s coverage by [`cover`] as a mask (`None` when refused).
     fn ours(path: &Path, w: u32, h: u32) -> Option<Vec<u8>> {
         let mut out = vec![0u8; (w * h) as usize];
-        let done = cover(path, w, h, &|| false, &mut |y, x, cov| {
+        let done = cover(path, w, h, 0..h, &|| false, &mut |y, x, cov| {
             let a = y * w as usize + x;
             out[a..a + cov.len()].copy_from_slice(cov);
         })?;
@@ -723,6 +822,94 @@ mod tests {
         );
     }
 
+    /// Rows of a window (a painter's band) covered alone, after the list was jumped to the
+    /// window's first sub-scanline or, with ties in x, walked there: byte for byte those
+    /// rows of the whole cover, for random contours, circles, long stroke outlines and
+    /// paths reaching past the target, with the windows' first row anywhere in the path.
+    #[test]
+    fn a_row_window_covers_as_the_whole_walk() {
+        use tiny_skia::Stroke;
+        let (w, h) = (120u32, 90u32);
+        let mut next = xorshift(0x6a09_e667_f3bc_c908);
+        let (mut jumped, mut walked) = (0, 0);
+        for case in 0..1500 {
+            let coord = |max: u32, n: &mut dyn FnMut(u64) -> u64| -> f32 {
+                match case % 3 {
+                    0 => n(max as u64 * 4) as f32 / 4.0 - 4.0, // ties on quarter pixels
+                    _ => n(max as u64 * 1000) as f32 / 1000.0 - 4.0,
+                }
+            };
+            let mut pb = PathBuilder::new();
+            pb.move_to(coord(w + 8, &mut next), coord(h + 8, &mut next));
+            for k in 0..3 + next(12) {
+                let (x, y) = (coord(w + 8, &mut next), coord(h + 8, &mut next));
+                match (case as u64 + k) % 3 {
+                    0 => pb.line_to(x, y),
+                    1 => pb.quad_to(coord(w, &mut next), coord(h, &mut next), x, y),
+                    _ => {
+                        let (c1x, c1y) = (coord(w, &mut next), coord(h, &mut next));
+                        pb.cubic_to(c1x, c1y, coord(w, &mut next), coord(h, &mut next), x, y)
+                    }
+                }
+            }
+            if case % 5 == 4 {
+                pb.push_circle(
+                    coord(w, &mut next),
+                    coord(h, &mut next),
+                    3.0 + coord(30, &mut next),
+                );
+            }
+            if case % 3 == 0 {
+                // Bars sharing a side: two edges at one x on many sub-scanlines.
+                let x = (4 + next(u64::from(w) - 12)) as f32 + next(4) as f32 / 4.0;
+                let (y0, y1) = (
+                    next(u64::from(h) / 2) as f32,
+                    (h / 2 + next(40) as u32) as f32,
+                );
+                pb.push_rect(tiny_skia::Rect::from_ltrb(x - 2.5, y0, x, y1).unwrap());
+                pb.push_rect(tiny_skia::Rect::from_ltrb(x, y0 + 3.25, x + 3.0, y1 + 9.0).unwrap());
+            }
+            let mut path = pb.finish().unwrap();
+            if case % 4 == 1 {
+                let stroke = Stroke {
+                    width: 1.0 + next(12) as f32 / 2.0,
+                    ..Stroke::default()
+                };
+                path = path.stroke(&stroke, 1.0).unwrap();
+            }
+            let Some(whole) = ours(&path, w, h) else {
+                continue;
+            };
+            let b = path.bounds();
+            let top = (b.top().max(0.0) as u32).min(h - 1);
+            let start = top + next(u64::from(h - top)) as u32;
+            let end = (start + 1 + next(u64::from(h - start)) as u32).min(h);
+            let mut band = vec![0u8; (w * h) as usize];
+            let done = cover(&path, w, h, start..end, &|| false, &mut |y, x, cov| {
+                assert!((start..end).contains(&(y as u32)), "case {case}: row {y}");
+                let a = y * w as usize + x;
+                band[a..a + cov.len()].copy_from_slice(cov);
+            });
+            assert_eq!(done, Some(true));
+            let rows = start as usize * w as usize..end as usize * w as usize;
+            assert_same_mask(case, &band[rows.clone()], &whole[rows], w);
+            // Which way the list got to the window.
+            if let Some(mut edges) = linked_edges(&path, None).filter(|e| !e.is_empty()) {
+                if start > top && b.top() >= 0.0 && b.bottom() <= h as f32 {
+                    if jump(&mut edges, (start << SHIFT) as i32) {
+                        jumped += 1;
+                    } else {
+                        walked += 1;
+                    }
+                }
+            }
+        }
+        assert!(
+            jumped > 100 && walked > 20,
+            "{jumped} jumped, {walked} walked"
+        );
+    }
+
     /// Eight bytes at once add as each byte alone, at every byte value, the bytes outside
     /// the run kept.
     #[test]
@@ -754,12 +941,12 @@ mod tests {
         let mut pb = PathBuilder::new();
         pb.push_circle(10.0, 10.0, 12.0);
         let path = pb.finish().unwrap();
-        assert!(cover(&path, 100, 100, &|| false, &mut |_, _, _| {}).is_none());
+        assert!(cover(&path, 100, 100, 0..100, &|| false, &mut |_, _, _| {}).is_none());
         let mut pb = PathBuilder::new();
         pb.push_circle(100.0, 100.0, 90.0);
         let path = pb.finish().unwrap();
         let mut rows = 0;
-        let done = cover(&path, 200, 200, &|| true, &mut |_, _, _| rows += 1);
+        let done = cover(&path, 200, 200, 0..200, &|| true, &mut |_, _, _| rows += 1);
         assert_eq!((done, rows), (Some(false), 0));
     }
 }

@@ -192,10 +192,11 @@ impl Painter<'_> {
         let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
             return;
         };
-        let (pw, ph) = (self.pixmap.width(), self.pixmap.height());
+        let pw = self.pixmap.width();
         let clip = clip.map(|m| m.data());
         let pixels = self.pixmap.data_mut();
-        glyphs::blit(pixels, pw, ph, mask, (gx, gy), color, clip, table);
+        let rows = self.rows.clone();
+        glyphs::blit(pixels, pw, rows, mask, (gx, gy), color, clip, table);
     }
 
     /// The harness's `fillText` (fixtures README, "Sprite text"): cells of the sprite image

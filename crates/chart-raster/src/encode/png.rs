@@ -2,11 +2,10 @@
 //! filtered rows (our deflate, or zlib-rs for `Small`).
 
 use super::{deflate, EncodeError, PngCompression};
+use crate::cores::{second_core, Busy};
 use chart_spec::Bitmap;
 use std::io::Write;
 use std::ops::Range;
-use std::sync::atomic::{AtomicUsize, Ordering};
-use std::sync::OnceLock;
 
 /// Whether every pixel of `data` (whole RGBA pixels) is opaque. Two-pixel words folded with
 /// AND: no branch per pixel, so it vectorises.
@@ -343,25 +342,6 @@ fn in_two(
 /// ~0.5 ms.
 const SPLIT_MIN_PIXELS: usize = 1 << 18;
 
-/// Threads deflating in the process ([`own_deflate`]'s, one or two per encode).
-static DEFLATING: AtomicUsize = AtomicUsize::new(0);
-
-/// One thread counted in [`DEFLATING`] while it lives.
-struct Busy;
-
-impl Busy {
-    /// Counts one more deflating thread until dropped; the count before.
-    fn enter() -> (Busy, usize) {
-        (Busy, DEFLATING.fetch_add(1, Ordering::Relaxed))
-    }
-}
-
-impl Drop for Busy {
-    fn drop(&mut self) {
-        DEFLATING.fetch_sub(1, Ordering::Relaxed);
-    }
-}
-
 /// The first row of the second half, or `None` for an image deflated in one part (fewer
 /// than [`SPLIT_MIN_PIXELS`]). It depends on the pixels alone. The halves hold as many
 /// rows that differ from the row above each (repeated rows cost next to nothing).
@@ -376,39 +356,6 @@ fn split_row(rows: &Rows) -> Option<usize> {
         seen > differing / 2
     });
     mid.filter(|&mid| mid > 0)
-}
-
-/// A second thread for the second half, counted while it lives, when one pays: a machine
-/// with two cores or more, one of them idle, and no other encode of this process
-/// deflating (between two encodes that start together the count cannot tell). A second
-/// thread only pays on an idle core: on a busy machine the halves take turns and the
-/// thread costs CPU (starting it, the rows read from another core's cache: 5–24% more CPU
-/// time for the encode, measured with `perf stat` at a load average of 8 on 2 cores, and
-/// no shorter wall time), which a service under load pays out of its throughput. So the
-/// kernel's count of runnable threads ([`runnable_threads`]) must leave a core free.
-fn second_core() -> Option<Busy> {
-    static CORES: OnceLock<usize> = OnceLock::new();
-    let (busy, before) = Busy::enter();
-    // This encode's own thread is counted in `before`.
-    if before > 1 {
-        return None;
-    }
-    let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
-    // This thread is one of the runnable ones.
-    if cores < 2 || runnable_threads().is_none_or(|n| n >= cores) {
-        return None;
-    }
-    Some(busy)
-}
-
-/// Threads runnable on the machine right now, this one included: the fourth field of
-/// Linux's `/proc/loadavg` ("runnable/total"), the kernel's instant count rather than an
-/// average. `None` elsewhere or when unreadable (then no split). In a container it counts
-/// the host's threads, so it errs towards not splitting.
-fn runnable_threads() -> Option<usize> {
-    let loadavg = std::fs::read_to_string("/proc/loadavg").ok()?;
-    let field = loadavg.split_whitespace().nth(3)?;
-    field.split('/').next()?.parse().ok()
 }
 
 /// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. The
