@@ -33,6 +33,24 @@ const POW10: [f64; 23] = [
 /// The largest significand converted to `f64` exactly: 2^53.
 const EXACT_SIGNIFICAND: u64 = 1 << 53;
 
+/// A decimal whose significand (past 2^53) converted to `f64` and then divided by its power
+/// of ten rounds to another float than the decimal's correctly rounded one.
+const TWICE_ROUNDED: (&str, u64, usize) = ("0.61358952548145421", 61_358_952_548_145_421, 17);
+
+/// Whether serde_json makes a decimal's float as this reader does past 2^53: the significand
+/// converted to `f64` (rounded), then one division, as its `f64_from_parts` does without its
+/// `float_roundtrip` feature. With the feature it rounds correctly, which differs on some
+/// such numbers: checked once on one of them, so that a build with the feature reads them
+/// through serde_json. Numbers of 16 to 19 digits are what JavaScript writes for most
+/// computed values (`0.1 + 0.2` is `0.30000000000000004`).
+fn rounds_as_serde_json() -> bool {
+    static SAME: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *SAME.get_or_init(|| {
+        let (text, significand, fraction) = TWICE_ROUNDED;
+        serde_json::from_str::<f64>(text).ok() == Some(significand as f64 / POW10[fraction])
+    })
+}
+
 /// One open container: where its children start on the shared stacks.
 #[derive(Clone, Copy)]
 enum Open {
@@ -246,10 +264,11 @@ impl Plain<'_> {
         })
     }
 
-    /// A number. Integers, and decimals whose significand and fraction serde_json turns
-    /// into a float by one exact conversion and one correctly rounded division (as its
-    /// `f64_from_parts` does, and as any correct parser must round them) are made here; any
-    /// other number token is read by serde_json.
+    /// A number. Integers, and decimals of at most 19 digits and 22 fraction digits, are
+    /// made here as serde_json makes them (its `f64_from_parts`: the significand converted
+    /// to `f64`, one division by an exact power of ten; up to 2^53 the conversion is exact
+    /// and the result correctly rounded, as any parser gives it, past it only while
+    /// [`rounds_as_serde_json`]); any other number token is read by serde_json.
     fn number(&mut self) -> Option<Value> {
         let start = self.pos;
         let t = self.text;
@@ -284,7 +303,9 @@ impl Plain<'_> {
                 Number::from(-(significand as i64))
             }
         } else {
-            if significand > EXACT_SIGNIFICAND || fraction >= POW10.len() {
+            if fraction >= POW10.len()
+                || (significand > EXACT_SIGNIFICAND && !rounds_as_serde_json())
+            {
                 return self.number_token();
             }
             let f = significand as f64 / POW10[fraction];
@@ -412,6 +433,25 @@ mod tests {
                 Some(t) => assert_eq!(ours, Some(t), "{text}"),
                 None => assert_eq!(ours, None, "{text}"),
             }
+        }
+    }
+
+    #[test]
+    fn decimals_past_two_to_the_53_round_as_serde_json() {
+        let (text, significand, fraction) = TWICE_ROUNDED;
+        let twice = significand as f64 / POW10[fraction];
+        // The example is one where the two roundings differ (else it proves nothing) ...
+        assert_ne!(Some(twice), text.parse::<f64>().ok());
+        // ... and this build's serde_json rounds twice, so such numbers are read here.
+        assert!(rounds_as_serde_json());
+        for text in [
+            text,
+            "0.30000000000000004",
+            "-0.9400000000000001",
+            "1767225600000.0001",
+        ] {
+            let ours = parse_plain(text.as_bytes(), Bound::NONE).map(|v| v.to_string());
+            assert_eq!(ours, Some(serde(text)), "{text}");
         }
     }
 
