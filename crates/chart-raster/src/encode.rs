@@ -51,7 +51,7 @@ pub enum PngCompression {
     #[default]
     Default,
     /// zlib level 6 (lazy matching, zlib-rs): between 8% under and 3% over `Default`'s bytes
-    /// on the benchmark's charts (2.5% under in all), at 2.5–5.3× its instructions.
+    /// on the benchmark's charts (2.5% under in all), at 2.7–5.7× its instructions.
     Small,
 }
 

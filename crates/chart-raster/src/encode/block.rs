@@ -144,19 +144,32 @@ impl Block {
 
     #[inline(always)]
     pub(super) fn literal(&mut self, byte: u8) {
-        self.symbols[self.len] = u32::from(byte);
-        self.len += 1;
-        self.lit_freq[usize::from(byte)] += 1;
+        let mut g = self.gather();
+        g.literal(byte);
+        g.done();
     }
 
     /// A match of `len` (3..=258) bytes at `dist` (1..=32768).
     #[inline(always)]
     pub(super) fn matched(&mut self, len: usize, dist: usize) {
-        let (s, ds) = match_symbol(len, dist);
-        self.symbols[self.len] = s;
-        self.len += 1;
-        self.lit_freq[257 + usize::from(LENGTH_SYMBOL[len - 3])] += 1;
-        self.dist_freq[ds] += 1;
+        let mut g = self.gather();
+        g.matched(len, dist);
+        g.done();
+    }
+
+    /// The block borrowed for a loop that adds literals and matches, its count of symbols
+    /// in a local until [`Gather::done`] (the loop over a literal-heavy image keeps it in
+    /// a register instead of storing it at every literal).
+    #[inline(always)]
+    pub(super) fn gather(&mut self) -> Gather<'_> {
+        Gather {
+            len: self.len,
+            limit: BLOCK_SYMBOLS - self.runs.min(BLOCK_SYMBOLS),
+            symbols: &mut self.symbols[..],
+            lit_freq: &mut self.lit_freq,
+            dist_freq: &mut self.dist_freq,
+            block_len: &mut self.len,
+        }
     }
 
     /// `n` (at least 1) matches of 258 bytes at distance 1, as one symbol.
@@ -201,20 +214,20 @@ impl Block {
         };
         let lit_codes = canonical_codes(&lit_len);
         let dist_codes = canonical_codes(&dist_len);
-        // Per block, each literal's code and each length's code with its extra bits, as
-        // `bits | count << 24` (at most 15 + 5 bits), indexed by a stored symbol's low 9
-        // bits; each distance symbol's code, its length and its length with the extra
-        // bits, as `code | length << 16 | total << 24`: one look-up each.
-        let packed = |bits: u64, count: u8| bits as u32 | u32::from(count) << 24;
+        // Per block, each literal's code and each length's code with its extra bits (at
+        // most 15 + 5 bits) and their bit counts, indexed by a stored symbol's low 9 bits;
+        // each distance symbol's code, its length and its length with the extra bits, as
+        // `code | length << 16 | total << 24`: one look-up each.
         let mut codes = [0u32; 512];
-        for (b, c) in codes[..256].iter_mut().enumerate() {
-            *c = packed(u64::from(lit_codes[b]), lit_len[b]);
+        let mut counts = [0u8; 512];
+        for (b, (c, n)) in codes[..256].iter_mut().zip(&mut counts[..256]).enumerate() {
+            (*c, *n) = (u32::from(lit_codes[b]), lit_len[b]);
         }
-        for (l, c) in codes[256..].iter_mut().enumerate() {
+        for (l, (c, n)) in codes[256..].iter_mut().zip(&mut counts[256..]).enumerate() {
             let ls = usize::from(LENGTH_SYMBOL[l]);
-            let (code, n) = (lit_codes[257 + ls], lit_len[257 + ls]);
-            let extra = (l + 3 - usize::from(LENGTH_BASE[ls])) as u64;
-            *c = packed(u64::from(code) | extra << n, n + LENGTH_EXTRA[ls]);
+            let (code, len) = (lit_codes[257 + ls], lit_len[257 + ls]);
+            let extra = (l + 3 - usize::from(LENGTH_BASE[ls])) as u32;
+            (*c, *n) = (u32::from(code) | extra << len, len + LENGTH_EXTRA[ls]);
         }
         let dists: [u32; DIST_CODES] = std::array::from_fn(|s| {
             u32::from(dist_codes[s])
@@ -232,8 +245,8 @@ impl Block {
             .sum();
         let mut w = out.words(((dynamic.min(fixed) + extra) / 8) as usize + 8);
         for &s in &self.symbols[..self.len] {
-            let c = codes[(s & 511) as usize];
-            w.put(u64::from(c & 0xFF_FFFF), c >> 24);
+            let (c, c_len) = (codes[(s & 511) as usize], counts[(s & 511) as usize]);
+            w.put(u64::from(c), u32::from(c_len));
             if s & 256 == 0 {
                 continue;
             }
@@ -248,8 +261,8 @@ impl Block {
             // bits each, the first length already written.
             let n = (s & !RUN) >> DIST_SHIFT;
             let d = dists[0];
-            let one = u64::from(c & 0xFF_FFFF) | u64::from(d & 0xFFFF) << (c >> 24);
-            let count = (c >> 24) + (d >> 24);
+            let one = u64::from(c) | u64::from(d & 0xFFFF) << c_len;
+            let count = u32::from(c_len) + (d >> 24);
             w.put(u64::from(d & 0xFFFF), d >> 24);
             for _ in 1..n {
                 w.put(one, count);
@@ -264,6 +277,49 @@ impl Block {
         self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
         self.dist_freq = [0; DIST_CODES];
+    }
+}
+
+/// A [`Block`] being filled by a loop ([`Block::gather`]).
+pub(super) struct Gather<'a> {
+    len: usize,
+    /// `len` at which the block is full.
+    limit: usize,
+    symbols: &'a mut [u32],
+    lit_freq: &'a mut [u32; LITLEN_CODES],
+    dist_freq: &'a mut [u32; DIST_CODES],
+    block_len: &'a mut usize,
+}
+
+impl Gather<'_> {
+    /// [`Block::full`].
+    #[inline(always)]
+    pub(super) fn full(&self) -> bool {
+        self.len >= self.limit
+    }
+
+    /// A literal byte.
+    #[inline(always)]
+    pub(super) fn literal(&mut self, byte: u8) {
+        self.symbols[self.len] = u32::from(byte);
+        self.len += 1;
+        self.lit_freq[usize::from(byte)] += 1;
+    }
+
+    /// A match of `len` (3..=258) bytes at `dist` (1..=32768).
+    #[inline(always)]
+    pub(super) fn matched(&mut self, len: usize, dist: usize) {
+        let (s, ds) = match_symbol(len, dist);
+        self.symbols[self.len] = s;
+        self.len += 1;
+        self.lit_freq[257 + usize::from(LENGTH_SYMBOL[len - 3])] += 1;
+        self.dist_freq[ds] += 1;
+    }
+
+    /// Hands the count of symbols back.
+    #[inline(always)]
+    pub(super) fn done(self) {
+        *self.block_len = self.len;
     }
 }
 

@@ -341,8 +341,13 @@ impl Deflater {
         // Cut at what the loop reads (words up to `SLACK` bytes past the input's end), so
         // that the compiler drops the bound checks of reads below `stop`.
         let buf: &[u8] = &buf[..end + SLACK];
+        // The last position with 4 bytes of input (`end - 3`), said against the slice's
+        // length, so that the reads of positions below it need no bound check.
+        let last = buf.len().saturating_sub(SLACK + 3);
+        let stop = stop.min(last);
         let base = *base;
         let mut p = *pos;
+        let mut block = block.gather();
         while p < stop && !block.full() {
             let word = read_u32(buf, p);
             if word == 0 {
@@ -352,7 +357,7 @@ impl Deflater {
             if len >= 4 {
                 block.matched(len, dist);
                 if len <= INSIDE {
-                    for q in p + 1..(p + len).min(end - 3) {
+                    for q in p + 1..(p + len).min(last) {
                         chains.insert(base.wrapping_add(q as u32), read_u32(buf, q));
                     }
                 }
@@ -362,6 +367,7 @@ impl Deflater {
                 p += 1;
             }
         }
+        block.done();
         p
     }
 
@@ -441,7 +447,7 @@ fn longest_match(
 
 /// [`longest_match`] from the first candidate whose 4 bytes agree, `dist` back from `p`
 /// (stream offset `here`), with `tries` positions of the chain left (this one included).
-#[inline(never)]
+#[inline(always)]
 fn longest_from(
     buf: &[u8],
     chains: &Chains,
