@@ -28,8 +28,10 @@ const NEARLY_ZERO: f32 = 1.0 / 4096.0;
 /// Depth limits of a piece's subdivision before and after its tangents met (Skia's cubic
 /// limits: three times the deepest seen in practice).
 const DEPTH_LIMITS: [i32; 2] = [5 * 3, 26 * 3];
-/// Parameters remembered per quarter; a circle's deepest split needs a handful.
-const MAX_MEMO: usize = 24;
+/// Parameters remembered per quarter: a point marker's quarter is fitted at five (0, 1/4,
+/// 1/2, 3/4, 1); a larger circle's further ones are worked out again (the memo is only a
+/// cache), and a smaller memo is less to clear for every quarter of every marker.
+const MAX_MEMO: usize = 8;
 
 #[derive(Clone, Copy, Default, PartialEq)]
 struct V {
