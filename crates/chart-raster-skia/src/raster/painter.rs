@@ -7,7 +7,7 @@ use super::convert::{
     paint, stroke_style, stroked_segment_rect, ts, Unskewed,
 };
 use super::{clip::ClipStack, dash, glyphs::GlyphCache, guard, hairline, pool::Pool, rect};
-use crate::scene::{Item, Paint, Path, Stroke, Transform};
+use crate::scene::{Item, Paint, Path, PathCmd, Stroke, Transform};
 use crate::text::TextEngine;
 
 /// Allocations that one item hands on to the next: a scatter chart draws thousands of small
@@ -228,6 +228,9 @@ impl Painter<'_> {
         let stroke = &guard::stroke(stroke, path, t);
         let reach = guard::stroke_reach(stroke, t);
         let path = &*guard::path(path, t, self.canvas(), reach, false);
+        if self.ring_from_scene(path, p, stroke, t) {
+            return;
+        }
         let Some(tp) = self.buffers.build(path) else {
             return;
         };
@@ -284,10 +287,15 @@ impl Painter<'_> {
         // A marker's border outline is written in device space at once, as a fill's path is.
         let device = in_device_space(p, t);
         let map = device.unwrap_or_default();
-        let (outline, t) = match self.buffers.rings.outline(src, &st, res_scale, into, map) {
-            Some(outline) => (outline, device.map_or(t, |_| Transform::IDENTITY)),
-            None => (self.buffers.stroker.stroke(src, &st, res_scale), t),
-        };
+        let (outline, t) =
+            match self
+                .buffers
+                .rings
+                .outline(src.segments(), &st, res_scale, into, map)
+            {
+                Some(outline) => (outline, device.map_or(t, |_| Transform::IDENTITY)),
+                None => (self.buffers.stroker.stroke(src, &st, res_scale), t),
+            };
         self.buffers.keep(tp);
         let Some(outline) = outline else {
             return;
@@ -299,6 +307,52 @@ impl Painter<'_> {
         // border) is a ring, a solid one is covered by our supersampler (a huge one in bands
         // that a cancel can stop between).
         self.fill_path(outline, p, t);
+    }
+
+    /// A point marker's border (a solid, undashed, thick stroke of a closed run of cubics
+    /// under a transform without skew) outlined by `ring_outline.rs` straight from the
+    /// scene path, as [`Painter::stroke`] would outline it from the tiny-skia path built
+    /// from it: the path the outliner accepts (a move, an optional line, cubics, one close)
+    /// is one that `PathBuilder` builds unchanged, and every test `stroke` makes before
+    /// outlining passes for it (visible paint, not one straight segment, no dash, not a
+    /// hairline). `false` when the stroke is to go the general way; what it would draw
+    /// then is what is drawn here (a scatter chart's 10,000 borders no longer build a
+    /// source path each).
+    fn ring_from_scene(&mut self, path: &Path, p: &Paint, stroke: &Stroke, t: Transform) -> bool {
+        let Some(map) = in_device_space(p, t) else {
+            return false;
+        };
+        if p.is_invisible() || is_hairline(stroke.width, t) || self.cancelled() {
+            return false;
+        }
+        let st = stroke_style(stroke);
+        let res_scale = tiny_skia::PathStroker::compute_resolution_scale(&ts(t));
+        let into = self.buffers.builders.pop().unwrap_or_default();
+        let segments = path.cmds.iter().map(|cmd| {
+            let p = |x: f32, y: f32| tiny_skia::Point::from_xy(x, y);
+            match *cmd {
+                PathCmd::MoveTo(x, y) => tiny_skia::PathSegment::MoveTo(p(x, y)),
+                PathCmd::LineTo(x, y) => tiny_skia::PathSegment::LineTo(p(x, y)),
+                PathCmd::QuadTo(a, b, x, y) => tiny_skia::PathSegment::QuadTo(p(a, b), p(x, y)),
+                PathCmd::CubicTo(a, b, c, d, x, y) => {
+                    tiny_skia::PathSegment::CubicTo(p(a, b), p(c, d), p(x, y))
+                }
+                PathCmd::Close => tiny_skia::PathSegment::Close,
+            }
+        });
+        let Some(outline) = self
+            .buffers
+            .rings
+            .outline(segments, &st, res_scale, into, map)
+        else {
+            return false;
+        };
+        if let Some(outline) = outline {
+            if !self.cancelled() {
+                self.fill_path(outline, p, Transform::IDENTITY);
+            }
+        }
+        true
     }
 
     pub(super) fn push_clip(&mut self, path: &Path, transform: Transform) {

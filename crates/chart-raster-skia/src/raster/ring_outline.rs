@@ -264,14 +264,15 @@ pub(super) struct RingOutliner {
 }
 
 impl RingOutliner {
-    /// The outline of `path` stroked with `stroke` at `res_scale`, its points mapped by
-    /// `map`, written into `out` (an empty builder): `Some(outline)` bit for bit as
-    /// `PathStroker::stroke` returns it and `Path::transform` maps it, or `None` when this
-    /// path or style is not one reproduced here. Mapped as it is written, the outline is
+    /// The outline of the path of `segments` (a tiny-skia path's, or a scene path's read
+    /// as the same segments, see `painter.rs`) stroked with `stroke` at `res_scale`, its
+    /// points mapped by `map`, written into `out` (an empty builder): `Some(outline)` bit
+    /// for bit as `PathStroker::stroke` returns it and `Path::transform` maps it, or `None`
+    /// when this path or style is not one reproduced here. Mapped as it is written, the outline is
     /// not walked again to be mapped and have its bounds found a second time.
     pub(super) fn outline(
         &mut self,
-        path: &Path,
+        path: impl Iterator<Item = PathSegment>,
         stroke: &Stroke,
         res_scale: f32,
         out: PathBuilder,
@@ -302,11 +303,10 @@ impl RingOutliner {
 
     fn stroke_ring(
         &mut self,
-        path: &Path,
+        mut segments: impl Iterator<Item = PathSegment>,
         res_scale: f32,
         mut out: PathBuilder,
     ) -> Result<Option<Path>, Refused> {
-        let mut segments = path.segments();
         let Some(PathSegment::MoveTo(start)) = segments.next() else {
             return Err(Refused);
         };
@@ -754,7 +754,8 @@ mod tests {
             let expected = theirs
                 .stroke(&path, &stroke, res_scale)
                 .and_then(|e| e.transform(t));
-            let Some(actual) = ours.outline(&path, &stroke, res_scale, PathBuilder::new(), map)
+            let Some(actual) =
+                ours.outline(path.segments(), &stroke, res_scale, PathBuilder::new(), map)
             else {
                 continue;
             };
@@ -791,7 +792,7 @@ mod tests {
         };
         assert!(ours
             .outline(
-                &circle,
+                circle.segments(),
                 &stroke,
                 1.0,
                 PathBuilder::new(),
@@ -822,7 +823,7 @@ mod tests {
         ] {
             assert!(
                 ours.outline(
-                    &circle,
+                    circle.segments(),
                     &style,
                     1.0,
                     PathBuilder::new(),
@@ -838,13 +839,25 @@ mod tests {
         pie.close();
         let pie = build_path(&pie).unwrap();
         assert!(ours
-            .outline(&pie, &stroke, 1.0, PathBuilder::new(), Unskewed::default())
+            .outline(
+                pie.segments(),
+                &stroke,
+                1.0,
+                PathBuilder::new(),
+                Unskewed::default()
+            )
             .is_none());
         let mut open = ScenePath::new();
         open.arc(100.0, 80.0, 20.0, 0.0, 6.0, false);
         let open = build_path(&open).unwrap();
         assert!(ours
-            .outline(&open, &stroke, 1.0, PathBuilder::new(), Unskewed::default())
+            .outline(
+                open.segments(),
+                &stroke,
+                1.0,
+                PathBuilder::new(),
+                Unskewed::default()
+            )
             .is_none());
     }
 }
