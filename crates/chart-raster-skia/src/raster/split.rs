@@ -14,101 +14,236 @@
 
 use super::overdraw::painted_box;
 use super::shadow::item_bounds;
-use crate::scene::{Item, Scene, TextItem, Transform};
+use crate::scene::{Item, Path, PathCmd, Scene, TextItem, Transform};
 
 /// The first row of the bottom band of a `height`-row bitmap, where the two painters' work
 /// is about even, or `None` when the scene is not worth two threads. It depends on the
 /// scene alone: the rows a painter writes never depend on timing.
 ///
-/// Each fill and stroke weighs on the rows of its device bounds, as much per row as its
-/// bounds are wide plus a constant for the edges a row crosses; solid rectangles (a store
-/// per row) and text (small, from cached masks) are left out (`overdraw::painted_box`).
+/// The work of a row is guessed from the items' geometry (`RowWork`): a stroke weighs on
+/// the rows each of its segments crosses (the edges it adds to the walk and the stroke's
+/// width), a fill as wide as its outline is on each row plus its edges there, text from
+/// its anchor and size; solid rectangles (a store per row) are left out.
 pub(super) fn split_row(scene: &Scene, base: Transform, width: u32, height: u32) -> Option<u32> {
-    /// A row's cost of walking a path's edges, in pixels blended.
-    const EDGE_PIXELS: f64 = 32.0;
     /// Fewer rows and the second thread costs more than it saves (a thread costs about
     /// 30 µs to start and join).
     const MIN_ROWS: u32 = 256;
+    /// The top band's thread also copies the bottom band's rows in at the end: it takes a
+    /// little less of the drawing.
+    const TOP_SHARE: f64 = 0.48;
     if height < MIN_ROWS || width == 0 {
         return None;
     }
-    let (w, h) = (f64::from(width), height as usize);
-    // Differences of the per-row weight: row y weighs the sum of `per_row[..=y]`.
-    let mut per_row = vec![0.0f64; h + 1];
+    let mut work = RowWork::new(height as usize);
     for item in &scene.items {
-        let weight = match item {
-            Item::Text(text) => text_weighed(text, base, height),
-            _ => weighed(item, base, w, height),
-        };
-        let Some((rows, wide)) = weight else {
-            continue;
-        };
-        per_row[rows.start] += wide + EDGE_PIXELS;
-        per_row[rows.end] -= wide + EDGE_PIXELS;
+        work.add_item(item, base, f64::from(width));
     }
-    let mut row_weight = 0.0;
-    let weights: Vec<f64> = per_row[..h]
-        .iter()
-        .map(|d| {
-            row_weight += d;
-            row_weight.max(0.0)
-        })
-        .collect();
-    let total: f64 = weights.iter().sum();
-    if total <= 0.0 || !total.is_finite() {
-        return Some(height / 2);
-    }
-    // The top band's thread also copies the bottom band's rows in at the end: it takes a
-    // little less of the drawing.
-    const TOP_SHARE: f64 = 0.48;
-    let mut seen = 0.0;
-    let s = weights.iter().position(|v| {
-        seen += v;
-        seen >= total * TOP_SHARE
-    })?;
+    let rows = work.rows();
+    let total: f64 = rows.iter().sum();
+    let s = if total > 0.0 && total.is_finite() {
+        let mut seen = 0.0;
+        rows.iter()
+            .position(|v| {
+                seen += v;
+                seen >= total * TOP_SHARE
+            })
+            .map_or(height / 2, |s| s as u32 + 1)
+    } else {
+        height / 2
+    };
     // At least a few rows each: a band of none would leave a thread idle.
-    let s = (s as u32 + 1).clamp(MIN_ROWS / 4, height - MIN_ROWS / 4);
-    Some(s)
+    Some(s.clamp(MIN_ROWS / 4, height - MIN_ROWS / 4))
 }
 
-/// The rows (within the bitmap) and width in device pixels that `item` weighs on.
-fn weighed(
-    item: &Item,
-    base: Transform,
-    width: f64,
-    height: u32,
-) -> Option<(std::ops::Range<usize>, f64)> {
-    let [x0, y0, x1, y1] = painted_box(item, base, width, f64::from(height))?;
-    Some((
-        y0 as usize..(y1.ceil() as usize).min(height as usize),
-        x1 - x0,
-    ))
+/// The guessed work of each pixel row, as differences: row `y` does
+/// `constant[..=y].sum() + slope[..=y].sum() · y` (in pixels blended).
+struct RowWork {
+    constant: Vec<f64>,
+    slope: Vec<f64>,
 }
 
-/// The rows and width a line of text weighs on, guessed from its anchor and font size
-/// (a glyph about 0.6 em wide, the line within an em of the anchor): the weight only
-/// balances the threads, the pixels do not depend on it.
-fn text_weighed(
-    text: &TextItem,
-    base: Transform,
-    height: u32,
-) -> Option<(std::ops::Range<usize>, f64)> {
-    let t = base.then(text.transform);
-    let (_, y) = t.apply(text.x, text.y);
-    let em = f64::from(text.font.size * super::guard::max_scale(t));
-    let (y, em) = (f64::from(y), if em.is_finite() { em } else { 0.0 });
-    if !y.is_finite() {
-        return None;
+impl RowWork {
+    /// A row's cost of one edge of the walk, in pixels blended.
+    const EDGE: f64 = 16.0;
+
+    fn new(height: usize) -> Self {
+        Self {
+            constant: vec![0.0; height + 1],
+            slope: vec![0.0; height + 1],
+        }
     }
-    let (top, bottom) = ((y - em).max(0.0), (y + em).min(f64::from(height)));
-    if top >= bottom {
-        return None;
+
+    /// Adds `c + s·y` to every row `y` of `[y0, y1)` within the bitmap.
+    fn add(&mut self, (y0, y1): (f64, f64), c: f64, s: f64) {
+        let h = (self.constant.len() - 1) as f64;
+        let (r0, r1) = (y0.max(0.0).floor(), y1.min(h).ceil());
+        if !(r0 < r1 && c.is_finite() && s.is_finite()) {
+            return;
+        }
+        let (r0, r1) = (r0 as usize, r1 as usize);
+        self.constant[r0] += c;
+        self.constant[r1] -= c;
+        self.slope[r0] += s;
+        self.slope[r1] -= s;
     }
-    let wide = text.text.chars().count() as f64 * 0.6 * em;
-    Some((
-        top as usize..(bottom.ceil() as usize).min(height as usize),
-        wide,
-    ))
+
+    /// Each row's work (none below 0: a self-crossing fill's widths may cancel).
+    fn rows(&self) -> Vec<f64> {
+        let (mut c, mut s) = (0.0, 0.0);
+        let n = self.constant.len() - 1;
+        (0..n)
+            .map(|y| {
+                c += self.constant[y];
+                s += self.slope[y];
+                (c + s * (y as f64 + 0.5)).max(0.0)
+            })
+            .collect()
+    }
+
+    fn add_item(&mut self, item: &Item, base: Transform, width: f64) {
+        let item = match item {
+            Item::Shadowed { item, .. } => &**item,
+            other => other,
+        };
+        match item {
+            Item::Fill {
+                path, transform, ..
+            } => {
+                let t = base.then(*transform);
+                if painted_box(item, base, width, (self.constant.len() - 1) as f64).is_some() {
+                    self.add_fill(path, t);
+                }
+            }
+            Item::Stroke {
+                path,
+                transform,
+                stroke,
+                ..
+            } => {
+                let t = base.then(*transform);
+                if painted_box(item, base, width, (self.constant.len() - 1) as f64).is_some() {
+                    let half = f64::from(stroke.width.abs() * 0.5 * super::guard::max_scale(t));
+                    self.add_stroke(path, t, half + 1.0);
+                }
+            }
+            Item::Text(text) => self.add_text(text, base),
+            _ => {}
+        }
+    }
+
+    /// A stroke: each segment weighs on the rows its points span (grown by `pad`), with two
+    /// edges and the stroke's width on each, and its length across them.
+    fn add_stroke(&mut self, path: &Path, t: Transform, pad: f64) {
+        let mut segment = |hull: [f64; 4]| {
+            let (top, bottom) = (hull[1] - pad, hull[3] + pad);
+            let across = (hull[2] - hull[0]) / (bottom - top).max(1.0);
+            self.add((top, bottom), 2.0 * Self::EDGE + 2.0 * pad + across, 0.0);
+        };
+        let (mut start, mut current) = (None, None);
+        for cmd in &path.cmds {
+            let end = match *cmd {
+                PathCmd::MoveTo(x, y) => {
+                    start = device(t, x, y);
+                    current = start;
+                    continue;
+                }
+                PathCmd::Close => start,
+                _ => cmd_end(cmd).and_then(|(x, y)| device(t, x, y)),
+            };
+            if let (Some(a), Some(b)) = (current, end) {
+                let mut hull = [
+                    a[0].min(b[0]),
+                    a[1].min(b[1]),
+                    a[0].max(b[0]),
+                    a[1].max(b[1]),
+                ];
+                cmd.for_each_point(|x, y| {
+                    if let Some([x, y]) = device(t, x, y) {
+                        hull = [
+                            hull[0].min(x),
+                            hull[1].min(y),
+                            hull[2].max(x),
+                            hull[3].max(y),
+                        ];
+                    }
+                });
+                segment(hull);
+            }
+            current = end;
+        }
+    }
+
+    /// A fill: on each row, the width its contours' chords enclose (the signed sum of the
+    /// crossing chords' x, each contour oriented by its area) and an edge per chord.
+    fn add_fill(&mut self, path: &Path, t: Transform) {
+        let mut contour: Vec<[f64; 2]> = Vec::new();
+        for cmd in &path.cmds {
+            match *cmd {
+                PathCmd::MoveTo(x, y) => {
+                    self.add_polygon(&contour);
+                    contour.clear();
+                    contour.extend(device(t, x, y));
+                }
+                PathCmd::Close => {
+                    self.add_polygon(&contour);
+                    // A segment after a close starts from the contour's first point.
+                    contour.truncate(1);
+                }
+                _ => contour.extend(cmd_end(cmd).and_then(|(x, y)| device(t, x, y))),
+            }
+        }
+        self.add_polygon(&contour);
+    }
+
+    /// A closed polygon's rows: its width on each and an edge per side.
+    fn add_polygon(&mut self, points: &[[f64; 2]]) {
+        if points.len() < 3 {
+            return;
+        }
+        let sides = || points.iter().zip(points.iter().cycle().skip(1));
+        let area: f64 = sides().map(|(a, b)| a[0] * b[1] - b[0] * a[1]).sum();
+        let o = if area < 0.0 { -1.0 } else { 1.0 };
+        for (&[x0, y0], &[x1, y1]) in sides() {
+            if y0 == y1 {
+                continue;
+            }
+            // x on the side at row y is `x0 + (y - y0)·k`; downward sides count as right.
+            let dir = if y1 > y0 { o } else { -o };
+            let k = (x1 - x0) / (y1 - y0);
+            let rows = (y0.min(y1), y0.max(y1));
+            self.add(rows, dir * (x0 - y0 * k) + Self::EDGE, dir * k);
+        }
+    }
+
+    /// A line of text, guessed from its anchor and font size (a glyph about 0.6 em wide,
+    /// the line within an em of the anchor).
+    fn add_text(&mut self, text: &TextItem, base: Transform) {
+        let t = base.then(text.transform);
+        let (_, y) = t.apply(text.x, text.y);
+        let em = f64::from(text.font.size * super::guard::max_scale(t));
+        if !(em.is_finite() && y.is_finite()) {
+            return;
+        }
+        let y = f64::from(y);
+        let wide = text.text.chars().count() as f64 * 0.6 * em;
+        self.add((y - em, y + em), wide, 0.0);
+    }
+}
+
+/// `(x, y)` mapped by `t`, when finite.
+fn device(t: Transform, x: f32, y: f32) -> Option<[f64; 2]> {
+    let (x, y) = t.apply(x, y);
+    (x.is_finite() && y.is_finite()).then(|| [f64::from(x), f64::from(y)])
+}
+
+/// Where a drawing command ends (`None` for a move or a close).
+fn cmd_end(cmd: &PathCmd) -> Option<(f32, f32)> {
+    match *cmd {
+        PathCmd::LineTo(x, y)
+        | PathCmd::QuadTo(_, _, x, y)
+        | PathCmd::CubicTo(_, _, _, _, x, y) => Some((x, y)),
+        PathCmd::MoveTo(..) | PathCmd::Close => None,
+    }
 }
 
 /// Whether `item` (under the device transform `base`) certainly draws nothing on the pixel
@@ -305,6 +440,58 @@ mod tests {
             },
             items,
         }
+    }
+
+    /// The split row follows where the work is: below the middle for a triangle standing
+    /// on its base, above it for a zigzag line in the top third (its bounds alone would say
+    /// the same for both), and the middle for nothing to draw.
+    #[test]
+    fn the_split_row_halves_the_guessed_work() {
+        let base = Transform {
+            a: 2.0,
+            d: 2.0,
+            ..Transform::IDENTITY
+        };
+        let scene = |items: Vec<Item>| Scene {
+            width: 400.0,
+            height: 300.0,
+            device_pixel_ratio: 2.0,
+            background: Rgba::WHITE,
+            items,
+        };
+        let mut triangle = Path::new();
+        triangle.move_to(200.0, 0.0);
+        triangle.line_to(400.0, 300.0);
+        triangle.line_to(0.0, 300.0);
+        triangle.close();
+        let fill = Item::Fill {
+            path: triangle,
+            paint: Paint::Solid(Rgba::BLACK),
+            transform: Transform::IDENTITY,
+        };
+        let s = super::split_row(&scene(vec![fill]), base, 800, 600).unwrap();
+        // Half the triangle's area lies below 1 - 1/√2 of its height from its base.
+        assert!((400..460).contains(&s), "{s}");
+        let mut zigzag = Path::new();
+        zigzag.move_to(0.0, 0.0);
+        for i in 1..40 {
+            zigzag.line_to(i as f32 * 10.0, if i % 2 == 1 { 100.0 } else { 0.0 });
+        }
+        zigzag.move_to(0.0, 299.0);
+        zigzag.line_to(400.0, 299.0);
+        let stroke = Item::Stroke {
+            path: zigzag,
+            paint: Paint::Solid(Rgba::BLACK),
+            stroke: Stroke::default(),
+            transform: Transform::IDENTITY,
+        };
+        let s = super::split_row(&scene(vec![stroke]), base, 800, 600).unwrap();
+        assert!(s < 200, "{s}");
+        assert_eq!(
+            super::split_row(&scene(Vec::new()), base, 800, 600),
+            Some(300)
+        );
+        assert_eq!(super::split_row(&scene(Vec::new()), base, 800, 200), None);
     }
 
     /// Random scenes drawn by two painters split at rows across the bitmap (the top, the

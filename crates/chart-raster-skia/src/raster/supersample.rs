@@ -95,19 +95,26 @@ pub(super) fn cover(
         (to << SHIFT) as u32,
     );
     // A window starting below the path's top: the list as the walk would have it there.
-    if from > first && !jump(&mut edges, from as i32) {
-        // Equal x among the edges: walked to the window, without blitting.
+    let done = if from == first || jump(&mut edges, from as i32) {
+        let mut blitter = Rows::new(left, right, top, row);
+        let done = walk(&mut edges, (from, to), width << SHIFT, &mut blitter, stop);
+        blitter.flush();
+        done
+    } else {
+        // Equal x among the edges (rare): the whole walk down to the window's end, the
+        // rows above the window left out.
         edges = linked_edges(path, clip)?;
-        let right_clip = width << SHIFT;
-        let mut none = |_: usize, _: usize, _: &mut [u8]| {};
-        let mut blitter = Rows::new(left, right, top, &mut none);
-        if !walk::<false>(&mut edges, (first, from), right_clip, &mut blitter, stop) {
-            return Some(false);
-        }
-    }
-    let mut blitter = Rows::new(left, right, top, row);
-    let done = walk::<true>(&mut edges, (from, to), width << SHIFT, &mut blitter, stop);
-    blitter.flush();
+        let start = window.start as usize;
+        let mut below = |y: usize, x: usize, cov: &mut [u8]| {
+            if y >= start {
+                row(y, x, cov);
+            }
+        };
+        let mut blitter = Rows::new(left, right, top, &mut below);
+        let done = walk(&mut edges, (first, to), width << SHIFT, &mut blitter, stop);
+        blitter.flush();
+        done
+    };
     Some(done)
 }
 
@@ -117,7 +124,7 @@ pub(super) fn cover(
 /// the same `x`), a curve goes through its pieces. The walk keeps the live edges sorted by
 /// `x`, and only the order among equal `x` depends on its history (which edge came first,
 /// see [`backward_insert`] and [`insert_new`]): when two live edges share an `x`, `false`,
-/// with the edges left part-way (the caller builds them again and walks to `y`).
+/// with the edges left part-way (the caller builds them again and walks from the top).
 fn jump(edges: &mut [Edge], y: i32) -> bool {
     let tail = edges.len() - 1;
     let mut live: Vec<(i32, u32)> = Vec::new();
@@ -392,10 +399,9 @@ fn add_whole(acc: &mut [u8], a: usize, z: usize, max_value: u8) {
 
 /// tiny-skia's `walk_edges` (non-zero rule), over `edges` with a head at 0 and a tail at the
 /// end, over the sub-scanlines `start_y..stop_y`; a span still open at the end of a
-/// sub-scanline runs to `right_clip` (the target's right side, supersampled). Without
-/// `BLIT` the edges are only stepped (the rows above a row window). `false` when `stop`
-/// ended it.
-fn walk<const BLIT: bool>(
+/// sub-scanline runs to `right_clip` (the target's right side, supersampled). `false` when
+/// `stop` ended it.
+fn walk(
     edges: &mut [Edge],
     (start_y, stop_y): (u32, u32),
     right_clip: u32,
@@ -419,7 +425,7 @@ fn walk<const BLIT: bool>(
             w += i32::from(edges[curr].winding);
             if w == 0 {
                 let width = x.wrapping_sub(left);
-                if BLIT && width != 0 {
+                if width != 0 {
                     rows.blit_h(left, curr_y, width);
                 }
             }
@@ -453,19 +459,15 @@ fn walk<const BLIT: bool>(
         }
         if w != 0 {
             let width = right_clip.wrapping_sub(left);
-            if BLIT && width != 0 {
+            if width != 0 {
                 rows.blit_h(left, curr_y, width);
             }
         }
         curr_y += 1;
-        // Before the end too: a walk continued from `stop_y` (a row window's first
-        // sub-scanline) starts from the list the whole walk has there.
-        if edges[curr].first_y == curr_y as i32 {
-            insert_new(curr, curr_y as i32, edges);
-        }
         if curr_y >= stop_y {
             return true;
         }
+        insert_new(curr, curr_y as i32, edges);
     }
 }
 
