@@ -24,22 +24,33 @@ pub struct Scene {
     pub items: Vec<Item>,
 }
 
+impl Scene {
+    /// The bytes its display list holds: the list's buffer and what its items hold
+    /// ([`Item::footprint`]), what `MAX_SCENE_ITEMS` bounds.
+    pub fn bytes(&self) -> usize {
+        let owned: usize = self.items.iter().map(Item::footprint).sum();
+        owned + (self.items.capacity() - self.items.len()) * ITEM_SLOT
+    }
+}
+
 /// The display list while a chart is drawn: the one place items are added, so the
 /// `MAX_SCENE_ITEMS` budget and the render's [`Cancel`] are kept here. Past the budget, or
 /// once the render is cancelled, pushes are refused and [`ItemList::stopped`] tells the
 /// drawing loops to end.
 ///
-/// A path counts one item more per [`ItemList::CMDS_PER_ITEM`] of its commands: an item
-/// is one path of any length, so the budget alone did not bound the scene's memory (a
-/// radar of 100,000 labels with 1,000 ticks built 1,000 grid polygons of 100,000 points,
-/// 1.8 GB, before its overdraw was refused). Charts' paths are short (a point's circle is
-/// 6 commands, one item), and a line of 99,000 points counts 12,376.
+/// The budget bounds the list's memory: `MAX_SCENE_ITEMS` × [`ItemList::BYTES_PER_ITEM`]
+/// bytes, against which every item counts its [`Item::footprint`] (its slot, its path's
+/// commands, dashes, gradient stops, text and boxes) and the list its buffer, grown here so
+/// that the old and the new buffer held together while it moves stay within it too. A
+/// count of items did not bound it: an item is a path of any length (a radar of 100,000
+/// labels with 1,000 ticks built 1,000 grid polygons of 100,000 points, 1.8 GB), and one
+/// more item per 8 commands still let 16 million commands through (450 MB).
 #[derive(Debug)]
 pub struct ItemList {
     items: Vec<Item>,
-    /// The items' count, their paths' commands counted in.
-    weight: usize,
-    max: usize,
+    /// Bytes the items hold outside the list's buffer.
+    heap: usize,
+    max_bytes: usize,
     over: bool,
     cancel: Cancel,
     cancelled: bool,
@@ -48,16 +59,20 @@ pub struct ItemList {
 impl ItemList {
     /// Pushes between polls of the [`Cancel`] (a poll is an atomic load, an item a path).
     const POLL_EVERY: usize = 64;
-    /// Path commands that count as one item more (28 bytes each: the budget bounds the
-    /// scene's paths to 16 million commands, about 450 MB).
-    pub const CMDS_PER_ITEM: usize = 8;
+    /// Bytes of display list per item of `MAX_SCENE_ITEMS`: the default 2,000,000 items
+    /// bound a scene to 256 MB. A scatter point is two items (fill and stroke) of 304
+    /// bytes each (the item and its circle's 6 commands), so the 250,000 points of
+    /// `MAX_POINTS` need 155 MB with the list's buffer, and a radar of 100,000 labels and
+    /// points with its point labels 191 MB: 128 MB would refuse them.
+    pub const BYTES_PER_ITEM: usize = 128;
 
-    /// A list of at most `max` items, stopping when `cancel` fires.
+    /// A list of at most `max` items' worth of memory ([`Self::BYTES_PER_ITEM`] each),
+    /// stopping when `cancel` fires.
     pub fn new(max: usize, cancel: Cancel) -> Self {
         Self {
             items: Vec::new(),
-            weight: 0,
-            max,
+            heap: 0,
+            max_bytes: max.saturating_mul(Self::BYTES_PER_ITEM),
             over: false,
             cancel,
             cancelled: false,
@@ -74,17 +89,30 @@ impl ItemList {
         if self.over || self.cancelled {
             return;
         }
-        let weight = 1 + item.path_cmds() / Self::CMDS_PER_ITEM;
-        if self.weight.saturating_add(weight) > self.max {
+        let (len, capacity) = (self.items.len(), self.items.capacity());
+        // A full buffer doubles (as `Vec` grows) here, so that its size is known; the old
+        // and the new buffer both exist while the items move.
+        let grow = (len == capacity).then(|| (2 * capacity).max(4));
+        let buffers = capacity + grow.unwrap_or(0);
+        let heap = self.heap.saturating_add(item.footprint() - ITEM_SLOT);
+        if heap.saturating_add(buffers.saturating_mul(ITEM_SLOT)) > self.max_bytes {
             self.over = true;
             return;
         }
-        if self.items.len().is_multiple_of(Self::POLL_EVERY) && self.cancel.is_cancelled() {
+        if len.is_multiple_of(Self::POLL_EVERY) && self.cancel.is_cancelled() {
             self.cancelled = true;
             return;
         }
-        self.weight += weight;
+        if let Some(grown) = grow {
+            self.items.reserve_exact(grown - len);
+        }
+        self.heap = heap;
         self.items.push(item);
+    }
+
+    /// The bytes the list holds: its buffer and what its items hold beyond it.
+    pub fn bytes(&self) -> usize {
+        self.heap + self.items.capacity() * ITEM_SLOT
     }
 
     /// The budget was exceeded: an item was refused.
@@ -166,6 +194,9 @@ pub enum Item {
     },
 }
 
+/// Bytes of one item in a list (its enum slot).
+const ITEM_SLOT: usize = std::mem::size_of::<Item>();
+
 impl Item {
     /// The commands of the path the item holds (a shadowed item's), none for text.
     pub fn path_cmds(&self) -> usize {
@@ -175,6 +206,40 @@ impl Item {
             }
             Item::Shadowed { item, .. } => item.path_cmds(),
             Item::Text(_) | Item::PopClip => 0,
+        }
+    }
+
+    /// The bytes the item holds: its slot and what it owns (a path's commands as
+    /// allocated, dashes, gradient stops, a text's box, string and font family, a shadowed
+    /// item's box). What the scene budget counts.
+    pub fn footprint(&self) -> usize {
+        ITEM_SLOT + self.owned_bytes()
+    }
+
+    fn owned_bytes(&self) -> usize {
+        let path = |p: &Path| p.cmds.capacity() * std::mem::size_of::<PathCmd>();
+        let dash = |s: &Stroke| s.dash.capacity() * std::mem::size_of::<f32>();
+        match self {
+            Item::Fill { path: p, paint, .. } => path(p) + paint.owned_bytes(),
+            Item::Stroke {
+                path: p,
+                paint,
+                stroke,
+                ..
+            } => path(p) + paint.owned_bytes() + dash(stroke),
+            Item::PushClip { path: p, .. } => path(p),
+            Item::PopClip => 0,
+            Item::Text(t) => {
+                std::mem::size_of::<TextItem>()
+                    + t.text.capacity()
+                    + t.font.family.capacity()
+                    + t.paint.owned_bytes()
+                    + t.stroke
+                        .as_ref()
+                        .map_or(0, |(s, p)| dash(s) + p.owned_bytes())
+            }
+            // Only fills, strokes and text are shadowed: one level.
+            Item::Shadowed { item, .. } => item.footprint(),
         }
     }
 }
@@ -244,6 +309,16 @@ pub enum Paint {
 }
 
 impl Paint {
+    /// Bytes of its gradient's stops.
+    fn owned_bytes(&self) -> usize {
+        match self {
+            Paint::Solid(_) => 0,
+            Paint::LinearGradient { stops, .. } | Paint::RadialGradient { stops, .. } => {
+                stops.capacity() * std::mem::size_of::<(f32, Rgba)>()
+            }
+        }
+    }
+
     /// True when painting with it changes no pixel.
     pub fn is_invisible(&self) -> bool {
         match self {
@@ -790,12 +865,12 @@ mod tests {
 
     #[test]
     fn item_list_keeps_its_budget_and_cancel() {
-        let mut l = ItemList::new(2, Cancel::new());
-        for _ in 0..3 {
+        let mut l = ItemList::new(100, Cancel::new());
+        for _ in 0..100 {
             l.push(Item::PopClip);
         }
         assert!(l.is_over() && l.stopped());
-        assert_eq!(l.len(), 2);
+        assert!(l.len() < 100, "{}", l.len());
         let cancel = Cancel::new();
         let mut l = ItemList::new(10, cancel.clone());
         l.push(Item::PopClip);
@@ -806,37 +881,53 @@ mod tests {
         assert_eq!(l.into_items().len(), 1);
     }
 
-    /// A long path counts as many items as its commands fill: the budget bounds the
-    /// scene's memory, not only its count of items.
-    #[test]
-    fn item_list_counts_long_paths_by_their_commands() {
-        let line = |points: usize| {
-            let mut p = Path::new();
-            p.move_to(0.0, 0.0);
-            for i in 1..points {
-                p.line_to(i as f32, (i % 2) as f32);
-            }
-            Item::Stroke {
-                path: p,
-                paint: Paint::Solid(Rgba::BLACK),
-                stroke: Stroke::default(),
-                transform: Transform::IDENTITY,
-            }
-        };
-        // 100 short paths (a point's circle: 6 commands) fit a budget of 100.
-        let mut l = ItemList::new(100, Cancel::new());
-        for _ in 0..100 {
-            l.push(line(6));
+    fn line(points: usize) -> Item {
+        let mut p = Path::new();
+        p.move_to(0.0, 0.0);
+        for i in 1..points {
+            p.line_to(i as f32, (i % 2) as f32);
         }
-        assert!(!l.is_over());
-        // One path of 800 commands counts 101 items: over a budget of 100.
-        let mut l = ItemList::new(100, Cancel::new());
-        l.push(line(800));
+        p.cmds.shrink_to_fit();
+        Item::Stroke {
+            path: p,
+            paint: Paint::Solid(Rgba::BLACK),
+            stroke: Stroke::default(),
+            transform: Transform::IDENTITY,
+        }
+    }
+
+    /// The budget is the list's memory: items count their bytes, long paths by their
+    /// commands, and the list its buffer, so that no list holds more than the budget.
+    #[test]
+    fn item_list_keeps_its_memory_within_the_budget() {
+        let slot = std::mem::size_of::<Item>();
+        let cmd = std::mem::size_of::<PathCmd>();
+        assert_eq!(line(800).footprint(), slot + 800 * cmd);
+        let budget = 10_000 * ItemList::BYTES_PER_ITEM;
+        // One path of as many commands as the budget holds bytes / 28 is refused alone
+        // (the old count, an item per 8 commands, took it as 1 / 28 of its 10,000 items).
+        let mut l = ItemList::new(10_000, Cancel::new());
+        l.push(line(budget / cmd));
         assert!(l.is_over() && l.is_empty());
-        let mut l = ItemList::new(101, Cancel::new());
-        l.push(line(800));
-        assert!(!l.is_over() && l.len() == 1);
-        // A shadowed item counts its path; text none.
+        // Paths of 1,000 commands until the budget is spent: the list never holds more.
+        let mut l = ItemList::new(10_000, Cancel::new());
+        let mut pushed = 0;
+        while !l.stopped() {
+            l.push(line(1_000));
+            pushed += 1;
+            assert!(l.bytes() <= budget, "{} > {budget}", l.bytes());
+        }
+        assert!(l.is_over());
+        assert_eq!(l.len(), pushed - 1);
+        assert!(l.bytes() + slot + 1_000 * cmd > budget / 2, "{}", l.bytes());
+        // Short items up to the budget: the buffer's growth counts, old and new buffers.
+        let mut l = ItemList::new(10_000, Cancel::new());
+        while !l.stopped() {
+            l.push(Item::PopClip);
+            assert!(l.bytes() <= budget);
+        }
+        assert!(l.len() > budget / slot / 4, "{}", l.len());
+        // A shadowed item counts its box and its path; text its box, string and family.
         let shadowed = Item::Shadowed {
             shadow: Shadow {
                 color: Rgba::BLACK,
@@ -847,6 +938,24 @@ mod tests {
             item: Box::new(line(80)),
         };
         assert_eq!(shadowed.path_cmds(), 80);
+        assert_eq!(shadowed.footprint(), 2 * slot + 80 * cmd);
+        let text = Item::Text(Box::new(TextItem {
+            text: "x".repeat(1_000),
+            x: 0.0,
+            y: 0.0,
+            font: FontSpec::default(),
+            paint: Paint::Solid(Rgba::BLACK),
+            align: TextAlign::Left,
+            baseline: TextBaseline::Top,
+            direction: TextDirection::default(),
+            transform: Transform::IDENTITY,
+            stroke: None,
+        }));
+        let family = FontSpec::default().family.len();
+        assert_eq!(
+            text.footprint(),
+            slot + std::mem::size_of::<TextItem>() + 1_000 + family
+        );
     }
 
     #[test]

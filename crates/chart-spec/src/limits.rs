@@ -79,8 +79,10 @@ pub struct Limits {
     /// default lets two scales of `max_labels` labels (a matrix chart's x and y) or a time
     /// scale with one tick per point of `max_points` through.
     pub max_total_ticks: usize,
-    /// Display-list items of one render (`MAX_SCENE_ITEMS`), a path counting one more per 8
-    /// of its commands (the scene's memory, not only its count). Default: 2,000,000.
+    /// The display list of one render (`MAX_SCENE_ITEMS`), in items of 128 bytes: each item
+    /// counts the bytes it holds (a path by its commands, text by its string), so that the
+    /// scene's memory is bounded, not only its count. Default: 2,000,000 (256 MB; 250,000
+    /// scatter points need 155 MB).
     pub max_scene_items: usize,
     /// Nodes of one chartjs-chart-graph force-directed dataset that are laid out (the rest
     /// are left out with a message). Default: 5,000; not configurable.

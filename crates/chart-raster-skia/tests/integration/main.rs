@@ -58,5 +58,6 @@ mod reuse;
 mod robustness;
 #[cfg(feature = "sprite-text")]
 mod scene_dump;
+mod scene_memory;
 mod timing;
 mod vector;
