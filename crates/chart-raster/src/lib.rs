@@ -64,6 +64,7 @@ pub use service::{
 };
 
 use std::sync::OnceLock;
+use std::time::{Duration, Instant};
 
 /// Why [`render`] (or a [`Service`]) produced no image: the options are invalid
 /// ([`ServiceError::Request`]), the chart needs more than a budget allows
@@ -112,6 +113,44 @@ pub type Error = ServiceError;
 /// # Ok::<(), chart_raster::Error>(())
 /// ```
 pub fn render(options: &RenderOptions) -> Result<RenderResult, Error> {
+    render_by(options, None)
+}
+
+/// [`render`] by the deadline `received + limit`, where `received` is when the request
+/// arrived, before its body was parsed ([`RenderOptions::from_json_bytes`] scans, parses and
+/// validates it: about 0.5 s for 100 MB), so that the parsing counts against the deadline
+/// as the drawing does, as the service's `MAX_RENDER_TIME_SECONDS` does for the CLI. Past
+/// the deadline the render stops at its next poll, and one already past it is not started:
+/// both fail with [`ServiceError::Timeout`].
+///
+/// ```
+/// use chart_raster::{render_received, RenderOptions, ServiceError};
+/// use std::time::{Duration, Instant};
+///
+/// let received = Instant::now();
+/// let body = br#"{"chart": {"type": "bar", "data": {"datasets": [{"data": [1, 2]}]}}}"#;
+/// let options = RenderOptions::from_json_bytes(body)?;
+/// assert!(render_received(&options, received, Duration::from_secs(30)).is_ok());
+/// // A request whose parsing took longer than its limit is answered without drawing.
+/// assert!(matches!(
+///     render_received(&options, received, Duration::ZERO),
+///     Err(ServiceError::Timeout(_))
+/// ));
+/// # Ok::<(), chart_raster::Error>(())
+/// ```
+pub fn render_received(
+    options: &RenderOptions,
+    received: Instant,
+    limit: Duration,
+) -> Result<RenderResult, Error> {
+    render_by(options, received.checked_add(limit).map(|at| (at, limit)))
+}
+
+/// [`render`], stopped at `deadline` (the time and the limit it reports) when given.
+fn render_by(
+    options: &RenderOptions,
+    deadline: Option<(Instant, Duration)>,
+) -> Result<RenderResult, Error> {
     if options.engine != EngineKind::Skia {
         return Err(ServiceError::BrowserUnavailable(
             "chart_raster::render draws with the skia engine only; \
@@ -121,26 +160,33 @@ pub fn render(options: &RenderOptions) -> Result<RenderResult, Error> {
     }
     let engine = shared_engine();
     options.check(engine.limits())?;
+    let (cancel, cancelled) = match deadline {
+        Some((at, limit)) => {
+            if Instant::now() >= at {
+                return Err(ServiceError::Timeout(limit));
+            }
+            (
+                spec::Cancel::with_deadline(at),
+                ServiceError::Timeout(limit),
+            )
+        }
+        None => (
+            spec::Cancel::new(),
+            ServiceError::Internal("render cancelled without a Cancel".into()),
+        ),
+    };
     // A panic is a bug, never a user's input; still, a library call answers it with an error,
     // as the service does, rather than taking the caller's thread down.
     let drawn = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
-        let never = ServiceError::Internal("render cancelled without a Cancel".into());
         service::draw_encoded(
             engine,
             options,
-            &spec::Cancel::new(),
-            never,
+            &cancel,
+            cancelled,
             encode::PngCompression::Default,
         )
     }))
-    .map_err(|panic| {
-        let msg = panic
-            .downcast_ref::<&str>()
-            .map(|s| s.to_string())
-            .or_else(|| panic.downcast_ref::<String>().cloned())
-            .unwrap_or_else(|| "unknown panic".into());
-        ServiceError::Internal(format!("render panicked: {msg}"))
-    })?;
+    .map_err(|panic| service::panicked(panic.as_ref()))?;
     Ok(service::result(drawn?, options.hash(), false))
 }
 

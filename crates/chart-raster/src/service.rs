@@ -6,8 +6,9 @@
 //! A render costs nothing once nobody waits for it: it runs as a flight in its own task, and
 //! when its last requester goes (the HTTP client disconnected, so hyper dropped the request's
 //! future) the task is aborted, which takes it out of the queue, and its Cancel fires, so the
-//! engine stops at its next poll and gives the slot back. The Cancel also carries the
-//! deadline `start + MAX_RENDER_TIME_SECONDS`, which is when the request is answered 504.
+//! engine stops at its next poll and gives the slot back. The Cancel also carries the deadline
+//! `start + MAX_RENDER_TIME_SECONDS` (start: the slot, or the request's arrival given to
+//! [`Service::render_received`]), which is when the request is answered 504.
 //!
 //! The cache has two levels ([`TieredCache`]): this process' LRU, then, with `CACHE_URL`,
 //! Redis shared by every replica. A flight that misses both claims the render across
@@ -21,8 +22,8 @@ mod queue;
 
 use cache::shared_cache;
 pub use cache::CachedImage;
-pub(crate) use draw::draw_encoded;
-use draw::encoded;
+pub(crate) use draw::{draw_encoded, panicked, result};
+use draw::{encoded, run_blocking};
 pub use queue::parsed_size;
 use queue::{Gauge, QueuedBytes};
 
@@ -120,7 +121,8 @@ pub enum ServiceError {
         .0.as_secs_f64()
     )]
     QueueTimeout(Duration),
-    /// The render took longer than `MAX_RENDER_TIME_SECONDS` (HTTP 504).
+    /// The render took longer than `MAX_RENDER_TIME_SECONDS` (HTTP 504), counted from its
+    /// slot, or from when the request was received ([`Service::render_received`]).
     #[error("render timed out after {} s (MAX_RENDER_TIME_SECONDS)", .0.as_secs_f64())]
     Timeout(Duration),
     /// The engine failed (HTTP 500).
@@ -315,12 +317,10 @@ impl Default for ServiceConfig {
 
 impl ServiceConfig {
     /// Defaults overridden by `CONCURRENCY`, `MAX_PENDING`, `MAX_PENDING_BYTES`,
-    /// `MAX_RENDER_TIME_SECONDS`, `PNG_COMPRESSION`,
-    /// `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`, `CACHE_TTL_SECONDS`, `CACHE_URL`,
-    /// `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS`, `CACHE_REDIS_CA_FILE` and the
-    /// budgets of
-    /// [`Limits::from_vars`], read through `var` (the process environment in the binary, a map
-    /// in tests). Empty values count as unset.
+    /// `MAX_RENDER_TIME_SECONDS`, `PNG_COMPRESSION`, `CACHE_MAX_ENTRIES`, `CACHE_MAX_BYTES`,
+    /// `CACHE_TTL_SECONDS`, `CACHE_URL`, `CACHE_MAX_ENTRY_BYTES`, `CACHE_REDIS_TIMEOUT_MS`,
+    /// `CACHE_REDIS_CA_FILE` and the budgets of [`Limits::from_vars`], read through `var`
+    /// (the process environment in the binary, a map in tests). Empty values count as unset.
     pub fn from_vars(var: impl Fn(&str) -> Option<String>) -> Result<Self, ServiceError> {
         fn num<T>(
             var: &impl Fn(&str) -> Option<String>,
@@ -676,15 +676,30 @@ impl Service {
 
     /// Renders a validated request, from the cache when possible. Identical requests in
     /// flight at the same time share one render. Dropping the returned future withdraws the
-    /// request; the render stops once no request waits for it.
+    /// request; the render stops once no request waits for it, or `MAX_RENDER_TIME_SECONDS`
+    /// after it got a render slot.
     pub async fn render(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
+        self.render_received(opts, None).await
+    }
+
+    /// [`Service::render`] by the deadline `received + MAX_RENDER_TIME_SECONDS` when given
+    /// `received`, when the request arrived (before it was parsed): parsing, scanning and
+    /// hashing a large body count against it (the CLI takes bodies of any size; 100 MB took
+    /// 0.5 s before the deadline started). A request past it is answered
+    /// [`ServiceError::Timeout`] before it is drawn (a cached image is still served); one that
+    /// joins a render in flight keeps that render's deadline.
+    pub async fn render_received(
+        &self,
+        opts: RenderOptions,
+        received: Option<Instant>,
+    ) -> Result<RenderResult, ServiceError> {
         let guard = OutcomeGuard {
             metrics: &self.inner.metrics,
             engine: opts.engine,
             format: opts.format,
             done: false,
         };
-        let r = self.render_counted(opts).await;
+        let r = self.render_counted(opts, received).await;
         guard.finish(match &r {
             Ok(r) if r.cached => RenderOutcome::CacheHit,
             Ok(_) => RenderOutcome::Rendered,
@@ -693,12 +708,17 @@ impl Service {
         r
     }
 
-    async fn render_counted(&self, opts: RenderOptions) -> Result<RenderResult, ServiceError> {
+    async fn render_counted(
+        &self,
+        opts: RenderOptions,
+        received: Option<Instant>,
+    ) -> Result<RenderResult, ServiceError> {
+        let deadline = received.and_then(|r| r.checked_add(self.inner.config.max_render_time));
         let hash = opts.hash();
         if let Some((img, _level)) = self.inner.cache.get(&hash).await {
             return Ok(result(img, hash, true));
         }
-        let waiter = self.join(opts, &hash);
+        let waiter = self.join(opts, &hash, deadline);
         let mut rx = waiter.flight.result.clone();
         let outcome = match rx.wait_for(Option::is_some).await {
             Ok(r) => r.clone().unwrap_or_else(|| {
@@ -715,8 +735,8 @@ impl Service {
         outcome.map(|img| result(img, hash, false))
     }
 
-    /// Joins the flight of `hash`, starting it when there is none.
-    fn join(&self, opts: RenderOptions, hash: &str) -> Waiter {
+    /// Joins the flight of `hash`, starting it (with `deadline`, if given) when there is none.
+    fn join(&self, opts: RenderOptions, hash: &str, deadline: Option<Instant>) -> Waiter {
         let mut map = lock(&self.inner.flights);
         let flight = match map.get(hash) {
             Some(f) => f.clone(),
@@ -734,7 +754,7 @@ impl Service {
                     // Shared with the blocking render, not copied (a copy costs a parse).
                     let opts = Arc::new(opts);
                     tokio::spawn(async move {
-                        let outcome = service.produce(&opts, &hash, &flight).await;
+                        let outcome = service.produce(&opts, &hash, &flight, deadline).await;
                         service.land(&hash, &flight);
                         let _ = tx.send(Some(outcome));
                     })
@@ -882,12 +902,14 @@ impl Service {
         }
     }
 
-    /// The body of a flight: draws, encodes and stores one image.
+    /// The body of a flight: draws, encodes and stores one image, by `deadline` when given,
+    /// else within `MAX_RENDER_TIME_SECONDS` of taking a slot.
     async fn produce(
         &self,
         opts: &Arc<RenderOptions>,
         hash: &str,
         flight: &Flight,
+        deadline: Option<Instant>,
     ) -> Result<CachedImage, ServiceError> {
         // A flight that just landed may have stored the image between our lookup and now.
         if let Some(img) = self.inner.cache.get_local(hash) {
@@ -910,7 +932,11 @@ impl Service {
         // the Cancel, and it must keep counting against CONCURRENCY until it stops.
         let slot = (permit, Gauge::new(&self.inner.active));
         let limit = self.inner.config.max_render_time;
-        let cancel = Cancel::with_deadline(Instant::now() + limit);
+        let deadline = deadline.unwrap_or_else(|| Instant::now() + limit);
+        if Instant::now() >= deadline {
+            return Err(ServiceError::Timeout(limit));
+        }
+        let cancel = Cancel::with_deadline(deadline);
         if !flight.arm(&cancel) {
             return Err(ServiceError::Internal(
                 "nobody waits for this render".into(),
@@ -953,7 +979,7 @@ impl Service {
                 }
             }
         };
-        let outcome = tokio::time::timeout(limit, work).await;
+        let outcome = tokio::time::timeout_at(deadline.into(), work).await;
         self.inner.metrics.observe(opts.engine, started.elapsed());
         let img = match outcome {
             Ok(r) => r?,
@@ -968,33 +994,5 @@ impl Service {
             lock.release().await;
         }
         Ok(img)
-    }
-}
-
-async fn run_blocking(
-    f: impl FnOnce() -> Result<CachedImage, ServiceError> + Send + 'static,
-) -> Result<CachedImage, ServiceError> {
-    tokio::task::spawn_blocking(f).await.map_err(|e| {
-        if e.is_panic() {
-            let payload = e.into_panic();
-            let msg = payload
-                .downcast_ref::<&str>()
-                .map(|s| s.to_string())
-                .or_else(|| payload.downcast_ref::<String>().cloned())
-                .unwrap_or_else(|| "unknown panic".into());
-            ServiceError::Internal(format!("render panicked: {msg}"))
-        } else {
-            ServiceError::Internal("render task cancelled".into())
-        }
-    })?
-}
-
-pub(crate) fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
-    RenderResult {
-        content_type: img.format.content_type(),
-        bytes: img.bytes,
-        hash,
-        cached,
-        messages: img.messages.to_vec(),
     }
 }

@@ -1,7 +1,7 @@
 //! Drawing one request on the current thread: the skia engine as a [`BlockingRenderer`]
 //! (bitmaps, and SVG/PDF from its scene), and the step from a render to the bytes cached.
 
-use super::{BlockingRenderer, CachedImage, RenderFailure, ServiceError};
+use super::{BlockingRenderer, CachedImage, RenderFailure, RenderResult, ServiceError};
 use crate::encode::{encode_with, PngCompression};
 use bytes::Bytes;
 use chart_spec::{Bitmap, Cancel, Message, RenderOptions, Rendered};
@@ -80,4 +80,38 @@ pub(super) fn encoded(
         format: opts.format,
         messages: rendered.messages.into(),
     })
+}
+
+/// Runs a blocking draw on tokio's blocking pool; a panic in it is an internal error.
+pub(super) async fn run_blocking(
+    f: impl FnOnce() -> Result<CachedImage, ServiceError> + Send + 'static,
+) -> Result<CachedImage, ServiceError> {
+    tokio::task::spawn_blocking(f).await.map_err(|e| {
+        if e.is_panic() {
+            panicked(e.into_panic().as_ref())
+        } else {
+            ServiceError::Internal("render task cancelled".into())
+        }
+    })?
+}
+
+/// The internal error of a render that panicked, with the panic's message.
+pub(crate) fn panicked(payload: &(dyn std::any::Any + Send)) -> ServiceError {
+    let msg = payload
+        .downcast_ref::<&str>()
+        .map(|s| s.to_string())
+        .or_else(|| payload.downcast_ref::<String>().cloned())
+        .unwrap_or_else(|| "unknown panic".into());
+    ServiceError::Internal(format!("render panicked: {msg}"))
+}
+
+/// What a request gets back for an image.
+pub(crate) fn result(img: CachedImage, hash: String, cached: bool) -> RenderResult {
+    RenderResult {
+        content_type: img.format.content_type(),
+        bytes: img.bytes,
+        hash,
+        cached,
+        messages: img.messages.to_vec(),
+    }
 }

@@ -64,3 +64,42 @@ fn render_checks_options_written_in_code() {
     };
     assert!(matches!(render(&options), Err(Error::Request(_))));
 }
+
+/// The deadline of [`chart_raster::render_received`] and [`Service::render_received`] counts
+/// from when the request arrived: one whose parsing outlasted the limit is answered with the
+/// timeout and never drawn, where the deadline used to start with the render.
+#[tokio::test]
+async fn a_request_past_its_deadline_on_arrival_is_not_drawn() {
+    use chart_raster::render_received;
+    use std::time::{Duration, Instant};
+    let options = RenderOptions::from_json(&json!({
+        "chart": {"type": "bar", "data": {"labels": ["a"], "datasets": [{"data": [2]}]}},
+        "width": 60, "height": 40, "devicePixelRatio": 1
+    }))
+    .unwrap();
+    let limit = Duration::from_secs(1);
+    let received = Instant::now()
+        .checked_sub(Duration::from_secs(2))
+        .expect("the machine has been up for 2 s");
+    match render_received(&options, received, limit) {
+        Err(Error::Timeout(d)) => assert_eq!(d, limit),
+        other => panic!("expected a timeout, got {other:?}"),
+    }
+    assert!(render_received(&options, Instant::now(), Duration::from_secs(30)).is_ok());
+
+    let service = Service::new(ServiceConfig {
+        max_render_time: limit,
+        ..ServiceConfig::default()
+    });
+    let late = service
+        .render_received(options.clone(), Some(received))
+        .await;
+    assert_eq!(
+        late.map(|r| r.bytes.len()).map_err(|e| e.to_string()),
+        Err("render timed out after 1 s (MAX_RENDER_TIME_SECONDS)".into())
+    );
+    assert_eq!(service.renders(), 0);
+    let now = service.render_received(options, Some(Instant::now())).await;
+    assert!(now.is_ok(), "{now:?}");
+    assert_eq!(service.renders(), 1);
+}
