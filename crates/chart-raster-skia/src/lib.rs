@@ -94,10 +94,11 @@ pub struct Engine {
     second_core: SecondCore,
 }
 
-/// Asked once per render, just before its pixels are drawn, whether a second thread may
-/// draw half of them now: `Some` lends one, and what it holds is dropped when that thread is
-/// done (a count of busy threads, say). The pixels are the same either way; the caller
-/// decides what the machine can spare (the service: an idle core). Default: never.
+/// Asked just before a render's pixels are drawn, when the bitmap is large enough to split
+/// (a bitmap of 256 rows or more), whether a second thread may draw half of them now:
+/// `Some` lends one, and what it holds is dropped when the drawing is done (a count of busy
+/// threads, say). The pixels are the same either way; the caller decides what the machine
+/// can spare (the service: an idle core). Default: never.
 pub type SecondCore = fn() -> Option<Box<dyn std::any::Any>>;
 
 impl Engine {
@@ -272,14 +273,8 @@ impl Engine {
                 variable: "MAX_OVERDRAW",
             });
         }
-        let lent = (self.second_core)();
-        let threads = match lent {
-            Some(_) => raster::Threads::Two,
-            None => raster::Threads::One,
-        };
-        let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads);
-        drop(lent);
-        let bitmap: Bitmap = bitmap?;
+        let threads = raster::Threads::Lent(self.second_core);
+        let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads)?;
         Ok(Rendered { bitmap, messages })
     }
 

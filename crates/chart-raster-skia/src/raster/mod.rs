@@ -80,14 +80,18 @@ pub struct Reuse {
     pub glyphs: GlyphCache,
 }
 
-/// How many threads may draw one bitmap.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+/// How many threads may draw one bitmap. The pixels are the same either way.
+#[derive(Debug, Clone, Copy)]
 pub enum Threads {
     /// The calling thread alone.
     One,
     /// The calling thread and one more, each drawing a band of rows (`split.rs`), when
-    /// the scene is worth it. The pixels are the same as [`Threads::One`]'s.
+    /// the scene is worth it.
     Two,
+    /// As [`Threads::Two`] when the function lends a second core; it is asked only for a
+    /// scene worth splitting, just before the drawing, and what it returns is held until
+    /// the drawing ends.
+    Lent(crate::SecondCore),
 }
 
 /// Rasterises a scene on this thread, with buffers and glyph masks from `reuse` (give the
@@ -111,7 +115,8 @@ pub fn rasterize_on(
 ) -> Result<Bitmap, Error> {
     let split = match threads {
         Threads::One => Split::None,
-        Threads::Two => Split::Balanced,
+        Threads::Two => Split::Balanced(None),
+        Threads::Lent(lend) => Split::Balanced(Some(lend)),
     };
     rasterize_until(scene, text, reuse, &|| cancel.is_cancelled(), split)
 }
@@ -121,8 +126,9 @@ pub fn rasterize_on(
 enum Split {
     /// Not split: one thread.
     None,
-    /// Where the two halves' work is about even ([`split::split_row`]), if worth it.
-    Balanced,
+    /// Where the two halves' work is about even ([`split::split_row`]), if worth it (and
+    /// lent, with a lender).
+    Balanced(Option<crate::SecondCore>),
     /// At this row (tests: any row must give the same pixels).
     #[cfg(test)]
     At(u32),
@@ -176,9 +182,19 @@ fn rasterize_until(
         reuse,
         stop,
     };
+    // What the lender of a second core holds while it is used: asked before the split row
+    // is worked out, which a render under load does not need.
+    let mut lent = None;
     let split = match split {
         Split::None => None,
-        Split::Balanced => split::split_row(scene, base, width, height),
+        Split::Balanced(_) if !split::worth_splitting(width, height) => None,
+        Split::Balanced(lend) => {
+            lent = lend.map(|lend| lend());
+            match lent {
+                Some(None) => None,
+                _ => split::split_row(scene, base, width, height),
+            }
+        }
         #[cfg(test)]
         Split::At(s) => Some(s.min(height)),
     };
@@ -202,6 +218,7 @@ fn rasterize_until(
         None => job.draw(&mut pixmap, 0..height),
         Some((s, second)) => job.draw_split(&mut pixmap, second, s, fill),
     };
+    drop(lent);
     if !drawn {
         pool.give(pixmap.take());
         return Err(Error::Cancelled);

@@ -87,7 +87,7 @@ pub(super) fn painted_box(item: &Item, base: Transform, w: f64, h: f64) -> Optio
 /// rectangle, and a solid rectangle's undashed stroke with miter joins. Such items cost
 /// little however much they overlap (a matrix of cells as large as the chart), so they are
 /// not counted.
-fn is_cheap(item: &Item, t: Transform) -> bool {
+pub(super) fn is_cheap(item: &Item, t: Transform) -> bool {
     match item {
         Item::Fill {
             path,

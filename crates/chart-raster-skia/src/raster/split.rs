@@ -12,7 +12,7 @@
 //! An item whose device bounds miss a painter's band is skipped by that painter; a mask
 //! that is composited later (a shadow's shape) is still drawn whole.
 
-use super::overdraw::painted_box;
+use super::overdraw::is_cheap;
 use super::shadow::item_bounds;
 use crate::scene::{Item, Path, PathCmd, Scene, TextItem, Transform};
 
@@ -25,18 +25,15 @@ use crate::scene::{Item, Path, PathCmd, Scene, TextItem, Transform};
 /// width), a fill as wide as its outline is on each row plus its edges there, text from
 /// its anchor and size; solid rectangles (a store per row) are left out.
 pub(super) fn split_row(scene: &Scene, base: Transform, width: u32, height: u32) -> Option<u32> {
-    /// Fewer rows and the second thread costs more than it saves (a thread costs about
-    /// 30 µs to start and join).
-    const MIN_ROWS: u32 = 256;
     /// The top band's thread also copies the bottom band's rows in at the end: it takes a
     /// little less of the drawing.
     const TOP_SHARE: f64 = 0.48;
-    if height < MIN_ROWS || width == 0 {
+    if !worth_splitting(width, height) {
         return None;
     }
     let mut work = RowWork::new(height as usize);
     for item in &scene.items {
-        work.add_item(item, base, f64::from(width));
+        work.add_item(item, base);
     }
     let rows = work.rows();
     let total: f64 = rows.iter().sum();
@@ -55,21 +52,36 @@ pub(super) fn split_row(scene: &Scene, base: Transform, width: u32, height: u32)
     Some(s.clamp(MIN_ROWS / 4, height - MIN_ROWS / 4))
 }
 
+/// Fewer rows and the second thread costs more than it saves (a thread costs about 30 µs
+/// to start and join).
+const MIN_ROWS: u32 = 256;
+
+/// Whether a `width × height` bitmap may be split at all (the engine's second core is
+/// asked for only then).
+pub(super) fn worth_splitting(width: u32, height: u32) -> bool {
+    height >= MIN_ROWS && width > 0
+}
+
 /// The guessed work of each pixel row, as differences: row `y` does
 /// `constant[..=y].sum() + slope[..=y].sum() · y` (in pixels blended).
 struct RowWork {
     constant: Vec<f64>,
     slope: Vec<f64>,
+    /// A fill's contour being read (kept from item to item).
+    contour: Vec<[f64; 2]>,
 }
 
 impl RowWork {
     /// A row's cost of one edge of the walk, in pixels blended.
     const EDGE: f64 = 16.0;
+    /// Paths of at most this many commands (a circle, a rectangle) weigh by their bounds.
+    const SMALL: usize = 8;
 
     fn new(height: usize) -> Self {
         Self {
             constant: vec![0.0; height + 1],
             slope: vec![0.0; height + 1],
+            contour: Vec::new(),
         }
     }
 
@@ -100,7 +112,7 @@ impl RowWork {
             .collect()
     }
 
-    fn add_item(&mut self, item: &Item, base: Transform, width: f64) {
+    fn add_item(&mut self, item: &Item, base: Transform) {
         let item = match item {
             Item::Shadowed { item, .. } => &**item,
             other => other,
@@ -110,7 +122,7 @@ impl RowWork {
                 path, transform, ..
             } => {
                 let t = base.then(*transform);
-                if painted_box(item, base, width, (self.constant.len() - 1) as f64).is_some() {
+                if !self.add_small(path, t, 0.0) && !is_cheap(item, t) {
                     self.add_fill(path, t);
                 }
             }
@@ -121,14 +133,44 @@ impl RowWork {
                 ..
             } => {
                 let t = base.then(*transform);
-                if painted_box(item, base, width, (self.constant.len() - 1) as f64).is_some() {
-                    let half = f64::from(stroke.width.abs() * 0.5 * super::guard::max_scale(t));
-                    self.add_stroke(path, t, half + 1.0);
+                let pad = f64::from(stroke.width.abs() * 0.5 * super::guard::max_scale(t)) + 1.0;
+                if !self.add_small(path, t, pad) && !is_cheap(item, t) {
+                    self.add_stroke(path, t, pad);
                 }
             }
             Item::Text(text) => self.add_text(text, base),
             _ => {}
         }
+    }
+
+    /// A small path (a point marker, a short rectangle: a few commands, a few rows): its
+    /// bounds grown by `pad`, as wide on every row, with two edges. `false`, adding
+    /// nothing, for any other path.
+    fn add_small(&mut self, path: &Path, t: Transform, pad: f64) -> bool {
+        /// Rows of a small path at most.
+        const ROWS: f64 = 64.0;
+        if path.cmds.len() > Self::SMALL {
+            return false;
+        }
+        let mut b = [
+            f64::INFINITY,
+            f64::INFINITY,
+            f64::NEG_INFINITY,
+            f64::NEG_INFINITY,
+        ];
+        for cmd in &path.cmds {
+            cmd.for_each_point(|x, y| {
+                if let Some([x, y]) = device(t, x, y) {
+                    b = [b[0].min(x), b[1].min(y), b[2].max(x), b[3].max(y)];
+                }
+            });
+        }
+        if b[3] - b[1] > ROWS {
+            return false;
+        }
+        let wide = b[2] - b[0] + 2.0 * pad;
+        self.add((b[1] - pad, b[3] + pad), wide + 2.0 * Self::EDGE, 0.0);
+        true
     }
 
     /// A stroke: each segment weighs on the rows its points span (grown by `pad`), with two
@@ -176,7 +218,8 @@ impl RowWork {
     /// A fill: on each row, the width its contours' chords enclose (the signed sum of the
     /// crossing chords' x, each contour oriented by its area) and an edge per chord.
     fn add_fill(&mut self, path: &Path, t: Transform) {
-        let mut contour: Vec<[f64; 2]> = Vec::new();
+        let mut contour = std::mem::take(&mut self.contour);
+        contour.clear();
         for cmd in &path.cmds {
             match *cmd {
                 PathCmd::MoveTo(x, y) => {
@@ -193,6 +236,7 @@ impl RowWork {
             }
         }
         self.add_polygon(&contour);
+        self.contour = contour;
     }
 
     /// A closed polygon's rows: its width on each and an edge per side.
