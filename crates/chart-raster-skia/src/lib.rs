@@ -95,7 +95,7 @@ pub struct Engine {
 }
 
 /// Asked just before a render's pixels are drawn, when the bitmap is large enough to split
-/// (a bitmap of 256 rows or more), whether a second thread may draw half of them now:
+/// (256 rows or more, at most 32 MB), whether a second thread may draw half of them now:
 /// `Some` lends one, and what it holds is dropped when the drawing is done (a count of busy
 /// threads, say). The pixels are the same either way; the caller decides what the machine
 /// can spare (the service: an idle core). Default: never.

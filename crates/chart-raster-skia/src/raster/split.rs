@@ -57,9 +57,11 @@ pub(super) fn split_row(scene: &Scene, base: Transform, width: u32, height: u32)
 const MIN_ROWS: u32 = 256;
 
 /// Whether a `width × height` bitmap may be split at all (the engine's second core is
-/// asked for only then).
+/// asked for only then). Not one larger than the pool keeps (32 MB, 2,900 × 2,900 px): the
+/// second bitmap would double a huge render's memory (a bitmap may take 200 MB).
 pub(super) fn worth_splitting(width: u32, height: u32) -> bool {
-    height >= MIN_ROWS && width > 0
+    let bytes = u64::from(width) * u64::from(height) * 4;
+    height >= MIN_ROWS && width > 0 && bytes <= super::pool::MAX_BUFFER_BYTES as u64
 }
 
 /// The guessed work of each pixel row, as differences: row `y` does
@@ -536,6 +538,8 @@ mod tests {
             Some(300)
         );
         assert_eq!(super::split_row(&scene(Vec::new()), base, 800, 200), None);
+        // Past what the pool keeps, no second bitmap.
+        assert!(super::worth_splitting(2896, 2896) && !super::worth_splitting(2897, 2897));
     }
 
     /// Random scenes drawn by two painters split at rows across the bitmap (the top, the
