@@ -13,8 +13,9 @@
 //!
 //! Hostile input: words are cut at `chart_spec`'s word budget, sprites past d3-cloud's
 //! 2048 px canvas are skipped as d3-cloud skips them (and all sprites together are bounded
-//! in pixels), the spiral stops where d3-cloud stops it (past the board's diagonal) or at a
-//! step budget over all words, and the placement polls the [`Cancel`].
+//! in pixels), the spiral stops where d3-cloud stops it (past the board's diagonal) or at
+//! budgets of steps and of board cells read by the collision tests over all words and all
+//! `autoGrow` tries, and the placement polls the [`Cancel`].
 
 mod draw;
 
@@ -31,8 +32,14 @@ use chart_spec::Cancel;
 const SPRITE_SIDE: i64 = 2048;
 /// Spiral steps between two polls of the [`Cancel`].
 const CANCEL_EVERY: u64 = 4096;
-/// Spiral steps over all words of one render (past it, words are left unplaced).
+/// Spiral steps over all words and tries of one render (past it, words are left unplaced).
 const MAX_STEPS: u64 = 2_000_000;
+/// Board cells (32 pixels each) read by the collision tests over all words and tries of one
+/// render (past it, words are left unplaced). A test reads the cells under the sprite until
+/// the first collision, up to 64 × 2,048 for the largest sprite, so the steps alone did not
+/// bound the work: 117 padded words of `Ws` read 590 million cells in 8 million steps over
+/// four tries (hostile sweep seed 7 case 3, 1.3 s). The gallery's cloud reads 31,000.
+const MAX_COLLISION_CELLS: u64 = 250_000_000;
 /// Sprite pixels rasterised over all words of one render (past it, words are skipped).
 const MAX_SPRITE_PIXELS: i64 = 40_000_000;
 
@@ -350,9 +357,14 @@ impl Board {
         last.wrapping_shl(msx as u32) | cur.map_or(0, |c| c.wrapping_shr((sx & 31) as u32))
     }
 
-    /// `cloudCollide`.
-    fn collides(&self, tag: &Tag) -> bool {
-        sprite_cells(tag, self.sw).any(|(k, v)| v & self.get(k) != 0)
+    /// `cloudCollide`, with the cells it read (it stops at the first collision).
+    fn collides(&self, tag: &Tag) -> (bool, u64) {
+        let mut read = 0u64;
+        let hit = sprite_cells(tag, self.sw).any(|(k, v)| {
+            read += 1;
+            v & self.get(k) != 0
+        });
+        (hit, read)
     }
 
     /// The placing half of `place`: the sprite or-ed into the board.
@@ -390,6 +402,31 @@ fn sprite_cells(tag: &Tag, sw: i64) -> impl Iterator<Item = (i64, u32)> + '_ {
     })
 }
 
+/// What the placement spent, over all words and `autoGrow` tries of one render, against
+/// its budgets ([`MAX_STEPS`], [`MAX_COLLISION_CELLS`] by default).
+#[derive(Debug, Clone, Copy)]
+struct Work {
+    steps: u64,
+    cells: u64,
+    max_steps: u64,
+    max_cells: u64,
+}
+
+impl Work {
+    fn new(max_steps: u64, max_cells: u64) -> Self {
+        Work {
+            steps: 0,
+            cells: 0,
+            max_steps,
+            max_cells,
+        }
+    }
+
+    fn is_spent(&self) -> bool {
+        self.steps > self.max_steps || self.cells > self.max_cells
+    }
+}
+
 /// `place(board, tag, bounds)` along the archimedean spiral.
 fn place(
     board: &mut Board,
@@ -397,7 +434,7 @@ fn place(
     bounds: Option<((i64, i64), (i64, i64))>,
     size: (f64, f64),
     rnd: &mut Rnd,
-    steps: &mut u64,
+    work: &mut Work,
     cancel: &Cancel,
 ) -> bool {
     let (start_x, start_y) = (tag.x, tag.y);
@@ -406,8 +443,8 @@ fn place(
     let dt: f64 = if rnd.next() < 0.5 { 1.0 } else { -1.0 };
     let mut t = -dt;
     loop {
-        *steps += 1;
-        if *steps > MAX_STEPS || (steps.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled()) {
+        work.steps += 1;
+        if work.is_spent() || (work.steps.is_multiple_of(CANCEL_EVERY) && cancel.is_cancelled()) {
             return false;
         }
         t += dt;
@@ -432,9 +469,13 @@ fn place(
                 && tag.y + tag.y1 > b0.1
                 && tag.y + tag.y0 < b1.1
         });
-        if overlaps && !board.collides(tag) {
-            board.mark(tag);
-            return true;
+        if overlaps {
+            let (hit, read) = board.collides(tag);
+            work.cells += read;
+            if !hit {
+                board.mark(tag);
+                return true;
+            }
         }
     }
 }
@@ -442,14 +483,14 @@ fn place(
 /// One d3-cloud run over a `size` board: the placed words and their bounds.
 fn run_cloud(
     text_engine: &TextEngine,
-    o: &WordCloudOptions,
-    texts: &[String],
-    rotations: &[f64],
+    words: &Words<'_>,
     size: (f64, f64),
     rnd: &mut Rnd,
     sprites: &mut Sprites,
+    work: &mut Work,
     cancel: &Cancel,
 ) -> Vec<Placed> {
+    let (o, texts, rotations) = (words.o, words.texts, words.rotations);
     let sw = i64::from(to_i32(size.0) >> 5);
     let rows = size.1.max(0.0).ceil().min(1e6) as i64;
     let cells = (sw.max(0) * rows).min(64_000_000) as usize;
@@ -478,7 +519,6 @@ fn run_cloud(
     order.sort_by_key(|t| std::cmp::Reverse(t.size));
     let mut placed = Vec::new();
     let mut bounds: Option<((i64, i64), (i64, i64))> = None;
-    let mut steps = 0u64;
     for mut tag in order {
         if cancel.is_cancelled() {
             break;
@@ -496,7 +536,7 @@ fn run_cloud(
         {
             continue;
         }
-        if place(&mut board, &mut tag, bounds, size, rnd, &mut steps, cancel) {
+        if place(&mut board, &mut tag, bounds, size, rnd, work, cancel) {
             let (x0, y0, x1, y1) = (
                 tag.x + tag.x0,
                 tag.y + tag.y0,
@@ -516,6 +556,58 @@ fn run_cloud(
         }
     }
     placed
+}
+
+/// The words of one layout: their options, texts and rotations, by index.
+struct Words<'a> {
+    o: &'a WordCloudOptions,
+    texts: &'a [String],
+    rotations: &'a [f64],
+}
+
+/// d3-cloud's runs on a `board` (width, height) grown by `autoGrow` while fewer than
+/// `wanted` words are placed: up to `maxTries` (at most 8) more boards, each `scalingFactor`
+/// larger. The sprites and the `work` budgets are shared by every try; once a budget is
+/// spent, the try that spent it is the layout.
+fn grow_and_place(
+    text_engine: &TextEngine,
+    words: &Words<'_>,
+    board: (f64, f64),
+    wanted: usize,
+    rnd: &mut Rnd,
+    work: &mut Work,
+    cancel: &Cancel,
+) -> Vec<Placed> {
+    let o = words.o;
+    let mut factor = 1.0;
+    let mut sprites = Sprites::new(o.words.len());
+    let mut tries = if o.max_tries.is_finite() {
+        o.max_tries.clamp(0.0, 8.0) as u32
+    } else {
+        0
+    };
+    loop {
+        let placed = run_cloud(
+            text_engine,
+            words,
+            (board.0 * factor, board.1 * factor),
+            rnd,
+            &mut sprites,
+            work,
+            cancel,
+        );
+        // A spent budget ends the tries: a further one would place nothing.
+        if placed.len() < wanted && tries > 0 && !cancel.is_cancelled() && !work.is_spent() {
+            tries -= 1;
+            factor *= if o.scaling_factor.is_finite() {
+                o.scaling_factor.clamp(0.1, 10.0)
+            } else {
+                1.2
+            };
+            continue;
+        }
+        break placed;
+    }
 }
 
 fn options(ds: &Dataset) -> Option<&WordCloudOptions> {
@@ -565,39 +657,25 @@ impl WordCloudController {
                 None => rotation(word, &mut rnd),
             })
             .collect();
-        // autoGrow: a larger board while words are left over.
-        let mut factor = 1.0;
-        let mut sprites = Sprites::new(o.words.len());
-        let mut tries = if o.max_tries.is_finite() {
-            o.max_tries.clamp(0.0, 8.0) as u32
-        } else {
-            0
-        };
-        self.placed = loop {
-            let placed = run_cloud(
-                cx.text,
+        let mut work = Work::new(MAX_STEPS, MAX_COLLISION_CELLS);
+        let wanted = self.labels.len().min(o.words.len());
+        let (words, board) = (
+            Words {
                 o,
-                &texts,
-                &rotations,
-                (w * factor, h * factor),
-                &mut rnd,
-                &mut sprites,
-                &self.cancel,
-            );
-            if placed.len() < self.labels.len().min(o.words.len())
-                && tries > 0
-                && !self.cancel.is_cancelled()
-            {
-                tries -= 1;
-                factor *= if o.scaling_factor.is_finite() {
-                    o.scaling_factor.clamp(0.1, 10.0)
-                } else {
-                    1.2
-                };
-                continue;
-            }
-            break placed;
-        };
+                texts: &texts,
+                rotations: &rotations,
+            },
+            (w, h),
+        );
+        self.placed = grow_and_place(
+            cx.text,
+            &words,
+            board,
+            wanted,
+            &mut rnd,
+            &mut work,
+            &self.cancel,
+        );
         self.texts = texts;
     }
 }
@@ -692,19 +770,24 @@ mod tests {
         let rotations = vec![0.0; texts.len()];
         let mut rnd = Rnd(0.0);
         let mut sprites = Sprites::new(texts.len());
+        let mut work = Work::new(MAX_STEPS, MAX_COLLISION_CELLS);
         let mut factor = 1.0;
         let mut placed = Vec::new();
         for _ in 0..=tries {
             let size = (800.0 * factor, 600.0 * factor);
             let cancel = Cancel::new();
+            let words = Words {
+                o: &o,
+                texts,
+                rotations: &rotations,
+            };
             let p = run_cloud(
                 &text,
-                &o,
-                texts,
-                &rotations,
+                &words,
                 size,
                 &mut rnd,
                 &mut sprites,
+                &mut work,
                 &cancel,
             );
             placed.push(p.len());
@@ -736,5 +819,53 @@ mod tests {
         let (placed, drawn) = tries(words, &texts, 3);
         assert_eq!(drawn, 1);
         assert_eq!(placed, vec![1, 1, 1, 1]);
+    }
+
+    /// The placement's budgets hold over all the `autoGrow` tries of a render, not each try
+    /// (hostile sweep seed 7 case 3: 117 padded words walked 2 million steps and read up to
+    /// 440 million board cells in each of four tries, 1.3 s): words that cannot fit walk
+    /// their spirals until the budget shared by every try is spent, then nothing more is
+    /// tried.
+    #[test]
+    fn the_placement_budgets_hold_over_all_tries() {
+        let text = TextEngine::system();
+        let words: Vec<Word> = (0..40).map(|_| word(60.0, 100.0)).collect();
+        let texts: Vec<String> = (0..40).map(|i| format!("WWW{i}")).collect();
+        let o = WordCloudOptions {
+            words,
+            seed: 0.0,
+            fit: false,
+            max_tries: 3.0,
+            scaling_factor: 1.2,
+        };
+        let rotations = vec![0.0; texts.len()];
+        let words = Words {
+            o: &o,
+            texts: &texts,
+            rotations: &rotations,
+        };
+        let run = |work: &mut Work| {
+            let mut rnd = Rnd(0.0);
+            let cancel = Cancel::new();
+            grow_and_place(&text, &words, (800.0, 600.0), 40, &mut rnd, work, &cancel).len()
+        };
+        // Steps: the budget is spent in the first try, whose layout is kept (one word);
+        // later tries are not started.
+        let mut work = Work::new(100_000, u64::MAX);
+        let placed = run(&mut work);
+        assert!((1..40).contains(&placed), "{placed}");
+        assert!(work.steps > 100_000, "{work:?}");
+        assert!(work.steps <= 100_000 + 4 * 40, "{work:?}");
+        // Board cells read: the budget stops the walk, within one test's cells of it.
+        let mut work = Work::new(u64::MAX / 2, 200_000);
+        run(&mut work);
+        assert!(work.cells > 200_000, "{work:?}");
+        assert!(work.cells <= 200_000 + 64 * 2_048, "{work:?}");
+        let unbounded = {
+            let mut w = Work::new(u64::MAX / 2, u64::MAX / 2);
+            run(&mut w);
+            w
+        };
+        assert!(unbounded.cells > work.cells && unbounded.steps > work.steps);
     }
 }
