@@ -134,7 +134,7 @@ impl Engines {
         // rows), to check that the pixels are the same as on one.
         let two = std::env::var("RASTER_THREADS").is_ok_and(|v| v == "2");
         let threads = |engine: Engine| match two {
-            true => engine.with_second_core(|| Some(Box::new(()))),
+            true => engine.with_split_always(),
             false => engine,
         };
         Engines {

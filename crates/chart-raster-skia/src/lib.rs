@@ -92,6 +92,8 @@ pub struct Engine {
     reuse: raster::Reuse,
     limits: Limits,
     second_core: SecondCore,
+    /// Split every bitmap large enough on two threads, whether it pays or not.
+    split_always: bool,
 }
 
 /// Asked just before a render's pixels are drawn, when the bitmap is large enough to split
@@ -114,12 +116,22 @@ impl Engine {
             reuse: raster::Reuse::default(),
             limits: Limits::default(),
             second_core: || None,
+            split_always: false,
         }
     }
 
-    /// The same engine drawing on a second thread whenever `second_core` lends one.
+    /// The same engine drawing on a second thread whenever `second_core` lends one and the
+    /// scene is one where two painters save time (many point markers; see `raster/split.rs`).
     pub fn with_second_core(mut self, second_core: SecondCore) -> Self {
         self.second_core = second_core;
+        self
+    }
+
+    /// The same engine drawing every bitmap of 256 rows or more (at most 32 MB) on two
+    /// threads, whether or not that saves time: for checking that the pixels are one
+    /// thread's, and for measuring one against the other.
+    pub fn with_split_always(mut self) -> Self {
+        self.split_always = true;
         self
     }
 
@@ -273,7 +285,10 @@ impl Engine {
                 variable: "MAX_OVERDRAW",
             });
         }
-        let threads = raster::Threads::Lent(self.second_core);
+        let threads = match self.split_always {
+            true => raster::Threads::Two,
+            false => raster::Threads::Lent(self.second_core),
+        };
         let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads)?;
         Ok(Rendered { bitmap, messages })
     }

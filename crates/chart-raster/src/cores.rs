@@ -53,22 +53,23 @@ pub(crate) fn second_core() -> Option<Busy> {
 }
 
 /// The skia engine's [`chart_raster_skia::SecondCore`]: this render's drawing thread
-/// counted, and a second one when [`second_core`] lends it. `RASTER_THREADS=1` or `2`
-/// fixes the answer (for measuring one against the other; the pixels are the same).
+/// counted, and a second one when [`second_core`] lends it.
 pub(crate) fn drawing_core() -> Option<Box<dyn std::any::Any>> {
-    static FIXED: OnceLock<Option<bool>> = OnceLock::new();
-    let fixed = FIXED.get_or_init(|| match std::env::var("RASTER_THREADS").as_deref() {
-        Ok("1") => Some(false),
-        Ok("2") => Some(true),
-        _ => None,
-    });
     let own = Busy::enter().0;
-    let second = match fixed {
-        Some(false) => None,
-        Some(true) => Some(Busy::enter().0),
-        None => second_core(),
-    };
-    second.map(|second| Box::new((own, second)) as Box<dyn std::any::Any>)
+    second_core().map(|second| Box::new((own, second)) as Box<dyn std::any::Any>)
+}
+
+/// The skia engine as this crate runs it: drawing on a second core when [`drawing_core`]
+/// lends one and the scene is one where that pays, or as `RASTER_THREADS` fixes it: `1`
+/// one thread, `2` two whenever the bitmap is large enough, even where that costs time
+/// (for measuring one against the other; the pixels are the same).
+pub(crate) fn skia_engine() -> chart_raster_skia::Engine {
+    let engine = chart_raster_skia::Engine::new();
+    match std::env::var("RASTER_THREADS").as_deref() {
+        Ok("1") => engine,
+        Ok("2") => engine.with_split_always(),
+        _ => engine.with_second_core(drawing_core),
+    }
 }
 
 /// Threads runnable on the machine right now, this one included: the fourth field of

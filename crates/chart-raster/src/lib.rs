@@ -193,5 +193,5 @@ fn render_by(
 /// The process' skia engine: font discovery scans the system once, not per chart.
 fn shared_engine() -> &'static skia::Engine {
     static ENGINE: OnceLock<skia::Engine> = OnceLock::new();
-    ENGINE.get_or_init(|| skia::Engine::new().with_second_core(cores::drawing_core))
+    ENGINE.get_or_init(cores::skia_engine)
 }

@@ -628,9 +628,7 @@ impl Service {
     /// A service drawing with the skia engine (fonts are discovered here, once), within the
     /// configured budgets.
     pub fn new(config: ServiceConfig) -> Self {
-        let engine = chart_raster_skia::Engine::new()
-            .with_limits(config.limits)
-            .with_second_core(crate::cores::drawing_core);
+        let engine = crate::cores::skia_engine().with_limits(config.limits);
         Self::with_renderer(config, Arc::new(engine))
     }
 

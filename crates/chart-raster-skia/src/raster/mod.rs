@@ -85,12 +85,12 @@ pub struct Reuse {
 pub enum Threads {
     /// The calling thread alone.
     One,
-    /// The calling thread and one more, each drawing a band of rows (`split.rs`), when
-    /// the scene is worth it.
+    /// The calling thread and one more, each drawing a band of rows (`split.rs`), whenever
+    /// the bitmap is large enough, even where that costs time.
     Two,
-    /// As [`Threads::Two`] when the function lends a second core; it is asked only for a
-    /// scene worth splitting, just before the drawing, and what it returns is held until
-    /// the drawing ends.
+    /// As [`Threads::Two`] when the function lends a second core and two painters save
+    /// time on the scene (`split.rs`); it is asked only for a bitmap large enough, just
+    /// before the drawing, and what it returns is held until the drawing ends.
     Lent(crate::SecondCore),
 }
 
@@ -192,12 +192,16 @@ fn rasterize_until(
             lent = lend.map(|lend| lend());
             match lent {
                 Some(None) => None,
-                _ => split::split_row(scene, base, width, height),
+                // A lent core only when the split pays; told to split, whenever it may.
+                _ => split::split_row(scene, base, (width, height), lend.is_some()),
             }
         }
         #[cfg(test)]
         Split::At(s) => Some(s.min(height)),
     };
+    if split.is_none() {
+        lent = None; // not held while this thread draws alone
+    }
     // A second bitmap for the bottom band, its rows above scratch (its band is filled on
     // its own thread). The first one's rows from `s` on are copied in from it at the end:
     // the background only above.
