@@ -48,11 +48,14 @@ const BUFFER: usize = 16 * WINDOW;
 const SLACK: usize = 16;
 /// Zeros are written in pieces of this many bytes (see [`Deflater::write_zeros`]).
 const PIECE: usize = 1024;
-/// log2 of the hash table's size (4-byte strings to their last position). 16 rather than
-/// 15: fewer strings of dense anti-aliased images share a slot, so fewer candidates fail
-/// their compare (a 256 KiB table; 17 bits saved 1–2% more instructions for twice that,
-/// which the two halves' threads each hold).
-const HASH_BITS: u32 = 16;
+/// log2 of the hash table's size (4-byte strings to their last position): a 128 KiB table,
+/// cleared for every stream and held by each half's thread. 16 bits took a few per cent
+/// fewer instructions on dense anti-aliased images (fewer strings share a slot) but cut
+/// the service's cache-miss capacity under load by about 15% (`cargo xtask loadtest
+/// --soak`, bar chart with borders, 2026-11-27: 459–485 req/s against 530–608 at 15 bits,
+/// the same run): clearing and touching twice the table in two renders at once costs more
+/// than the compares it saves.
+const HASH_BITS: u32 = 15;
 
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
 ///
