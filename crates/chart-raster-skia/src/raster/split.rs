@@ -521,23 +521,33 @@ mod tests {
         }
     }
 
+    /// The device transform of a chart drawn at dpr 2.
+    fn at_dpr_2() -> Transform {
+        Transform {
+            a: 2.0,
+            d: 2.0,
+            ..Transform::IDENTITY
+        }
+    }
+
+    /// A chart of `width × height` CSS pixels at dpr 2 on white.
+    fn white_scene(width: f32, height: f32, items: Vec<Item>) -> Scene {
+        Scene {
+            width,
+            height,
+            device_pixel_ratio: 2.0,
+            background: Rgba::WHITE,
+            items,
+        }
+    }
+
     /// The split row follows where the work is: below the middle for a triangle standing
     /// on its base, above it for a zigzag line in the top third (its bounds alone would say
     /// the same for both), and the middle for nothing to draw.
     #[test]
     fn the_split_row_halves_the_guessed_work() {
-        let base = Transform {
-            a: 2.0,
-            d: 2.0,
-            ..Transform::IDENTITY
-        };
-        let scene = |items: Vec<Item>| Scene {
-            width: 400.0,
-            height: 300.0,
-            device_pixel_ratio: 2.0,
-            background: Rgba::WHITE,
-            items,
-        };
+        let base = at_dpr_2();
+        let scene = |items: Vec<Item>| white_scene(400.0, 300.0, items);
         let mut triangle = Path::new();
         triangle.move_to(200.0, 0.0);
         triangle.line_to(400.0, 300.0);
@@ -583,18 +593,8 @@ mod tests {
     /// markers; told to split, every scene large enough is.
     #[test]
     fn a_lent_core_is_taken_for_many_markers_only() {
-        let base = Transform {
-            a: 2.0,
-            d: 2.0,
-            ..Transform::IDENTITY
-        };
-        let scene = |items: Vec<Item>| Scene {
-            width: 800.0,
-            height: 600.0,
-            device_pixel_ratio: 2.0,
-            background: Rgba::WHITE,
-            items,
-        };
+        let base = at_dpr_2();
+        let scene = |items: Vec<Item>| white_scene(800.0, 600.0, items);
         let markers = |n: usize| -> Vec<Item> {
             (0..n)
                 .map(|i| {
