@@ -38,8 +38,16 @@ pub(super) fn split_row(
         return None;
     }
     let mut work = RowWork::new(height as usize);
+    // Small paths first: a scene that must pay and has too few of them is done with before
+    // its long paths (a 10,000-point stroke) are read.
     for item in &scene.items {
-        work.add_item(item, base);
+        work.add_item(item, base, Pass::Small);
+    }
+    if must_pay && work.small < MIN_SMALL_WORK {
+        return None;
+    }
+    for item in &scene.items {
+        work.add_item(item, base, Pass::Rest);
     }
     let rows = work.rows();
     let total: f64 = rows.iter().sum();
@@ -73,9 +81,20 @@ pub(super) fn split_row(
 /// 16.0–17.8 ms and the bar charts 3.1–3.5 → 3.9–4.0 ms, where long paths or cheap
 /// rectangles are. So two painters only for many small paths that are most of the work.
 fn pays(small: f64, total: f64) -> bool {
-    /// About a thousand point markers (14 device pixels across) of guessed work.
-    const MIN_SMALL_WORK: f64 = 1_000_000.0;
     small >= MIN_SMALL_WORK && small * 2.0 >= total
+}
+
+/// The least guessed work in small paths that pays for a second painter: about a thousand
+/// point markers (14 device pixels across).
+const MIN_SMALL_WORK: f64 = 1_000_000.0;
+
+/// Which items one pass of [`RowWork::add_item`] weighs.
+#[derive(Clone, Copy, PartialEq)]
+enum Pass {
+    /// Small paths only ([`RowWork::small_box`]).
+    Small,
+    /// Everything else: long paths and text.
+    Rest,
 }
 
 /// Fewer rows and the second thread costs more than it saves (a thread costs about 30 µs
@@ -143,20 +162,15 @@ impl RowWork {
             .collect()
     }
 
-    fn add_item(&mut self, item: &Item, base: Transform) {
+    fn add_item(&mut self, item: &Item, base: Transform, pass: Pass) {
         let item = match item {
             Item::Shadowed { item, .. } => &**item,
             other => other,
         };
-        match item {
+        let (path, t, pad) = match item {
             Item::Fill {
                 path, transform, ..
-            } => {
-                let t = base.then(*transform);
-                if !self.add_small(path, t, 0.0) && !is_cheap(item, t) {
-                    self.add_fill(path, t);
-                }
-            }
+            } => (path, base.then(*transform), 0.0),
             Item::Stroke {
                 path,
                 transform,
@@ -165,23 +179,28 @@ impl RowWork {
             } => {
                 let t = base.then(*transform);
                 let pad = f64::from(stroke.width.abs() * 0.5 * super::guard::max_scale(t)) + 1.0;
-                if !self.add_small(path, t, pad) && !is_cheap(item, t) {
-                    self.add_stroke(path, t, pad);
-                }
+                (path, t, pad)
             }
-            Item::Text(text) => self.add_text(text, base),
+            Item::Text(text) if pass == Pass::Rest => return self.add_text(text, base),
+            _ => return,
+        };
+        match (Self::small_box(path, t), pass) {
+            (Some(b), Pass::Small) => self.add_small(b, pad),
+            (None, Pass::Rest) if !is_cheap(item, t) => match item {
+                Item::Fill { .. } => self.add_fill(path, t),
+                _ => self.add_stroke(path, t, pad),
+            },
             _ => {}
         }
     }
 
-    /// A small path (a point marker, a short rectangle: a few commands, a few rows): its
-    /// bounds grown by `pad`, as wide on every row, with two edges. `false`, adding
-    /// nothing, for any other path.
-    fn add_small(&mut self, path: &Path, t: Transform, pad: f64) -> bool {
+    /// The device bounds of a small path (a point marker, a short rectangle: a few
+    /// commands, a few rows); `None` for any other path.
+    fn small_box(path: &Path, t: Transform) -> Option<[f64; 4]> {
         /// Rows of a small path at most.
         const ROWS: f64 = 64.0;
         if path.cmds.len() > Self::SMALL {
-            return false;
+            return None;
         }
         let mut b = [
             f64::INFINITY,
@@ -196,16 +215,17 @@ impl RowWork {
                 }
             });
         }
-        if b[3] - b[1] > ROWS {
-            return false;
-        }
+        (b[3] - b[1] <= ROWS).then_some(b)
+    }
+
+    /// A small path's bounds `b` grown by `pad`, as wide on every row, with two edges.
+    fn add_small(&mut self, b: [f64; 4], pad: f64) {
         let wide = b[2] - b[0] + 2.0 * pad;
         self.add((b[1] - pad, b[3] + pad), wide + 2.0 * Self::EDGE, 0.0);
         let rows = (b[3] - b[1] + 2.0 * pad).max(0.0);
         if rows.is_finite() && wide.is_finite() {
             self.small += (wide + 2.0 * Self::EDGE) * rows;
         }
-        true
     }
 
     /// A stroke: each segment weighs on the rows its points span (grown by `pad`), with two
