@@ -53,8 +53,8 @@ const PIECE: usize = 1024;
 /// fewer instructions on dense anti-aliased images (fewer strings share a slot) but cut
 /// the service's cache-miss capacity under load by about 15% (`cargo xtask loadtest
 /// --soak`, bar chart with borders, 2026-11-27: 459–485 req/s against 530–608 at 15 bits,
-/// the same run): clearing and touching twice the table in two renders at once costs more
-/// than the compares it saves.
+/// the same run). That was measured while every stream's tables were new pages faulted in
+/// one by one (see [`Spare`]), which a larger table paid twice over.
 const HASH_BITS: u32 = 15;
 
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
@@ -128,6 +128,63 @@ impl Chains {
     }
 }
 
+/// The tables and input buffers of finished streams, kept for the next ones.
+///
+/// Why: fresh from the allocator, the tables' pages were often pages it had given back to
+/// the OS. Reading a slot before writing it maps the kernel's shared zero page, and the
+/// write that follows copies it and flushes the TLB of every core running one of the
+/// process's threads (an inter-processor interrupt, slow in a VM): `perf` on the service
+/// rendering the line chart found 10% of its CPU time in those faults, every one in
+/// [`Deflater::encode`]. Kept tables are cleared with stores to pages already mapped.
+///
+/// At most [`SPARES`] are kept (two renders at once, two halves each: 3 MiB at most); a
+/// stream dropped unfinished (an error) frees its own.
+struct Spare;
+
+/// How many finished streams' tables and buffers [`Spare`] keeps.
+const SPARES: usize = 4;
+
+/// Tables and buffers of finished streams (see [`Spare`]).
+static SPARES_KEPT: std::sync::Mutex<Vec<(Box<Chains>, Vec<u8>)>> =
+    std::sync::Mutex::new(Vec::new());
+
+impl Spare {
+    /// Cleared tables and an empty buffer (with room for [`BUFFER`] bytes and the slack):
+    /// kept ones when there are, else new ones.
+    fn take() -> (Box<Chains>, Vec<u8>) {
+        let kept = SPARES_KEPT.lock().ok().and_then(|mut kept| kept.pop());
+        match kept {
+            Some((mut chains, mut buf)) => {
+                // In pieces of 1 KiB, as in `write_zeros`: not one `rep stosb`.
+                for piece in chains.head.chunks_mut(PIECE / 4) {
+                    piece.fill(0);
+                }
+                for piece in chains.prev.chunks_mut(PIECE / 4) {
+                    piece.fill(0);
+                }
+                buf.clear();
+                (chains, buf)
+            }
+            None => (
+                Box::new(Chains {
+                    head: [0; 1 << HASH_BITS],
+                    prev: [0; WINDOW],
+                }),
+                Vec::with_capacity(BUFFER + SLACK),
+            ),
+        }
+    }
+
+    /// Keeps a finished stream's tables and buffer, unless [`SPARES`] are kept already.
+    fn give(chains: Box<Chains>, buf: Vec<u8>) {
+        if let Ok(mut kept) = SPARES_KEPT.lock() {
+            if kept.len() < SPARES {
+                kept.push((chains, buf));
+            }
+        }
+    }
+}
+
 impl Deflater {
     /// A stream whose output is expected to be about `capacity` bytes.
     pub(super) fn new(effort: Effort, capacity: usize) -> Self {
@@ -146,16 +203,14 @@ impl Deflater {
     }
 
     fn writing_to(effort: Effort, out: Vec<u8>) -> Self {
+        let (chains, buf) = Spare::take();
         Self {
-            buf: Vec::with_capacity(BUFFER + SLACK),
+            buf,
             end: 0,
             pos: 0,
             base: 0,
             zeros: 0..0,
-            chains: Box::new(Chains {
-                head: [0; 1 << HASH_BITS],
-                prev: [0; WINDOW],
-            }),
+            chains,
             block: Block::new(),
             bits: BitWriter::new(out),
             adler: Adler32::new(),
@@ -251,6 +306,7 @@ impl Deflater {
             self.bits.align();
             self.bits.put(0xFFFF_0000, 32);
         }
+        Spare::give(self.chains, self.buf);
         Part {
             bytes: self.bits.finish(),
             adler: self.adler.finish(),
@@ -804,6 +860,34 @@ pub(super) mod tests {
                     "{effort:?}, parts at {starts:?}: inflated data differs"
                 );
             }
+        }
+    }
+
+    #[test]
+    fn kept_tables_and_buffers_come_back_cleared() {
+        // A finished stream's tables and buffer as dirty as can be; a stream's matches would
+        // depend on what a stale table entry points at.
+        let mut chains = Box::new(Chains {
+            head: [7; 1 << HASH_BITS],
+            prev: [9; WINDOW],
+        });
+        chains.head[12_345] = 1;
+        Spare::give(chains, vec![5; BUFFER + SLACK]);
+        // Other tests take and give at the same time: whichever come out must be clean.
+        let taken: Vec<_> = (0..=SPARES).map(|_| Spare::take()).collect();
+        for (chains, buf) in &taken {
+            assert!(
+                chains.head.iter().all(|&h| h == 0),
+                "a head was not cleared"
+            );
+            assert!(
+                chains.prev.iter().all(|&p| p == 0),
+                "a chain link was not cleared"
+            );
+            assert!(buf.is_empty() && buf.capacity() >= BUFFER + SLACK);
+        }
+        for (chains, buf) in taken {
+            Spare::give(chains, buf);
         }
     }
 
