@@ -215,19 +215,18 @@ impl Block {
         let lit_codes = canonical_codes(&lit_len);
         let dist_codes = canonical_codes(&dist_len);
         // Per block, each literal's code and each length's code with its extra bits (at
-        // most 15 + 5 bits) and their bit counts, indexed by a stored symbol's low 9 bits;
-        // each distance symbol's code, its length and its length with the extra bits, as
-        // `code | length << 16 | total << 24`: one look-up each.
+        // most 15 + 5 bits), with its bit count from bit 24, indexed by a stored symbol's
+        // low 9 bits; each distance symbol's code, its length and its length with the
+        // extra bits, as `code | length << 16 | total << 24`: one look-up each.
         let mut codes = [0u32; 512];
-        let mut counts = [0u8; 512];
-        for (b, (c, n)) in codes[..256].iter_mut().zip(&mut counts[..256]).enumerate() {
-            (*c, *n) = (u32::from(lit_codes[b]), lit_len[b]);
+        for (b, c) in codes[..256].iter_mut().enumerate() {
+            *c = u32::from(lit_codes[b]) | u32::from(lit_len[b]) << 24;
         }
-        for (l, (c, n)) in codes[256..].iter_mut().zip(&mut counts[256..]).enumerate() {
+        for (l, c) in codes[256..].iter_mut().enumerate() {
             let ls = usize::from(LENGTH_SYMBOL[l]);
             let (code, len) = (lit_codes[257 + ls], lit_len[257 + ls]);
             let extra = (l + 3 - usize::from(LENGTH_BASE[ls])) as u32;
-            (*c, *n) = (u32::from(code) | extra << len, len + LENGTH_EXTRA[ls]);
+            *c = (u32::from(code) | extra << len) | u32::from(len + LENGTH_EXTRA[ls]) << 24;
         }
         let dists: [u32; DIST_CODES] = std::array::from_fn(|s| {
             u32::from(dist_codes[s])
@@ -245,28 +244,27 @@ impl Block {
             .sum();
         let mut w = out.words(((dynamic.min(fixed) + extra) / 8) as usize + 8);
         for &s in &self.symbols[..self.len] {
-            let (c, c_len) = (codes[(s & 511) as usize], counts[(s & 511) as usize]);
-            w.put(u64::from(c), u32::from(c_len));
-            if s & 256 == 0 {
+            let c = codes[(s & 511) as usize];
+            let (c, c_len) = (u64::from(c & 0xFF_FFFF), c >> 24);
+            if s & RUN != 0 {
+                // `n` matches of length 258 (no extra bits) at distance 1: at most 15 + 15
+                // bits each.
+                let n = (s & !RUN) >> DIST_SHIFT;
+                let d = dists[0];
+                let one = c | u64::from(d & 0xFFFF) << c_len;
+                for _ in 0..n {
+                    w.put(one, c_len + (d >> 24));
+                }
                 continue;
             }
-            if s & RUN == 0 {
-                // The distance's code with its extra bits: at most 28 bits.
-                let d = dists[((s >> DIST_SHIFT) & 31) as usize];
-                let extra = u64::from(s >> EXTRA_SHIFT) << ((d >> 16) & 0xFF);
-                w.put(u64::from(d & 0xFFFF) | extra, d >> 24);
-                continue;
-            }
-            // `n` matches of length 258 (no extra bits) at distance 1: at most 15 + 15
-            // bits each, the first length already written.
-            let n = (s & !RUN) >> DIST_SHIFT;
-            let d = dists[0];
-            let one = u64::from(c) | u64::from(d & 0xFFFF) << c_len;
-            let count = u32::from(c_len) + (d >> 24);
-            w.put(u64::from(d & 0xFFFF), d >> 24);
-            for _ in 1..n {
-                w.put(one, count);
-            }
+            // A literal, or a length and its distance (code and extra bits: at most 20 +
+            // 28 bits) as one write. Without a branch between the two, which alternate
+            // unpredictably on anti-aliased edges: a literal's distance part is masked to
+            // no bits (its bits from `DIST_SHIFT` are zero).
+            let is_match = ((s >> 8) & 1).wrapping_neg();
+            let d = dists[((s >> DIST_SHIFT) & 31) as usize] & is_match;
+            let dist = u64::from(d & 0xFFFF) | u64::from(s >> EXTRA_SHIFT) << ((d >> 16) & 0xFF);
+            w.put(c | dist << c_len, c_len + (d >> 24));
         }
         w.put(
             u64::from(lit_codes[END_OF_BLOCK]),
@@ -549,7 +547,7 @@ pub(super) struct BitWriter {
     /// ([`BitWriter::words`]).
     out: Vec<u8>,
     used: usize,
-    /// Bits not yet written, from the lowest: `n` (under 32) of them in `acc`.
+    /// Bits not yet written, from the lowest: `n` (under 8) of them in `acc`.
     acc: u64,
     n: u32,
 }
@@ -577,7 +575,7 @@ impl BitWriter {
         /// Zeros are added in pieces under glibc's threshold for `rep stosb`, whose every
         /// byte callgrind counts as an instruction.
         const PIECE: usize = 1024;
-        while self.out.len() < self.used + bytes + 4 {
+        while self.out.len() < self.used + bytes + 8 {
             self.out.extend_from_slice(&[0; PIECE]);
         }
         let Self { out, used, acc, n } = self;
@@ -619,17 +617,20 @@ struct Words<'a> {
 }
 
 impl Words<'_> {
-    /// Appends the low `count` bits of `value` (`count` ≤ 32, no higher bit set).
+    /// Appends the low `count` bits of `value` (`count` ≤ 56, no higher bit set).
+    ///
+    /// Without a branch: the bits are stored as a whole word every time and the position
+    /// moves by the whole bytes they fill, leaving under 8 bits in `acc` (a branch on a
+    /// full word went either way at random on literal-heavy images).
     #[inline(always)]
     fn put(&mut self, value: u64, count: u32) {
         self.acc |= value << self.n;
         self.n += count;
-        if self.n >= 32 {
-            self.out[self.at..self.at + 4].copy_from_slice(&(self.acc as u32).to_le_bytes());
-            self.at += 4;
-            self.acc >>= 32;
-            self.n -= 32;
-        }
+        self.out[self.at..self.at + 8].copy_from_slice(&self.acc.to_le_bytes());
+        let bytes = self.n / 8;
+        self.at += bytes as usize;
+        self.acc >>= 8 * bytes;
+        self.n %= 8;
     }
 
     /// Hands the state back.
