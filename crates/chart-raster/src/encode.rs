@@ -36,14 +36,14 @@ pub enum EncodeError {
 /// README's Performance section has the table.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
 pub enum PngCompression {
-    /// Our deflate encoder searching less (`deflate::Effort::Fast`: chains of 2 positions,
-    /// nothing hashed inside matches): about 2% more bytes than `Default` for 0–8% fewer
-    /// instructions (the most on the literal-heavy scatter 10,000). Little to trade: what
+    /// Our deflate encoder searching less (`deflate::Effort::Fast`: one position per hash,
+    /// nothing hashed inside matches): about 1% more bytes than `Default` for 0–9% less
+    /// time per encode (26% on the literal-heavy scatter 10,000). Little to trade: what
     /// every mode pays is the work per byte and per symbol, and searching less finds fewer
     /// matches, so more symbols. Before it was zlib level 1 (static codes only): twice
     /// `Default`'s bytes and more instructions.
     Fast,
-    /// Our deflate encoder (`encode/deflate.rs`): 0.58–0.92× node-skia's bytes on the
+    /// Our deflate encoder (`encode/deflate.rs`): 0.58–0.93× node-skia's bytes on the
     /// benchmark's charts, for about a third of zlib level 2's instructions on the bar
     /// charts, two thirds on curves, three quarters on the densest chart (scatter 10,000).
     /// Images of at least 512×512 pixels are deflated in two halves on two threads when a

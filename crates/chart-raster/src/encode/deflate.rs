@@ -11,12 +11,14 @@
 //! What it does, and what it leaves out:
 //! - LZ77, greedy (no lazy matching): a run of zeros is a string of distance-1 matches
 //!   (after one literal zero when the byte before is not zero); elsewhere a hash of the next
-//!   4 bytes leads to the last positions that began with the same hash (4 with
-//!   [`Effort::Default`]), and the longest match of at least 4 bytes is taken. Positions
-//!   inside short matches are hashed too. One candidate instead of 8 was 3% larger on the
-//!   benchmark's charts and up to 1.6× larger on translucent fixtures (the diagonal edges
-//!   of a row match the row above a few pixels over, behind other positions of the same
-//!   hash), for 0–5% fewer instructions; [`Effort::Fast`] tries 2.
+//!   4 bytes leads to the last positions that began with the same hash (2 with
+//!   [`Effort::Default`], 1 with [`Effort::Fast`]), and the longest match of at least 4
+//!   bytes is taken. One candidate instead of 8 was 3% larger on the benchmark's charts
+//!   and up to 1.6× larger on translucent fixtures (the diagonal edges of a row match the
+//!   row above a few pixels over, behind other positions of the same hash), for 0–5% fewer
+//!   instructions; in time per encode (what the service waits for: each candidate is a
+//!   branch that goes either way at random and a read of the history), each position
+//!   fewer saves more than its instructions say ([`Effort`]).
 //! - Huffman (`block.rs`): each block of `BLOCK_SYMBOLS` symbols gets its own
 //!   length-limited codes (dynamic block) unless the fixed codes of the format come out
 //!   smaller. No stored blocks: on data that does not compress (noise), literals cost about
@@ -59,25 +61,30 @@ const HASH_BITS: u32 = 15;
 
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
 ///
-/// Measured on the 15 charts of `cargo xtask bench-peers` (callgrind instructions of
-/// `encode::png`, bytes): what is left after the search is the work per byte that every
-/// mode does (the rows' passes, the symbols, the bits), so the search's knobs move the
-/// instructions by a few percent each. Chains of 4 positions and a nice length of 32
-/// instead of 8 and 64 cost 0.5% more bytes in all (0.8% on the 560 fixture and gallery
-/// images, at most 1.17× on one 8 KB gradient fixture) for 1–6% fewer instructions (the
-/// most on the line chart and scatter 10,000); 3 positions 0.7% for 1–7%.
+/// Measured on the 15 charts of `cargo xtask bench-peers` (bytes, callgrind instructions
+/// of `encode::png`, and time per encode on one thread): what is left after the search is
+/// the work per byte that every mode does (the rows' passes, the symbols, the bits), so
+/// the search's knobs move the instructions by a few percent each, but the time by more:
+/// a candidate that fails is a mispredicted branch and a read of the history. Chains of 4
+/// positions, a nice length of 32 and the positions inside matches of up to 8 bytes hashed
+/// (`default` until 2026-11-27) were 1.9% smaller on the benchmark's charts (3.1% on the
+/// Chart.js fixtures, at most 1.20× on one translucent radar fixture) than `Default` now,
+/// and took 4–18% more time per encode (line 1.07×, area 1.08×, radar 1.10×, scatter
+/// 1,000 1.04×, scatter 10,000 1.18×). Chains of 2 with nice 8 were as fast for 0.2% more
+/// bytes; with nice 16 and positions inside matches of up to 4 bytes hashed, 0.4% smaller
+/// and 0–5% slower.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(super) enum Effort {
-    /// Chains of 2 positions, a match of 16 bytes ends the search, nothing hashed inside
-    /// matches: 2% more bytes than `Default` on the benchmark's charts for 0–8% fewer
-    /// instructions (the most on scatter 10,000). One position per hash and literals
-    /// skipped after 8 in a row (as LZ4 does) came out 5% larger and slower on most charts:
-    /// fewer matches are more literals, and a literal costs more than a longer search.
+    /// One position per hash, a match of 16 bytes ends the search, nothing hashed inside
+    /// matches: 1.1% more bytes than `Default` on the benchmark's charts (3.7% on the
+    /// Chart.js fixtures, 1.7% on the plugin fixtures, at most 1.34× on a gradient plugin
+    /// fixture) for 0–9% less time per encode (scatter 10,000: 26%). Literals skipped
+    /// after 8 in a row (as LZ4 does) came out 5% larger and slower on most charts: fewer
+    /// matches are more literals, and a literal costs more than a longer search.
     Fast,
-    /// Chains of 4 positions, a match of 32 bytes ends the search, positions inside matches
-    /// of up to 8 bytes are hashed too. On scatter 10,000 (dense anti-aliased discs)
-    /// hashing inside matches of up to 32 bytes cost 20 M instructions more than 8 for
-    /// 0.7% fewer bytes on the benchmark's charts; none saved 5 M more and cost 1.1%.
+    /// Chains of 2 positions, a match of 16 bytes ends the search, nothing hashed inside
+    /// matches. On scatter 10,000 (dense anti-aliased discs) hashing inside matches of up
+    /// to 32 bytes cost 20 M instructions more than 8 for 0.7% fewer bytes.
     Default,
 }
 
@@ -367,8 +374,8 @@ impl Deflater {
             }
             let stop = stop.min(end - 3);
             self.pos = match self.effort {
-                Effort::Fast => self.matches::<2, 16, 0>(end, stop),
-                Effort::Default => self.matches::<4, 32, 8>(end, stop),
+                Effort::Fast => self.matches::<1, 16, 0>(end, stop),
+                Effort::Default => self.matches::<2, 16, 0>(end, stop),
             };
         }
     }
