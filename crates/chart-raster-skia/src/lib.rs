@@ -98,10 +98,18 @@ pub struct Engine {
 
 /// Asked just before a render's pixels are drawn, when the bitmap is large enough to split
 /// (256 rows or more, at most 32 MB), whether a second thread may draw half of them now:
-/// `Some` lends one, and what it holds is dropped when the drawing is done (a count of busy
-/// threads, say). The pixels are the same either way; the caller decides what the machine
-/// can spare (the service: an idle core). Default: never.
-pub type SecondCore = fn() -> Option<Box<dyn std::any::Any>>;
+/// `Some` lends one, which is dropped when the drawing is done (and with it what it holds:
+/// a count of busy threads, say). The pixels are the same either way; the caller decides
+/// what the machine can spare (the service: an idle core). Default: never.
+pub type SecondCore = fn() -> Option<Box<dyn SecondThread>>;
+
+/// A thread lent to one render by its [`SecondCore`] (a long-lived one: starting a thread
+/// per render costs more than the drawing it would share on a small chart).
+pub trait SecondThread {
+    /// Runs `there` on the lent thread while `here` runs on this one, and returns once both
+    /// are done; a panic in `there` is this thread's again.
+    fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut());
+}
 
 impl Engine {
     /// An engine using the fonts installed on this machine (and the bundled fallback).
@@ -129,7 +137,9 @@ impl Engine {
 
     /// The same engine drawing every bitmap of 256 rows or more (at most 32 MB) on two
     /// threads, whether or not that saves time: for checking that the pixels are one
-    /// thread's, and for measuring one against the other.
+    /// thread's, and for measuring one against the other. The second is the one
+    /// `second_core` lends ([`Engine::with_second_core`]), or one started for the render
+    /// when it lends none.
     pub fn with_split_always(mut self) -> Self {
         self.split_always = true;
         self
@@ -286,7 +296,7 @@ impl Engine {
             });
         }
         let threads = match self.split_always {
-            true => raster::Threads::Two,
+            true => raster::Threads::Two(self.second_core),
             false => raster::Threads::Lent(self.second_core),
         };
         let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads)?;

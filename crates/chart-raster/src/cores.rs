@@ -11,6 +11,11 @@
 //! kernel's count of runnable threads ([`runnable_threads`]), and with no other stage of
 //! this process working on split work meanwhile (between two renders that start together
 //! the kernel's count cannot tell).
+//!
+//! The second thread is one long-lived worker ([`Lent`]), the same for both stages: a
+//! thread started per render cost about 30 µs to start and join, and its fresh stack pages
+//! faults and, when unmapped at its end, a TLB flush of every core (the IPIs that took 10%
+//! of a line chart's CPU time when fresh buffers did the same, see `encode/deflate.rs`).
 
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::OnceLock;
@@ -36,8 +41,8 @@ impl Drop for Busy {
 }
 
 /// A second thread for a stage whose own thread is already counted ([`Busy::enter`]),
-/// counted while it lives, when one pays (see the module docs).
-pub(crate) fn second_core() -> Option<Busy> {
+/// counted while it is lent, when one pays (see the module docs).
+pub(crate) fn second_core() -> Option<Lent> {
     static CORES: OnceLock<usize> = OnceLock::new();
     let (busy, before) = Busy::enter();
     // The stage's own thread is counted in `before`.
@@ -49,14 +54,89 @@ pub(crate) fn second_core() -> Option<Busy> {
     if cores < 2 || runnable_threads().is_none_or(|n| n >= cores) {
         return None;
     }
-    Some(busy)
+    Lent::new(busy)
 }
 
-/// The skia engine's [`chart_raster_skia::SecondCore`]: this render's drawing thread
-/// counted, and a second one when [`second_core`] lends it.
-pub(crate) fn drawing_core() -> Option<Box<dyn std::any::Any>> {
+/// The long-lived second thread, lent to one stage at a time (counted in [`BUSY`] while
+/// lent).
+pub(crate) struct Lent {
+    worker: &'static rayon_core::ThreadPool,
+    _busy: Busy,
+}
+
+impl Lent {
+    /// The worker counted by `busy`; `None` when it cannot be started (a process limit),
+    /// then no stage ever gets one.
+    fn new(busy: Busy) -> Option<Lent> {
+        static WORKER: OnceLock<Option<rayon_core::ThreadPool>> = OnceLock::new();
+        let worker = WORKER.get_or_init(|| {
+            rayon_core::ThreadPoolBuilder::new()
+                .num_threads(1)
+                .thread_name(|_| "second-core".into())
+                .build()
+                .ok()
+        });
+        Some(Lent {
+            worker: worker.as_ref()?,
+            _busy: busy,
+        })
+    }
+
+    /// The worker whatever the machine is doing (counted all the same): for measuring, and
+    /// for tests.
+    pub(crate) fn forced() -> Option<Lent> {
+        Lent::new(Busy::enter().0)
+    }
+
+    /// Runs `there` on the worker while `here` runs on this thread, and returns both
+    /// results once both are done (`there`'s a panic's payload if it panicked).
+    pub(crate) fn join<A: Send, B>(
+        &self,
+        there: impl FnOnce() -> A + Send,
+        here: impl FnOnce() -> B,
+    ) -> (std::thread::Result<A>, B) {
+        let mut far = None;
+        let near = self.worker.in_place_scope(|scope| {
+            scope.spawn(|_| {
+                far = Some(std::panic::catch_unwind(std::panic::AssertUnwindSafe(
+                    there,
+                )));
+            });
+            here()
+        });
+        // The scope returns once its spawned job has run.
+        let far = far.unwrap_or_else(|| Err(Box::new("the second thread did not run")));
+        (far, near)
+    }
+}
+
+/// The skia engine's lent thread: this render's drawing thread counted too.
+struct Drawing {
+    second: Lent,
+    _own: Busy,
+}
+
+impl chart_raster_skia::SecondThread for Drawing {
+    fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut()) {
+        if let (Err(panic), ()) = self.second.join(there, here) {
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+
+/// The skia engine's [`chart_raster_skia::SecondCore`]: the worker when [`second_core`]
+/// lends it.
+fn drawing_core() -> Option<Box<dyn chart_raster_skia::SecondThread>> {
     let own = Busy::enter().0;
-    second_core().map(|second| Box::new((own, second)) as Box<dyn std::any::Any>)
+    let second = second_core()?;
+    Some(Box::new(Drawing { second, _own: own }))
+}
+
+/// The worker whatever the machine is doing (`RASTER_THREADS=2`): counted, not asked for.
+fn forced_core() -> Option<Box<dyn chart_raster_skia::SecondThread>> {
+    let own = Busy::enter().0;
+    let second = Lent::forced()?;
+    Some(Box::new(Drawing { second, _own: own }))
 }
 
 /// The skia engine as this crate runs it: drawing on a second core when [`drawing_core`]
@@ -67,7 +147,7 @@ pub(crate) fn skia_engine() -> chart_raster_skia::Engine {
     let engine = chart_raster_skia::Engine::new();
     match std::env::var("RASTER_THREADS").as_deref() {
         Ok("1") => engine,
-        Ok("2") => engine.with_split_always(),
+        Ok("2") => engine.with_split_always().with_second_core(forced_core),
         _ => engine.with_second_core(drawing_core),
     }
 }
@@ -80,4 +160,22 @@ fn runnable_threads() -> Option<usize> {
     let loadavg = std::fs::read_to_string("/proc/loadavg").ok()?;
     let field = loadavg.split_whitespace().nth(3)?;
     field.split('/').next()?.parse().ok()
+}
+
+#[cfg(test)]
+mod tests {
+    /// The lent worker runs its part on a thread of its own while the caller runs the
+    /// other, both results come back, and a panic there comes back as an error with the
+    /// worker still usable after it.
+    #[test]
+    fn the_worker_runs_beside_the_caller() {
+        let lent = super::Lent::forced().unwrap();
+        let caller = std::thread::current().id();
+        let (there, here) = lent.join(|| std::thread::current().id(), || 7);
+        assert_ne!(there.unwrap(), caller);
+        assert_eq!(here, 7);
+        let (failed, ()) = lent.join(|| panic!("a panic on the worker, on purpose"), || ());
+        assert!(failed.is_err());
+        assert_eq!(lent.join(|| 1, || 2).0.unwrap(), 1);
+    }
 }

@@ -86,8 +86,9 @@ pub enum Threads {
     /// The calling thread alone.
     One,
     /// The calling thread and one more, each drawing a band of rows (`split.rs`), whenever
-    /// the bitmap is large enough, even where that costs time.
-    Two,
+    /// the bitmap is large enough, even where that costs time: the thread the function
+    /// lends, or one started for the render when it lends none.
+    Two(crate::SecondCore),
     /// As [`Threads::Two`] when the function lends a second core and two painters save
     /// time on the scene (`split.rs`); it is asked only for a bitmap large enough, just
     /// before the drawing, and what it returns is held until the drawing ends.
@@ -115,8 +116,14 @@ pub fn rasterize_on(
 ) -> Result<Bitmap, Error> {
     let split = match threads {
         Threads::One => Split::None,
-        Threads::Two => Split::Balanced(None),
-        Threads::Lent(lend) => Split::Balanced(Some(lend)),
+        Threads::Two(lend) => Split::Balanced {
+            lend,
+            must_pay: false,
+        },
+        Threads::Lent(lend) => Split::Balanced {
+            lend,
+            must_pay: true,
+        },
     };
     rasterize_until(scene, text, reuse, &|| cancel.is_cancelled(), split)
 }
@@ -126,9 +133,12 @@ pub fn rasterize_on(
 enum Split {
     /// Not split: one thread.
     None,
-    /// Where the two halves' work is about even ([`split::split_row`]), if worth it (and
-    /// lent, with a lender).
-    Balanced(Option<crate::SecondCore>),
+    /// Where the two halves' work is about even ([`split::split_row`]), if worth it, on the
+    /// thread `lend` lends; with `must_pay`, only when it lends one and the split pays.
+    Balanced {
+        lend: crate::SecondCore,
+        must_pay: bool,
+    },
     /// At this row (tests: any row must give the same pixels).
     #[cfg(test)]
     At(u32),
@@ -182,18 +192,18 @@ fn rasterize_until(
         reuse,
         stop,
     };
-    // What the lender of a second core holds while it is used: asked before the split row
-    // is worked out, which a render under load does not need.
+    // The lent second thread: asked for before the split row is worked out, which a render
+    // under load does not need.
     let mut lent = None;
     let split = match split {
         Split::None => None,
-        Split::Balanced(_) if !split::worth_splitting(width, height) => None,
-        Split::Balanced(lend) => {
-            lent = lend.map(|lend| lend());
+        Split::Balanced { .. } if !split::worth_splitting(width, height) => None,
+        Split::Balanced { lend, must_pay } => {
+            lent = lend();
             match lent {
-                Some(None) => None,
+                None if must_pay => None,
                 // A lent core only when the split pays; told to split, whenever it may.
-                _ => split::split_row(scene, base, (width, height), lend.is_some()),
+                _ => split::split_row(scene, base, (width, height), must_pay),
             }
         }
         #[cfg(test)]
@@ -220,7 +230,10 @@ fn rasterize_until(
     let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
     let drawn = match second {
         None => job.draw(&mut pixmap, 0..height),
-        Some((s, second)) => job.draw_split(&mut pixmap, second, s, fill),
+        Some((s, second)) => {
+            let thread = lent.as_deref().unwrap_or(&split::Started);
+            job.draw_split(&mut pixmap, second, s, fill, thread)
+        }
     };
     drop(lent);
     if !drawn {
@@ -282,47 +295,30 @@ impl Job<'_> {
         !cancelled
     }
 
-    /// Draws rows `..s` on `pixmap` here and rows `s..` on `second` on another thread, then
-    /// copies those into `pixmap` (`split.rs`). Without a thread to be had (a process
-    /// limit), all on this one. A panic on the other thread is this thread's again.
+    /// Draws rows `..s` on `pixmap` here and rows `s..` on `second` on `thread`, then
+    /// copies those into `pixmap` (`split.rs`). A panic on the other thread is this
+    /// thread's again.
     fn draw_split(
         &self,
         pixmap: &mut tiny_skia::Pixmap,
         mut second: tiny_skia::Pixmap,
         s: u32,
         fill: [u8; 4],
+        thread: &dyn crate::SecondThread,
     ) -> bool {
         let height = pixmap.height();
         let from = s as usize * pixmap.width() as usize * 4;
-        let drawn = std::thread::scope(|scope| {
-            let bottom = || {
+        let (mut top, mut bottom) = (false, false);
+        thread.join(
+            &mut || {
                 pool::fill_background(&mut second.data_mut()[from..], fill);
-                self.draw(&mut second, s..height)
-            };
-            let spawned = std::thread::Builder::new()
-                .name("raster-band".into())
-                .spawn_scoped(scope, bottom);
-            let Ok(spawned) = spawned else {
-                return None;
-            };
-            let top = self.draw(pixmap, 0..s);
-            match spawned.join() {
-                Ok(bottom) => Some(top && bottom),
-                Err(panic) => std::panic::resume_unwind(panic),
-            }
-        });
-        let drawn = match drawn {
-            Some(drawn) => {
-                pixmap.data_mut()[from..].copy_from_slice(&second.data()[from..]);
-                drawn
-            }
-            None => {
-                pool::fill_background(&mut pixmap.data_mut()[from..], fill);
-                self.draw(pixmap, 0..height)
-            }
-        };
+                bottom = self.draw(&mut second, s..height);
+            },
+            &mut || top = self.draw(pixmap, 0..s),
+        );
+        pixmap.data_mut()[from..].copy_from_slice(&second.data()[from..]);
         self.reuse.buffers.give(second.take());
-        drawn
+        top && bottom
     }
 }
 

@@ -16,6 +16,30 @@ use super::overdraw::is_cheap;
 use super::shadow::item_bounds;
 use crate::scene::{Item, Path, PathCmd, Scene, TextItem, Transform};
 
+/// The second painter's thread when no long-lived one is lent ([`super::Threads::Two`]
+/// without a lender, the tests): one started for the render, or none to be had (a process
+/// limit): then both bands are drawn here, one after the other.
+pub(super) struct Started;
+
+impl crate::SecondThread for Started {
+    fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut()) {
+        let started = std::thread::scope(|scope| {
+            let spawned = std::thread::Builder::new()
+                .name("raster-band".into())
+                .spawn_scoped(scope, &mut *there);
+            here();
+            match spawned.map(|spawned| spawned.join()) {
+                Ok(Ok(())) => true,
+                Ok(Err(panic)) => std::panic::resume_unwind(panic),
+                Err(_) => false,
+            }
+        });
+        if !started {
+            there();
+        }
+    }
+}
+
 /// The first row of the bottom band of a `height`-row bitmap, where the two painters' work
 /// is about even, or `None` when the scene is not worth two threads (with `must_pay`, also
 /// when a second painter would not save more than it costs: [`pays`]). It depends on the

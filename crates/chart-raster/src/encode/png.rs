@@ -2,7 +2,7 @@
 //! filtered rows (our deflate, or zlib-rs for `Small`).
 
 use super::{deflate, EncodeError, PngCompression};
-use crate::cores::{second_core, Busy};
+use crate::cores::{second_core, Busy, Lent};
 use chart_spec::Bitmap;
 use std::io::Write;
 use std::ops::Range;
@@ -309,14 +309,14 @@ fn in_one(rows: &Rows, effort: deflate::Effort, capacity: usize) -> Vec<u8> {
 }
 
 /// Rows `..mid` and rows `mid..` deflated as two parts joined into one stream (the second
-/// half's matches start from its own first row): at the same time on a second thread when
-/// `second` holds one, one after the other here otherwise. The bytes are the same.
+/// half's matches start from its own first row): at the same time on the `second` thread
+/// when one is lent, one after the other here otherwise. The bytes are the same.
 fn in_two(
     rows: &Rows,
     effort: deflate::Effort,
     capacity: usize,
     mid: usize,
-    second: Option<Busy>,
+    second: Option<Lent>,
 ) -> Result<Vec<u8>, EncodeError> {
     let height = rows.repeats.len();
     let head = || {
@@ -329,29 +329,20 @@ fn in_two(
         let _ = rows.filter(mid..height, &mut d);
         d.finish_part(true)
     };
-    let Some(_second) = second else {
+    let Some(second) = second else {
         return Ok(head().join(tail()).into_stream());
     };
-    std::thread::scope(|scope| {
-        let spawned = std::thread::Builder::new()
-            .name("png-deflate".into())
-            .spawn_scoped(scope, tail);
-        // No thread to be had (a process or memory limit): both halves here.
-        let Ok(spawned) = spawned else {
-            return Ok(head().join(tail()).into_stream());
-        };
-        let first = head();
-        let second = spawned.join().map_err(|_| EncodeError::Encoder {
-            format: "png",
-            reason: "the second deflate thread failed".into(),
-        })?;
-        Ok(first.join(second).into_stream())
-    })
+    let (second, first) = second.join(tail, head);
+    let second = second.map_err(|_| EncodeError::Encoder {
+        format: "png",
+        reason: "the second deflate thread failed".into(),
+    })?;
+    Ok(first.join(second).into_stream())
 }
 
-/// Images of fewer pixels are deflated in one part on one thread: a thread costs about
-/// 30 µs to start and join, and on a chart of 600×400 device pixels the second half is
-/// ~0.5 ms.
+/// Images of fewer pixels are deflated in one part on one thread: handing the second half
+/// over costs some 10–50 µs (waking the lent thread, the rows read from another core's
+/// cache), and on a chart of 600×400 device pixels the second half is ~0.5 ms.
 const SPLIT_MIN_PIXELS: usize = 1 << 18;
 
 /// The first row of the second half, or `None` for an image deflated in one part (fewer
@@ -581,7 +572,7 @@ pub(super) mod tests {
                     );
                     // On a second thread or after the first half here: the same bytes, so
                     // the same pixels give the same PNG whatever the machine is doing.
-                    let threaded = in_two(&rows, effort, 0, mid, Some(Busy::enter().0));
+                    let threaded = in_two(&rows, effort, 0, mid, Lent::forced());
                     assert!(
                         threaded.unwrap() == split,
                         "{effort:?}, {background:?}, split at row {mid} of {h}: bytes differ"
