@@ -43,7 +43,7 @@ pub enum PngCompression {
     /// matches, so more symbols. Before it was zlib level 1 (static codes only): twice
     /// `Default`'s bytes and more instructions.
     Fast,
-    /// Our deflate encoder (`encode/deflate.rs`): 0.58–0.93× node-skia's bytes on the
+    /// Our deflate encoder (`encode/deflate.rs`): 0.58–0.95× node-skia's bytes on the
     /// benchmark's charts, for about a third of zlib level 2's instructions on the bar
     /// charts, two thirds on curves, three quarters on the densest chart (scatter 10,000).
     /// Images of at least 512×512 pixels are deflated in two halves on two threads when a

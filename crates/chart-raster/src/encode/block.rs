@@ -182,8 +182,8 @@ impl Block {
     }
 
     /// Writes the block with whichever codes (its own or the fixed ones) make it shorter,
-    /// and empties it for the next.
-    pub(super) fn write(&mut self, out: &mut BitWriter, last: bool) {
+    /// and empties it for the next; returns how many literals it held.
+    pub(super) fn write(&mut self, out: &mut BitWriter, last: bool) -> usize {
         self.lit_freq[END_OF_BLOCK] += 1;
         let lit_len = code_lengths(&self.lit_freq, MAX_BITS);
         let dist_len = code_lengths(&self.dist_freq, MAX_BITS);
@@ -271,10 +271,12 @@ impl Block {
             u32::from(lit_len[END_OF_BLOCK]),
         );
         w.done();
+        let literals = self.lit_freq[..256].iter().map(|&f| f as usize).sum();
         self.len = 0;
         self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
         self.dist_freq = [0; DIST_CODES];
+        literals
     }
 }
 
