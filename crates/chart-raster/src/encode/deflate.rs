@@ -50,14 +50,17 @@ const BUFFER: usize = 16 * WINDOW;
 const SLACK: usize = 16;
 /// Zeros are written in pieces of this many bytes (see [`Deflater::write_zeros`]).
 const PIECE: usize = 1024;
-/// log2 of the hash table's size (4-byte strings to their last position): a 128 KiB table,
-/// cleared for every stream and held by each half's thread. 16 bits took a few per cent
-/// fewer instructions on dense anti-aliased images (fewer strings share a slot) but cut
-/// the service's cache-miss capacity under load by about 15% (`cargo xtask loadtest
-/// --soak`, bar chart with borders, 2026-11-27: 459–485 req/s against 530–608 at 15 bits,
-/// the same run). That was measured while every stream's tables were new pages faulted in
-/// one by one (see [`Spare`]), which a larger table paid twice over.
-const HASH_BITS: u32 = 15;
+/// log2 of the hash table's size (4-byte strings to their last position): a 256 KiB table,
+/// cleared for every stream and held by each half's thread. Against 15 bits: fewer strings
+/// share a slot on dense anti-aliased images, so fewer candidates fail their compare:
+/// 9% less time per encode on scatter 10,000 (2–4% on scatter 1,000, the others within
+/// 1%) for 0.3% fewer bytes there. Earlier, 16 bits had cut the service's cache-miss
+/// capacity under load by about 15% (`cargo xtask loadtest --soak`, bar chart with
+/// borders: 459–485 req/s against 530–608 at 15 bits, the same run), measured while every
+/// stream's tables were new pages faulted in one by one; with the tables kept ([`Spare`])
+/// the capacity is the same either way (2026-11-27, alternating runs: medians 546 and 546
+/// req/s).
+const HASH_BITS: u32 = 16;
 
 /// How hard the match finder looks: what `PNG_COMPRESSION`'s `fast` and `default` trade.
 ///
@@ -159,7 +162,7 @@ impl Chains {
 /// rendering the line chart found 10% of its CPU time in those faults, every one in
 /// [`Deflater::encode`]. Kept tables are cleared with stores to pages already mapped.
 ///
-/// At most [`SPARES`] are kept (two renders at once, two halves each: 3 MiB at most); a
+/// At most [`SPARES`] are kept (two renders at once, two halves each: 3.5 MiB at most); a
 /// stream dropped unfinished (an error) frees its own.
 struct Spare;
 
