@@ -130,6 +130,14 @@ impl Edge {
         })
     }
 
+    /// The last sub-scanline the edge covers (a curve's last piece's, from its end point).
+    pub(super) fn last_row(&self) -> i32 {
+        match self.kind {
+            Kind::Line => self.last_y,
+            _ => fdot6_round(self.last_yc >> 10) - 1,
+        }
+    }
+
     /// The next line piece of a curve, from 16.16 end points (`LineEdge::update`).
     fn set_piece(&mut self, x0: i32, y0: i32, x1: i32, y1: i32) -> bool {
         let (y0, y1) = (y0 >> 10, y1 >> 10);
