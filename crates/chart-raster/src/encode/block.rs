@@ -272,11 +272,25 @@ impl Block {
         );
         w.done();
         let literals = self.lit_freq[..256].iter().map(|&f| f as usize).sum();
+        self.clear();
+        literals
+    }
+
+    /// Empties the block (its symbols and frequencies).
+    pub(super) fn clear(&mut self) {
         self.len = 0;
         self.runs = 0;
         self.lit_freq = [0; LITLEN_CODES];
         self.dist_freq = [0; DIST_CODES];
-        literals
+    }
+
+    /// Whether the block holds no symbol and no frequency.
+    #[cfg(test)]
+    pub(super) fn is_empty(&self) -> bool {
+        self.len == 0
+            && self.runs == 0
+            && self.lit_freq.iter().all(|&f| f == 0)
+            && self.dist_freq.iter().all(|&f| f == 0)
     }
 }
 

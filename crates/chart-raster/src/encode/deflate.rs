@@ -153,7 +153,7 @@ impl Chains {
     }
 }
 
-/// The tables and input buffers of finished streams, kept for the next ones.
+/// The tables, input buffers and blocks of finished streams, kept for the next ones.
 ///
 /// Why: fresh from the allocator, the tables' pages were often pages it had given back to
 /// the OS. Reading a slot before writing it maps the kernel's shared zero page, and the
@@ -161,6 +161,9 @@ impl Chains {
 /// process's threads (an inter-processor interrupt, slow in a VM): `perf` on the service
 /// rendering the line chart found 10% of its CPU time in those faults, every one in
 /// [`Deflater::encode`]. Kept tables are cleared with stores to pages already mapped.
+/// The block's symbols (64 KiB, 16 pages written for the first time by each stream) were
+/// most of the faults left there: about 30 a request on the line chart of 70 in all
+/// (`perf record -e page-faults` on the service), so they are kept too.
 ///
 /// At most [`SPARES`] are kept (two renders at once, two halves each: 3.5 MiB at most); a
 /// stream dropped unfinished (an error) frees its own.
@@ -169,17 +172,27 @@ struct Spare;
 /// How many finished streams' tables and buffers [`Spare`] keeps.
 const SPARES: usize = 4;
 
-/// Tables and buffers of finished streams (see [`Spare`]).
-static SPARES_KEPT: std::sync::Mutex<Vec<(Box<Chains>, Vec<u8>)>> =
-    std::sync::Mutex::new(Vec::new());
+/// What a stream keeps for the next one ([`Spare`]).
+struct Kept {
+    chains: Box<Chains>,
+    buf: Vec<u8>,
+    block: Block,
+}
+
+/// Tables, buffers and blocks of finished streams (see [`Spare`]).
+static SPARES_KEPT: std::sync::Mutex<Vec<Kept>> = std::sync::Mutex::new(Vec::new());
 
 impl Spare {
-    /// Cleared tables and an empty buffer (with room for [`BUFFER`] bytes and the slack):
-    /// kept ones when there are, else new ones.
-    fn take() -> (Box<Chains>, Vec<u8>) {
+    /// Cleared tables, an empty buffer (with room for [`BUFFER`] bytes and the slack) and
+    /// an empty block: kept ones when there are, else new ones.
+    fn take() -> Kept {
         let kept = SPARES_KEPT.lock().ok().and_then(|mut kept| kept.pop());
         match kept {
-            Some((mut chains, mut buf)) => {
+            Some(Kept {
+                mut chains,
+                mut buf,
+                mut block,
+            }) => {
                 // In pieces of 1 KiB, as in `write_zeros`: not one `rep stosb`.
                 for piece in chains.head.chunks_mut(PIECE / 4) {
                     piece.fill(0);
@@ -188,23 +201,26 @@ impl Spare {
                     piece.fill(0);
                 }
                 buf.clear();
-                (chains, buf)
+                block.clear();
+                Kept { chains, buf, block }
             }
-            None => (
-                Box::new(Chains {
+            None => Kept {
+                chains: Box::new(Chains {
                     head: [0; 1 << HASH_BITS],
                     prev: [0; WINDOW],
                 }),
-                Vec::with_capacity(BUFFER + SLACK),
-            ),
+                buf: Vec::with_capacity(BUFFER + SLACK),
+                block: Block::new(),
+            },
         }
     }
 
-    /// Keeps a finished stream's tables and buffer, unless [`SPARES`] are kept already.
-    fn give(chains: Box<Chains>, buf: Vec<u8>) {
+    /// Keeps a finished stream's tables, buffer and block, unless [`SPARES`] are kept
+    /// already.
+    fn give(spare: Kept) {
         if let Ok(mut kept) = SPARES_KEPT.lock() {
             if kept.len() < SPARES {
-                kept.push((chains, buf));
+                kept.push(spare);
             }
         }
     }
@@ -228,7 +244,7 @@ impl Deflater {
     }
 
     fn writing_to(effort: Effort, out: Vec<u8>) -> Self {
-        let (chains, buf) = Spare::take();
+        let Kept { chains, buf, block } = Spare::take();
         Self {
             buf,
             end: 0,
@@ -236,7 +252,7 @@ impl Deflater {
             base: 0,
             zeros: 0..0,
             chains,
-            block: Block::new(),
+            block,
             bits: BitWriter::new(out),
             adler: Adler32::new(),
             written: 0,
@@ -332,7 +348,11 @@ impl Deflater {
             self.bits.align();
             self.bits.put(0xFFFF_0000, 32);
         }
-        Spare::give(self.chains, self.buf);
+        Spare::give(Kept {
+            chains: self.chains,
+            buf: self.buf,
+            block: self.block,
+        });
         Part {
             bytes: self.bits.finish(),
             adler: self.adler.finish(),
@@ -892,7 +912,7 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn kept_tables_and_buffers_come_back_cleared() {
+    fn kept_tables_buffers_and_blocks_come_back_cleared() {
         // A finished stream's tables and buffer as dirty as can be; a stream's matches would
         // depend on what a stale table entry points at.
         let mut chains = Box::new(Chains {
@@ -900,10 +920,18 @@ pub(super) mod tests {
             prev: [9; WINDOW],
         });
         chains.head[12_345] = 1;
-        Spare::give(chains, vec![5; BUFFER + SLACK]);
+        let mut block = Block::new();
+        block.literal(3);
+        block.matched(7, 300);
+        block.longest_zero_matches(5);
+        Spare::give(Kept {
+            chains,
+            buf: vec![5; BUFFER + SLACK],
+            block,
+        });
         // Other tests take and give at the same time: whichever come out must be clean.
         let taken: Vec<_> = (0..=SPARES).map(|_| Spare::take()).collect();
-        for (chains, buf) in &taken {
+        for Kept { chains, buf, block } in &taken {
             assert!(
                 chains.head.iter().all(|&h| h == 0),
                 "a head was not cleared"
@@ -913,9 +941,10 @@ pub(super) mod tests {
                 "a chain link was not cleared"
             );
             assert!(buf.is_empty() && buf.capacity() >= BUFFER + SLACK);
+            assert!(block.is_empty(), "a block kept its symbols");
         }
-        for (chains, buf) in taken {
-            Spare::give(chains, buf);
+        for kept in taken {
+            Spare::give(kept);
         }
     }
 
