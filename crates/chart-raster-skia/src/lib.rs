@@ -129,7 +129,8 @@ impl Engine {
     }
 
     /// The same engine drawing on a second thread whenever `second_core` lends one and the
-    /// scene is one where two painters save time (many point markers; see `raster/split.rs`).
+    /// scene is one where two painters save time (enough work for the commands of its long
+    /// paths, which both outline; see `raster/split.rs`).
     pub fn with_second_core(mut self, second_core: SecondCore) -> Self {
         self.second_core = second_core;
         self

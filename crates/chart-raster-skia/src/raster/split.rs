@@ -62,20 +62,12 @@ pub(super) fn split_row(
         return None;
     }
     let mut work = RowWork::new(height as usize);
-    // Small paths first: a scene that must pay and has too few of them is done with before
-    // its long paths (a 10,000-point stroke) are read.
     for item in &scene.items {
-        work.add_item(item, base, Pass::Small);
-    }
-    if must_pay && work.small < MIN_SMALL_WORK {
-        return None;
-    }
-    for item in &scene.items {
-        work.add_item(item, base, Pass::Rest);
+        work.add_item(item, base);
     }
     let rows = work.rows();
     let total: f64 = rows.iter().sum();
-    if must_pay && !pays(work.small, total) {
+    if must_pay && !pays(total, work.long_commands) {
         return None;
     }
     let s = if total > 0.0 && total.is_finite() {
@@ -93,33 +85,37 @@ pub(super) fn split_row(
     Some(s.clamp(MIN_ROWS / 4, height - MIN_ROWS / 4))
 }
 
-/// Whether a second painter saves more than it costs, from the guessed work of small paths
-/// (`small`, see [`RowWork::add_small`]) and of the whole scene (`total`).
+/// Whether a second painter saves more than it costs, from the guessed work of the whole
+/// scene (`total`, in pixels blended) and the commands of its long paths (`long_commands`,
+/// see [`RowWork::long_commands`]).
 ///
-/// Each painter skips whole the items that miss its band, but builds again the outline and
-/// edges of every path that crosses it, and the split itself costs a thread, a second
-/// bitmap and a copy of its rows. Measured through the service on the 2-core machine
-/// (800×600 at dpr 2, one thread against two, 2026-11-27): scatter 10,000 65–67 → 44–49 ms
-/// and scatter 1,000 10.6–11.7 → 9.1–10.0 ms, where point markers are most of the work;
-/// line, area and polar area within noise, the 10,000-point time series 14.3–15.2 →
-/// 16.0–17.8 ms and the bar charts 3.1–3.5 → 3.9–4.0 ms, where long paths or cheap
-/// rectangles are. So two painters only for many small paths that are most of the work.
-fn pays(small: f64, total: f64) -> bool {
-    small >= MIN_SMALL_WORK && small * 2.0 >= total
+/// The painters share the blending and each skips whole the items that miss its band
+/// (point markers), but each builds again the outline and edges of every long path that
+/// crosses its band (those are what both do twice), and the split itself costs waking the
+/// lent thread, a second bitmap's band and the copy of its rows (~0.3 ms for 800×600 at
+/// dpr 2). Measured through the service with a core idle (2026-11-27: requests sent only
+/// while the kernel counted no other runnable thread, one thread against two, medians of
+/// 40 alternating pairs, 2–4 runs; guessed work in M pixels, guessed work per long-path
+/// command): scatter 10,000 (9.9 M, 410 k) 0.70, scatter 1,000 (2.0 M, 83 k) 0.81,
+/// area (3.2 M, 12.7 k) 0.79–0.81, line (2.7 M, 13.5 k) 0.81–0.94, radar (1.2 M, 7.6 k)
+/// 0.86–0.88, polar area (1.1 M, 8.3 k) 0.93–0.98, pie (1.4 M, 16 k) 0.94–0.99, bar with
+/// borders (2.2 M, 8.2 k) 0.92–1.01 of one thread's time; the bubble chart (0.9 M) 0.90–1.02
+/// and the 10,000-point time series (7.9 M over 3,139 commands, 2.5 k) 1.02–1.05, slower.
+/// The idle-core rule lends a core whenever the kernel counts one idle at that instant,
+/// which a loaded service often does between two requests: with a million pixels of work
+/// as the least, a soak of the bar chart with borders (`xtask loadtest --soak`) got 45%
+/// fewer answers through; so the least is above that chart's and the pie's, whose gains
+/// were within noise, giving up those of the radar and polar area charts.
+fn pays(total: f64, long_commands: usize) -> bool {
+    total >= MIN_WORK && total >= WORK_PER_COMMAND * long_commands as f64
 }
 
-/// The least guessed work in small paths that pays for a second painter: about a thousand
-/// point markers (14 device pixels across).
-const MIN_SMALL_WORK: f64 = 1_000_000.0;
+/// The least guessed work (pixels blended) that pays for a second painter.
+const MIN_WORK: f64 = 2_500_000.0;
 
-/// Which items one pass of [`RowWork::add_item`] weighs.
-#[derive(Clone, Copy, PartialEq)]
-enum Pass {
-    /// Small paths only ([`RowWork::small_box`]).
-    Small,
-    /// Everything else: long paths and text.
-    Rest,
-}
+/// The least guessed work per command of the long paths that pays for building their
+/// outlines and edges twice.
+const WORK_PER_COMMAND: f64 = 5_000.0;
 
 /// Fewer rows and the second thread costs more than it saves (a thread costs about 30 µs
 /// to start and join).
@@ -140,8 +136,9 @@ struct RowWork {
     slope: Vec<f64>,
     /// A fill's contour being read (kept from item to item).
     contour: Vec<[f64; 2]>,
-    /// The part of the work in small paths ([`RowWork::add_small`]).
-    small: f64,
+    /// The commands of the long paths weighed (not small, not cheap): what each painter
+    /// whose band they cross outlines and walks again.
+    long_commands: usize,
 }
 
 impl RowWork {
@@ -155,7 +152,7 @@ impl RowWork {
             constant: vec![0.0; height + 1],
             slope: vec![0.0; height + 1],
             contour: Vec::new(),
-            small: 0.0,
+            long_commands: 0,
         }
     }
 
@@ -186,7 +183,7 @@ impl RowWork {
             .collect()
     }
 
-    fn add_item(&mut self, item: &Item, base: Transform, pass: Pass) {
+    fn add_item(&mut self, item: &Item, base: Transform) {
         let item = match item {
             Item::Shadowed { item, .. } => &**item,
             other => other,
@@ -205,16 +202,19 @@ impl RowWork {
                 let pad = f64::from(stroke.width.abs() * 0.5 * super::guard::max_scale(t)) + 1.0;
                 (path, t, pad)
             }
-            Item::Text(text) if pass == Pass::Rest => return self.add_text(text, base),
+            Item::Text(text) => return self.add_text(text, base),
             _ => return,
         };
-        match (Self::small_box(path, t), pass) {
-            (Some(b), Pass::Small) => self.add_small(b, pad),
-            (None, Pass::Rest) if !is_cheap(item, t) => match item {
-                Item::Fill { .. } => self.add_fill(path, t),
-                _ => self.add_stroke(path, t, pad),
-            },
-            _ => {}
+        match Self::small_box(path, t) {
+            Some(b) => self.add_small(b, pad),
+            None if !is_cheap(item, t) => {
+                self.long_commands += path.cmds.len();
+                match item {
+                    Item::Fill { .. } => self.add_fill(path, t),
+                    _ => self.add_stroke(path, t, pad),
+                }
+            }
+            None => {}
         }
     }
 
@@ -246,10 +246,6 @@ impl RowWork {
     fn add_small(&mut self, b: [f64; 4], pad: f64) {
         let wide = b[2] - b[0] + 2.0 * pad;
         self.add((b[1] - pad, b[3] + pad), wide + 2.0 * Self::EDGE, 0.0);
-        let rows = (b[3] - b[1] + 2.0 * pad).max(0.0);
-        if rows.is_finite() && wide.is_finite() {
-            self.small += (wide + 2.0 * Self::EDGE) * rows;
-        }
     }
 
     /// A stroke: each segment weighs on the rows its points span (grown by `pad`), with two
@@ -633,10 +629,11 @@ mod tests {
     }
 
     /// A lent core is taken only where two painters save time (`pays`): a scene of many
-    /// point markers, not one of long strokes with as much guessed work, nor too few
-    /// markers; told to split, every scene large enough is.
+    /// point markers or of a few long curves swinging over the chart (a line chart), not
+    /// one of too few markers nor a stroke of many short segments for its work (a dense
+    /// time series); told to split, every scene large enough is.
     #[test]
-    fn a_lent_core_is_taken_for_many_markers_only() {
+    fn a_lent_core_is_taken_where_the_work_outweighs_the_long_paths() {
         let base = at_dpr_2();
         let scene = |items: Vec<Item>| white_scene(800.0, 600.0, items);
         let markers = |n: usize| -> Vec<Item> {
@@ -676,6 +673,27 @@ mod tests {
         };
         assert_eq!(row(vec![stroke.clone()], true), None);
         assert!(row(vec![stroke], false).is_some());
+        // Three lines of 50 curves each between the top and the bottom of the chart.
+        let lines = (0..3)
+            .map(|k| {
+                let mut line = Path::new();
+                line.move_to(0.0, 300.0);
+                for i in 1..=50 {
+                    let (x, y) = (i as f32 * 16.0, if (i + k) % 2 == 0 { 50.0 } else { 550.0 });
+                    line.cubic_to(x - 10.0, 300.0, x - 6.0, y, x, y);
+                }
+                Item::Stroke {
+                    path: line,
+                    paint: Paint::Solid(Rgba::BLACK),
+                    stroke: Stroke {
+                        width: 3.0,
+                        ..Stroke::default()
+                    },
+                    transform: Transform::IDENTITY,
+                }
+            })
+            .collect();
+        assert!(row(lines, true).is_some());
     }
 
     /// Random scenes drawn by two painters split at rows across the bitmap (the top, the
