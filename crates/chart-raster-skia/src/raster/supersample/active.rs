@@ -107,11 +107,13 @@ pub(super) fn walk(
 }
 
 /// One sub-scanline over the live edges: the spans where the winding comes back to zero
-/// into `spans` (left end and width, in order), each edge stepped (a curve to its next piece,
-/// an ended edge dropped) and moved back where its x falls behind. Returns how many stay live
-/// (at the front of `live`), how many spans, the winding and the left end of the span still
-/// open at the end, and whether a curve's next piece starts below the next sub-scanline. No
-/// span is blitted here: with no call on its way the loop keeps its state in registers.
+/// into `spans` (left end and width, in order), then each edge stepped (a curve to its next
+/// piece, an ended edge dropped) and moved back where its x falls behind. Returns how many
+/// stay live (at the front of `live`), how many spans, the winding and the left end of the
+/// span still open at the end, and whether a curve's next piece starts below the next
+/// sub-scanline. Two loops, each small enough to keep its state in registers, and no span
+/// blitted in them (fused with the stepping and the blit, the winding went through the stack
+/// on every edge).
 #[inline(always)]
 fn pass(
     live: &mut [Live],
@@ -119,11 +121,16 @@ fn pass(
     y: i32,
     spans: &mut [(u32, u32)],
 ) -> (usize, usize, i32, u32, bool) {
-    let (mut w, mut left, mut gap) = (0i32, 0u32, false);
-    let mut prev_x = i32::MIN; // the head's x
-    let (mut kept, mut n) = (0, 0);
-    for k in 0..live.len() {
-        let mut e = live[k];
+    let (n, w, left) = spans_of(live, spans);
+    let (kept, gap) = step(live, edges, y);
+    (kept, n, w, left, gap)
+}
+
+/// The spans of one sub-scanline over the live edges in order (non-zero winding).
+#[inline(never)]
+fn spans_of(live: &[Live], spans: &mut [(u32, u32)]) -> (usize, i32, u32) {
+    let (mut w, mut left, mut n) = (0i32, 0u32, 0);
+    for e in live {
         let x = (e.x.wrapping_add(0x8000) >> 16) as u32;
         if w == 0 {
             left = x;
@@ -136,33 +143,66 @@ fn pass(
                 n += 1;
             }
         }
-        if e.last_y == y {
-            let edge = &mut edges[e.index()];
-            if edge.kind == Kind::Line {
-                continue; // ended: out of the list
-            }
-            let Some(next) = next_piece(edge) else {
-                continue;
-            };
-            gap |= next.3 > y + 1;
-            (e.x, e.dx, e.last_y) = (next.0, next.1, next.2);
-        } else {
-            e.x = e.x.wrapping_add(e.dx);
-        }
-        let mut p = kept;
-        if e.x < prev_x {
-            // Back behind the last edge at or left of its x.
-            while p > 0 && live[p - 1].x > e.x {
-                live[p] = live[p - 1];
-                p -= 1;
-            }
-        } else {
-            prev_x = e.x;
-        }
-        live[p] = e;
-        kept += 1;
     }
-    (kept, n, w, left, gap)
+    (n, w, left)
+}
+
+/// Steps every live edge to the next sub-scanline after `y`, as the walk does, keeping the
+/// array in tiny-skia's list order; returns how many stay live and whether a curve's next
+/// piece leaves a gap.
+#[inline(never)]
+fn step(live: &mut [Live], edges: &mut [Edge], y: i32) -> (usize, bool) {
+    let mut gap = false;
+    let mut prev_x = i32::MIN; // the head's x
+    let (mut kept, mut k) = (0, 0);
+    let len = live.len();
+    loop {
+        // Edges stepping on within their piece, without a call; an edge at the end of its
+        // piece is dealt with below.
+        let mut end = None;
+        while k < len {
+            let mut e = live[k];
+            k += 1;
+            if e.last_y == y {
+                end = Some(e);
+                break;
+            }
+            e.x = e.x.wrapping_add(e.dx);
+            (kept, prev_x) = place(live, kept, e, prev_x);
+        }
+        let Some(mut e) = end else {
+            break;
+        };
+        let edge = &mut edges[e.index()];
+        if edge.kind == Kind::Line {
+            continue; // ended: out of the list
+        }
+        let Some(next) = next_piece(edge) else {
+            continue;
+        };
+        gap |= next.3 > y + 1;
+        (e.x, e.dx, e.last_y) = (next.0, next.1, next.2);
+        (kept, prev_x) = place(live, kept, e, prev_x);
+    }
+    (kept, gap)
+}
+
+/// Puts stepped edge `e` after the `kept` ones: at the end when its x is not left of the
+/// last's (`prev_x`), else back behind the last edge at or left of its x. Returns the count
+/// and the last's x.
+#[inline(always)]
+fn place(live: &mut [Live], kept: usize, e: Live, prev_x: i32) -> (usize, i32) {
+    if e.x >= prev_x {
+        live[kept] = e;
+        return (kept + 1, e.x);
+    }
+    let mut p = kept;
+    while p > 0 && live[p - 1].x > e.x {
+        live[p] = live[p - 1];
+        p -= 1;
+    }
+    live[p] = e;
+    (kept + 1, prev_x)
 }
 
 /// A curve edge's next piece (x, dx, last and first sub-scanline); `None` when the edge ends.
