@@ -588,16 +588,7 @@ fn memory_is_given_back_after_a_large_render() {
         "width": 800, "height": 600
     }))
     .unwrap();
-    let mut s = std::net::TcpStream::connect(&addr).unwrap();
-    write!(
-        s,
-        "POST /render HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    s.write_all(&body).unwrap();
-    let mut out = Vec::new();
-    std::io::Read::read_to_end(&mut s, &mut out).unwrap();
+    let out = post_render(&addr, &body);
     // What the request took at its peak (parsing, resolving, drawing): about 200 MiB over
     // idle in a debug build. The RSS when the answer arrives is no reference: the allocator
     // has already given part of it back by then.
@@ -629,6 +620,85 @@ fn memory_is_given_back_after_a_large_render() {
     assert!(
         now <= kept_at_most,
         "RSS {idle:.0} MiB idle, {peak:.0} MiB at the peak, still {now:.0} MiB after 20 s"
+    );
+}
+
+/// One request over a connection of its own: the whole response, head and body.
+fn raw_request(addr: &str, method: &str, path: &str, body: &[u8]) -> Vec<u8> {
+    let mut s = std::net::TcpStream::connect(addr).unwrap();
+    write!(
+        s,
+        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
+        body.len()
+    )
+    .unwrap();
+    s.write_all(body).unwrap();
+    let mut out = Vec::new();
+    std::io::Read::read_to_end(&mut s, &mut out).unwrap();
+    out
+}
+
+/// One `POST /render` of `body` (see [`raw_request`]).
+fn post_render(addr: &str, body: &[u8]) -> Vec<u8> {
+    raw_request(addr, "POST", "/render", body)
+}
+
+/// Minor page faults of a process so far (`minflt`, field 10 of `/proc/<pid>/stat`).
+fn minor_faults(pid: u32) -> u64 {
+    let stat = std::fs::read_to_string(format!("/proc/{pid}/stat")).unwrap();
+    // The command name (field 2) may hold spaces: count the fields after its `)`.
+    let after_name = &stat[stat.rfind(')').unwrap() + 1..];
+    after_name
+        .split_whitespace()
+        .nth(7)
+        .unwrap()
+        .parse()
+        .unwrap()
+}
+
+#[test]
+fn a_render_reuses_the_pages_the_previous_one_freed() {
+    // Issue 13: the allocator settings compiled in from `.cargo/config.toml` keep what a render
+    // freed for the next one. The settings they replaced (8 arenas, 0.2 s decay) gave it back
+    // to the OS between two requests a fraction of a second apart, and every page came back as
+    // a fault (debug build, this chart: 510-580 a request, against 20-70; a small image, so
+    // that the test takes seconds).
+    let data: Vec<u32> = (0..3_000).map(|i| (i * 37) % 1000).collect();
+    let body = serde_json::to_vec(&serde_json::json!({
+        "chart": {"type": "line", "data": {"labels": (0..3_000).collect::<Vec<_>>(),
+                  "datasets": [{"data": data, "pointRadius": 0, "borderWidth": 1}]}},
+        "width": 300, "height": 200
+    }))
+    .unwrap();
+    let faults_per_request = |env: &[(&str, &str)]| {
+        let mut env = env.to_vec();
+        env.extend([
+            ("CACHE_MAX_ENTRIES", "0"),
+            ("MAX_RENDER_TIME_SECONDS", "300"),
+        ]);
+        let (mut child, _err, addr, _) = start_serve(&env);
+        let pid = child.id();
+        let pause = || std::thread::sleep(std::time::Duration::from_millis(300));
+        // Two renders first: the service's own first-use allocations (glyphs, tables).
+        for _ in 0..2 {
+            assert!(post_render(&addr, &body).starts_with(b"HTTP/1.1 200"));
+            pause();
+        }
+        let before = minor_faults(pid);
+        for _ in 0..3 {
+            assert!(post_render(&addr, &body).starts_with(b"HTTP/1.1 200"));
+            pause();
+        }
+        let faults = (minor_faults(pid) - before) / 3;
+        let _ = child.kill();
+        let _ = child.wait();
+        faults
+    };
+    let ours = faults_per_request(&[]);
+    let purging = faults_per_request(&[("_RJEM_MALLOC_CONF", "narenas:8,dirty_decay_ms:200")]);
+    assert!(
+        ours * 4 < purging,
+        "{ours} page faults a request, against {purging} when freed pages go back at once"
     );
 }
 

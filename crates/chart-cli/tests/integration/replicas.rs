@@ -3,23 +3,14 @@
 //! byte, and the password is never logged. Skipped with a printed reason when `redis-server`
 //! is not installed, unless `CHART_RASTER_REQUIRE_REDIS=1`.
 
-use super::start_serve;
+use super::{raw_request, start_serve};
 use chart_raster::cache::testing::RedisServer;
-use std::io::{Read, Write};
+use std::io::Read;
 use std::time::{Duration, Instant};
 
 /// One request over a fresh connection: status line, lower-cased head, body.
 fn http(addr: &str, method: &str, path: &str, body: &[u8]) -> (String, String, Vec<u8>) {
-    let mut s = std::net::TcpStream::connect(addr).unwrap();
-    write!(
-        s,
-        "{method} {path} HTTP/1.1\r\nHost: x\r\nConnection: close\r\nContent-Length: {}\r\n\r\n",
-        body.len()
-    )
-    .unwrap();
-    s.write_all(body).unwrap();
-    let mut out = Vec::new();
-    s.read_to_end(&mut out).unwrap();
+    let out = raw_request(addr, method, path, body);
     let split = out
         .windows(4)
         .position(|w| w == b"\r\n\r\n")
