@@ -27,11 +27,13 @@
 
 mod active;
 mod window;
+mod words;
 
 use super::edges::{linked_edges, Edge, Kind, SHIFT};
 use std::ops::Range;
 use tiny_skia::Path;
 use window::jump;
+use words::{add_span, block_range, BLOCK};
 
 const MASK: u32 = (1 << SHIFT) - 1;
 /// Pixel rows covered between two polls of the stop signal.
@@ -190,8 +192,9 @@ impl Rows<'_> {
     fn flush(&mut self) {
         if self.curr_iy >= self.top {
             if self.lo <= self.hi {
-                let a = self.lo;
-                let cov = &mut self.acc[a..=self.hi];
+                // Whole blocks, as `add_span` writes them (see `words.rs`).
+                let (a, e) = block_range(self.lo, self.hi);
+                let cov = &mut self.acc[a..e];
                 if let Some((first, last)) = super::rect::covered(cov) {
                     let stretch = &mut cov[first..=last];
                     (self.row)(
@@ -226,24 +229,30 @@ impl Rows<'_> {
             self.blit_h_outside(x, width, max_value);
             return;
         }
-        let acc = &mut self.acc[..];
         let (first, end) = ((start >> SHIFT) as usize, (stop >> SHIFT) as usize);
         let (fb, fe) = (start & MASK, stop & MASK);
         let last = if first == end {
             // Within one pixel: its sub-columns as a partial start.
-            acc[first] = clamped_add(acc[first], ((fe - fb) << 4) as u8);
+            add_span(
+                &mut self.acc,
+                first,
+                ((fe - fb) << 4) as u8,
+                first + 1,
+                0,
+                0,
+            );
             first
         } else {
-            let mut p = first;
-            if fb != 0 {
-                acc[p] = clamped_add(acc[p], (((1 << SHIFT) - fb) << 4) as u8);
-                p += 1;
-            }
-            if end > p {
-                add_whole(acc, p, end, max_value);
-            }
+            let head = if fb != 0 { ((1 << SHIFT) - fb) << 4 } else { 0 };
+            add_span(
+                &mut self.acc,
+                first,
+                head as u8,
+                end,
+                max_value,
+                (fe << 4) as u8,
+            );
             if fe != 0 {
-                acc[end] = acc[end].wrapping_add((fe << 4) as u8);
                 end
             } else {
                 end - 1
@@ -335,58 +344,15 @@ impl Rows<'_> {
     }
 }
 
-/// Bytes after the coverage row, so that eight can be read and written at any column of it.
-const SLACK: usize = 8;
+/// Bytes after the coverage row, so that the word holding any column of it can be read and
+/// written whole.
+const SLACK: usize = BLOCK;
 
 /// `AlphaRuns`' saturation: a sum of 256 is kept as 255 (`t - (t >> 8)`, truncated).
 #[inline(always)]
 fn clamped_add(a: u8, v: u8) -> u8 {
     let t = u16::from(a) + u16::from(v);
     (t - (t >> 8)) as u8
-}
-
-/// [`clamped_add`] of the value in every 16-bit lane of `lanes` to each byte of `word`.
-#[inline(always)]
-fn clamped_add8(word: u64, lanes: u64) -> u64 {
-    const LOW: u64 = 0x00ff_00ff_00ff_00ff;
-    const ONE: u64 = 0x0001_0001_0001_0001;
-    // Even and odd bytes in 16-bit lanes: each sum is at most 510, so `t >> 8` is bit 8.
-    let even = (word & LOW) + lanes;
-    let odd = ((word >> 8) & LOW) + lanes;
-    let even = (even - ((even >> 8) & ONE)) & LOW;
-    let odd = (odd - ((odd >> 8) & ONE)) & LOW;
-    even | (odd << 8)
-}
-
-/// Adds `max_value` to the whole pixels `acc[a..z]` (`z` within the row, the slack after it
-/// taking the overhang of the last eight bytes).
-#[inline(always)]
-fn add_whole(acc: &mut [u8], mut a: usize, z: usize, max_value: u8) {
-    if z - a == 1 {
-        acc[a] = clamped_add(acc[a], max_value); // a small shape's span, often
-        return;
-    }
-    if z - a > 16 {
-        // A long run (a fill's inside): the compiler's vector loop, 16 bytes a step.
-        for v in &mut acc[a..z] {
-            *v = clamped_add(*v, max_value);
-        }
-        return;
-    }
-    let lanes = u64::from(max_value) * 0x0001_0001_0001_0001;
-    // Nine to sixteen (a point marker's middle, which went byte by byte before): a whole
-    // word first; then the last one to eight under a mask.
-    if z - a > 8 {
-        let word = &mut acc[a..a + 8];
-        let old = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-        word.copy_from_slice(&clamped_add8(old, lanes).to_le_bytes());
-        a += 8;
-    }
-    let word = &mut acc[a..a + 8];
-    let old = u64::from_le_bytes(word.try_into().unwrap_or([0; 8]));
-    let mask = u64::MAX >> (64 - 8 * (z - a));
-    let new = (clamped_add8(old, lanes) & mask) | (old & !mask);
-    word.copy_from_slice(&new.to_le_bytes());
 }
 
 /// A path whose edges are live on this many sub-scanlines each on average, or more, is
@@ -951,35 +917,6 @@ mod tests {
             jumped > 100 && walked > 20,
             "{jumped} jumped, {walked} walked"
         );
-    }
-
-    /// Eight bytes at once add as each byte alone, at every byte value, the bytes outside
-    /// the run kept.
-    #[test]
-    fn whole_pixels_add_as_one_byte_does() {
-        for (a, z) in [(1, 6), (0, 8), (1, 9), (2, 17), (3, 22)] {
-            for max_value in [63u8, 64] {
-                for v in 0..=255u8 {
-                    let base = [v, 255, 200, 193, 192, 0, 1, v, 7, 9, 11, 13, 15, 17, 19, 21];
-                    let mut acc: Vec<u8> =
-                        base.iter().chain(&base.map(|b| b ^ v)).copied().collect();
-                    acc.extend([v; 8]);
-                    let expected: Vec<u8> = acc
-                        .iter()
-                        .enumerate()
-                        .map(|(i, &b)| {
-                            if (a..z).contains(&i) {
-                                clamped_add(b, max_value)
-                            } else {
-                                b
-                            }
-                        })
-                        .collect();
-                    add_whole(&mut acc, a, z, max_value);
-                    assert_eq!(acc, expected, "{v} + {max_value} on {a}..{z}");
-                }
-            }
-        }
     }
 
     /// A path reaching past the target is left to tiny-skia (its edge clipper), and a stop
