@@ -116,18 +116,23 @@ fn cover_handing_over(
         (to << SHIFT) as u32,
     );
     // A window starting below the path's top: the list as the walk would have it there.
+    // The walk of `edges` from sub-scanline `from` to `to`, its rows handed to `row`.
+    let walk_rows =
+        |edges: &mut [Edge], from: u32, row: &mut dyn FnMut(usize, usize, &mut [u8])| {
+            let mut blitter = Rows::new(left, right, top, row);
+            let done = walk(
+                edges,
+                (from, to),
+                width << SHIFT,
+                &mut blitter,
+                stop,
+                hand_over,
+            );
+            blitter.flush();
+            done
+        };
     let done = if from == first || jump(&mut edges, from as i32) {
-        let mut blitter = Rows::new(left, right, top, row);
-        let done = walk(
-            &mut edges,
-            (from, to),
-            width << SHIFT,
-            &mut blitter,
-            stop,
-            hand_over,
-        );
-        blitter.flush();
-        done
+        walk_rows(&mut edges, from, row)
     } else {
         // Equal x among the edges (rare): the whole walk down to the window's end, the
         // rows above the window left out.
@@ -138,17 +143,7 @@ fn cover_handing_over(
                 row(y, x, cov);
             }
         };
-        let mut blitter = Rows::new(left, right, top, &mut below);
-        let done = walk(
-            &mut edges,
-            (first, to),
-            width << SHIFT,
-            &mut blitter,
-            stop,
-            hand_over,
-        );
-        blitter.flush();
-        done
+        walk_rows(&mut edges, first, &mut below)
     };
     Some(done)
 }

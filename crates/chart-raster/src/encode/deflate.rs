@@ -86,8 +86,9 @@ pub(super) enum Effort {
     /// matches are more literals, and a literal costs more than a longer search.
     Fast,
     /// Chains of 2 positions (1 after a block of mostly literals: [`LITERAL_HEAVY`]), a
-    /// match of 16 bytes ends the search, nothing hashed inside matches. On scatter 10,000 (dense anti-aliased discs) hashing inside matches of up
-    /// to 32 bytes cost 20 M instructions more than 8 for 0.7% fewer bytes.
+    /// match of 16 bytes ends the search, nothing hashed inside matches. On scatter 10,000
+    /// (dense anti-aliased discs) hashing inside matches of up to 32 bytes cost 20 M
+    /// instructions more than 8 for 0.7% fewer bytes.
     Default,
 }
 
@@ -120,6 +121,9 @@ pub(super) struct Deflater {
     /// [`Effort::Default`] tries one position per hash, as [`Effort::Fast`] does.
     literal_heavy: bool,
 }
+
+/// A match this long ends the search, in every [`Effort`].
+const NICE: usize = 16;
 
 /// Literals in a block of [`BLOCK_SYMBOLS`] above which the next block's match finder
 /// tries one position per hash instead of two (three quarters).
@@ -414,9 +418,9 @@ impl Deflater {
             }
             let stop = stop.min(end - 3);
             self.pos = match self.effort {
-                Effort::Fast => self.matches::<1, 16, 0>(end, stop),
-                Effort::Default if self.literal_heavy => self.matches::<1, 16, 0>(end, stop),
-                Effort::Default => self.matches::<2, 16, 0>(end, stop),
+                Effort::Fast => self.matches::<1>(end, stop),
+                Effort::Default if self.literal_heavy => self.matches::<1>(end, stop),
+                Effort::Default => self.matches::<2>(end, stop),
             };
         }
     }
@@ -429,14 +433,9 @@ impl Deflater {
     /// is where the literal-heavy charts spend their time (about 1.1 M literals on scatter
     /// 10,000).
     ///
-    /// `CHAIN` positions of a hash chain are tried per match, a match of `NICE` bytes ends
-    /// the search, positions inside matches of up to `INSIDE` bytes are hashed too
-    /// ([`Effort`]).
-    fn matches<const CHAIN: usize, const NICE: usize, const INSIDE: usize>(
-        &mut self,
-        end: usize,
-        stop: usize,
-    ) -> usize {
+    /// `CHAIN` positions of a hash chain are tried per match ([`Effort`]), a match of
+    /// [`NICE`] bytes ends the search; positions inside a match are not hashed.
+    fn matches<const CHAIN: usize>(&mut self, end: usize, stop: usize) -> usize {
         let Self {
             buf,
             pos,
@@ -450,8 +449,7 @@ impl Deflater {
         let buf: &[u8] = &buf[..end + SLACK];
         // The last position with 4 bytes of input (`end - 3`), said against the slice's
         // length, so that the reads of positions below it need no bound check.
-        let last = buf.len().saturating_sub(SLACK + 3);
-        let stop = stop.min(last);
+        let stop = stop.min(buf.len().saturating_sub(SLACK + 3));
         let base = *base;
         let mut p = *pos;
         let mut block = block.gather();
@@ -463,11 +461,6 @@ impl Deflater {
             let (len, dist) = longest_match(buf, chains, (base, p), word, (CHAIN, NICE), end);
             if len >= 4 {
                 block.matched(len, dist);
-                if len <= INSIDE {
-                    for q in p + 1..(p + len).min(last) {
-                        chains.insert(base.wrapping_add(q as u32), read_u32(buf, q));
-                    }
-                }
                 p += len;
             } else {
                 block.literal(buf[p]);
@@ -771,11 +764,11 @@ pub(super) mod tests {
         len
     }
 
-    /// xorshift64: a deterministic stream of bytes.
-    struct Noise(u64);
+    /// xorshift64: a deterministic stream of bytes (the encoder's tests' random input).
+    pub(in crate::encode) struct Noise(pub(in crate::encode) u64);
 
     impl Noise {
-        fn next(&mut self) -> u64 {
+        pub(in crate::encode) fn next(&mut self) -> u64 {
             self.0 ^= self.0 << 13;
             self.0 ^= self.0 >> 7;
             self.0 ^= self.0 << 17;

@@ -41,6 +41,16 @@ struct Scan {
     opaque: bool,
 }
 
+impl Scan {
+    /// The scan of these rows then of the rows below them, scanned apart
+    /// ([`scan_some_rows`]).
+    fn append(&mut self, below: Scan) {
+        self.repeats.extend_from_slice(&below.repeats);
+        self.same_spans.extend_from_slice(&below.same_spans);
+        self.opaque &= below.opaque;
+    }
+}
+
 /// For each row, whether it repeats the row above byte for byte, and for a row that does
 /// not, which of its spans of 16 pixels do (a curve or an arc crosses a row in a few
 /// places: on the line chart 95% of the rows differ from the row above, most of their
@@ -73,9 +83,7 @@ fn scan_rows_on(data: &[u8], row_bytes: usize, second: Option<&Lent>) -> Scan {
     );
     // A panic there (none is known) is one here: the lower half again on this thread.
     let lower = lower.unwrap_or_else(|_| scan_some_rows(data, row_bytes, mid..height));
-    upper.repeats.extend_from_slice(&lower.repeats);
-    upper.same_spans.extend_from_slice(&lower.same_spans);
-    upper.opaque &= lower.opaque;
+    upper.append(lower);
     upper
 }
 
@@ -470,7 +478,7 @@ fn pack_rgb(rgba: &[u8], rgb: &mut [u8]) {
 
 #[cfg(test)]
 pub(super) mod tests {
-    use super::super::deflate::tests::inflate;
+    use super::super::deflate::tests::{inflate, Noise};
     use super::*;
     use crate::encode::encode_png;
 
@@ -586,13 +594,8 @@ pub(super) mod tests {
         // Opaque and translucent images of chart-like rows (repeated rows, spans changed),
         // an odd and an even number of rows, on the lent thread and split at every row.
         let lent = crate::cores::Lent::forced().expect("a worker thread");
-        let mut seed = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            seed ^= seed << 13;
-            seed ^= seed >> 7;
-            seed ^= seed << 17;
-            seed
-        };
+        let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || noise.next();
         for (width, height, translucent_at) in [(40, 7, None), (70, 12, Some(5)), (16, 1, None)] {
             let row_bytes = width * 4;
             let mut data = vec![0xFF; row_bytes * height];
@@ -625,10 +628,7 @@ pub(super) mod tests {
             );
             for mid in 0..=height {
                 let mut upper = scan_some_rows(&data, row_bytes, 0..mid);
-                let lower = scan_some_rows(&data, row_bytes, mid..height);
-                upper.repeats.extend_from_slice(&lower.repeats);
-                upper.same_spans.extend_from_slice(&lower.same_spans);
-                upper.opaque &= lower.opaque;
+                upper.append(scan_some_rows(&data, row_bytes, mid..height));
                 check(upper, &format!("split at {mid}"));
             }
         }
@@ -786,13 +786,8 @@ pub(super) mod tests {
         // Rows made from the row above with a few pixels or spans changed (as a chart's
         // are), whole rows repeated, widths around the 16-pixel spans and the 64 spans of
         // a word of bits, opaque and translucent; over SPLIT_MIN_PIXELS too.
-        let mut state = 0x9E37_79B9_7F4A_7C15u64;
-        let mut next = move || {
-            state ^= state << 13;
-            state ^= state >> 7;
-            state ^= state << 17;
-            state
-        };
+        let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
+        let mut next = move || noise.next();
         for (w, h) in [
             (1usize, 9usize),
             (15, 7),
