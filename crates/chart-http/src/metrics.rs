@@ -154,6 +154,24 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
         ),
     ];
     unlabelled(&mut out, &simple);
+    family(
+        &mut out,
+        "chart_raster_second_core_total",
+        "counter",
+        "Second cores asked for by the drawing and the PNG encoder, by decision: lent, \
+         other_render (another render was splitting), no_idle_core.",
+    );
+    let c = s.second_core;
+    for (decision, n) in [
+        ("lent", c.lent),
+        ("other_render", c.other_render),
+        ("no_idle_core", c.no_idle_core),
+    ] {
+        let _ = writeln!(
+            out,
+            "chart_raster_second_core_total{{decision=\"{decision}\"}} {n}"
+        );
+    }
     // The shared level, only with CACHE_URL (issue 15).
     if let Some(r) = s.cache.redis {
         let redis: [(&str, &str, &str, u64); 6] = [

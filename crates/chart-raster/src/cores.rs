@@ -17,7 +17,8 @@
 //! faults and, when unmapped at its end, a TLB flush of every core (the IPIs that took 10%
 //! of a line chart's CPU time when fresh buffers did the same, see `encode/deflate.rs`).
 
-use std::sync::atomic::{AtomicUsize, Ordering};
+use crate::metrics::SecondCoreCounts;
+use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::OnceLock;
 
 /// Threads of the process in a stage that may split (drawing or deflating), each counted
@@ -47,14 +48,43 @@ pub(crate) fn second_core() -> Option<Lent> {
     let (busy, before) = Busy::enter();
     // The stage's own thread is counted in `before`.
     if before > 1 {
+        DECISIONS.other_render.fetch_add(1, Ordering::Relaxed);
         return None;
     }
     let cores = *CORES.get_or_init(|| std::thread::available_parallelism().map_or(1, |n| n.get()));
     // This thread is one of the runnable ones.
     if cores < 2 || runnable_elsewhere(cores).is_none_or(|n| n >= cores) {
+        DECISIONS.no_idle_core.fetch_add(1, Ordering::Relaxed);
         return None;
     }
-    Lent::new(busy)
+    let lent = Lent::new(busy);
+    if lent.is_some() {
+        DECISIONS.lent.fetch_add(1, Ordering::Relaxed);
+    }
+    lent
+}
+
+/// [`second_core`]'s answers since the process started, for `GET /metrics`: how often the
+/// splitting stages got the second core, and why not when they did not.
+static DECISIONS: Decisions = Decisions {
+    lent: AtomicU64::new(0),
+    other_render: AtomicU64::new(0),
+    no_idle_core: AtomicU64::new(0),
+};
+
+struct Decisions {
+    lent: AtomicU64,
+    other_render: AtomicU64,
+    no_idle_core: AtomicU64,
+}
+
+/// A copy of [`second_core`]'s counts.
+pub(crate) fn second_core_counts() -> SecondCoreCounts {
+    SecondCoreCounts {
+        lent: DECISIONS.lent.load(Ordering::Relaxed),
+        other_render: DECISIONS.other_render.load(Ordering::Relaxed),
+        no_idle_core: DECISIONS.no_idle_core.load(Ordering::Relaxed),
+    }
 }
 
 /// The long-lived second thread, lent to one stage at a time (counted in [`BUSY`] while

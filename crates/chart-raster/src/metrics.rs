@@ -223,6 +223,21 @@ pub struct RenderSeconds {
     pub sum_seconds: f64,
 }
 
+/// How often a render's splitting stages (the skia engine's drawing, the PNG encoder) asked
+/// for a second core and got it, since the process started (`chart_raster_second_core_total`).
+/// A service whose renders are seldom lent one while it is not loaded is losing half of its
+/// speed on a two-core machine.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct SecondCoreCounts {
+    /// Lent.
+    pub lent: u64,
+    /// Refused: another render of this process was splitting its work.
+    pub other_render: u64,
+    /// Refused: no idle core (by the kernel's count of other processes' runnable threads),
+    /// or a machine of one core.
+    pub no_idle_core: u64,
+}
+
 /// The render counters at one moment.
 #[derive(Debug, Clone, PartialEq)]
 pub struct RenderMetricsSnapshot {

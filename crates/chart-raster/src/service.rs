@@ -524,6 +524,8 @@ pub struct ServiceMetrics {
     pub pending_bytes: u64,
     /// Browser sessions and chromedriver restarted after a failure.
     pub browser_restarts: u64,
+    /// Second cores asked for by the splitting stages, lent or refused.
+    pub second_core: crate::metrics::SecondCoreCounts,
 }
 
 type Outcome = Result<CachedImage, ServiceError>;
@@ -819,6 +821,7 @@ impl Service {
             pending: self.inner.pending.load(Ordering::SeqCst) as u64,
             pending_bytes: self.inner.pending_bytes.load(Ordering::SeqCst),
             browser_restarts: self.inner.browser.status().restarts,
+            second_core: crate::cores::second_core_counts(),
         }
     }
 

@@ -279,3 +279,25 @@ async fn metrics_need_the_key_when_one_is_set() {
         .await;
     r.assert_error(405, "Method not allowed");
 }
+
+/// The second-core counter moves when a chart large enough to split is rendered: the PNG
+/// encoder of a bitmap of 2^18 pixels or more always asks for one, lent or refused. The
+/// counters are the process's (other tests' servers share them), so only growth is checked.
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn second_core_decisions_are_counted() {
+    let s = Server::default().await;
+    let asked = |m: &Metrics| -> f64 {
+        ["lent", "other_render", "no_idle_core"]
+            .iter()
+            .map(|d| m.value("chart_raster_second_core_total", &[("decision", d)]))
+            .sum()
+    };
+    let before = asked(&scrape(&s, &[]).await);
+    let body = serde_json::to_vec(&json!({"chart": bar(), "width": 800, "height": 600,
+        "devicePixelRatio": 2}))
+    .unwrap();
+    let r = s.request("POST", "/render", &[], body).await;
+    assert_eq!(r.status, 200);
+    let after = asked(&scrape(&s, &[]).await);
+    assert!(after > before, "asked {before} then {after}");
+}
