@@ -41,6 +41,26 @@ impl Drop for Busy {
     }
 }
 
+/// Requests of the service between starting their render (queued for a slot included) and
+/// its end: what tells [`runnable_elsewhere`] whether this process's threads have other work.
+static REQUESTS: AtomicUsize = AtomicUsize::new(0);
+
+/// One request counted in [`REQUESTS`] while it lives.
+pub(crate) struct Request;
+
+impl Request {
+    pub(crate) fn enter() -> Request {
+        REQUESTS.fetch_add(1, Ordering::Relaxed);
+        Request
+    }
+}
+
+impl Drop for Request {
+    fn drop(&mut self) {
+        REQUESTS.fetch_sub(1, Ordering::Relaxed);
+    }
+}
+
 /// A second thread for a stage whose own thread is already counted ([`Busy::enter`]),
 /// counted while it is lent, when one pays (see the module docs).
 pub(crate) fn second_core() -> Option<Lent> {
@@ -194,9 +214,14 @@ pub(crate) fn skia_engine() -> chart_raster_skia::Engine {
 /// refused the second core on that count (10% back to back), and took 8.7–9.8 ms instead of
 /// 4.7–5.3 ms. Those threads have nothing to do while the render runs; other renders are
 /// counted apart ([`Busy`]); the lent worker, if runnable, is ours to use.
+///
+/// Only while the service has this one request: with others queued or in flight, its
+/// threads are parsing and answering them, and take a core as any other process would
+/// (lending then splits a render while the other core serves requests: the costs of the
+/// module docs).
 fn runnable_elsewhere(cores: usize) -> Option<usize> {
     let all = runnable_threads()?;
-    if all < cores {
+    if all < cores || REQUESTS.load(Ordering::Relaxed) > 1 {
         return Some(all);
     }
     // The two counts are read a few µs apart; a thread of ours that stops being runnable in

@@ -912,6 +912,7 @@ impl Service {
         flight: &Flight,
         deadline: Option<Instant>,
     ) -> Result<CachedImage, ServiceError> {
+        let _counted = crate::cores::Request::enter();
         // A flight that just landed may have stored the image between our lookup and now.
         if let Some(img) = self.inner.cache.get_local(hash) {
             return Ok(img);
