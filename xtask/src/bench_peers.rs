@@ -121,8 +121,10 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
                 std::fs::write(stem.with_extension("ours.png"), &ours_png)?;
                 std::fs::write(stem.with_extension("node-skia.png"), &peer_png)?;
             }
+            let second_core = ours.second_core()?;
             anyhow::Ok(Row {
                 name: chart.name,
+                second_core,
                 peer: Side {
                     median_ms: median(&mut peer_ms),
                     png_bytes: peer_png.len(),
@@ -160,6 +162,10 @@ struct Side {
 #[derive(Debug, Clone, PartialEq)]
 struct Row {
     name: &'static str,
+    /// Our server's asks for a second core over every request (warm-up included): lent, and
+    /// all (`chart_raster_second_core_total`). A chart whose renders are refused the core runs
+    /// on one.
+    second_core: (u64, u64),
     peer: Side,
     ours: Side,
 }
@@ -184,15 +190,15 @@ fn ratio(a: f64, b: f64) -> f64 {
     }
 }
 
-const HEADER: &str = "| chart | node-skia | ours | speed-up | PNG node-skia | PNG ours | PNG ours/theirs | peak RSS node-skia | peak RSS ours |\n|---|---|---|---|---|---|---|---|---|\n";
+const HEADER: &str = "| chart | node-skia | ours | speed-up | PNG node-skia | PNG ours | PNG ours/theirs | peak RSS node-skia | peak RSS ours | second core lent |\n|---|---|---|---|---|---|---|---|---|---|\n";
 
 /// One Markdown row: times in ms, speed-up = node-skia's median / ours, PNG sizes in KB and
-/// ours / theirs, peak RSS in MiB.
+/// ours / theirs, peak RSS in MiB, our asks for a second core lent of all.
 fn table_row(r: &Row) -> String {
     let kb = |b: usize| b as f64 / 1000.0;
     let mib = |k: u64| k as f64 / 1024.0;
     format!(
-        "| {} | {:.1} ms | {:.1} ms | {:.1}× | {:.1} KB | {:.1} KB | {:.2}× | {:.0} MiB | {:.0} MiB |",
+        "| {} | {:.1} ms | {:.1} ms | {:.1}× | {:.1} KB | {:.1} KB | {:.2}× | {:.0} MiB | {:.0} MiB | {} of {} |",
         r.name,
         r.peer.median_ms,
         r.ours.median_ms,
@@ -202,6 +208,8 @@ fn table_row(r: &Row) -> String {
         ratio(r.ours.png_bytes as f64, r.peer.png_bytes as f64),
         mib(r.peer.peak_rss_kib),
         mib(r.ours.peak_rss_kib),
+        r.second_core.0,
+        r.second_core.1,
     )
 }
 
@@ -356,6 +364,18 @@ impl Server {
         Ok((ms, resp.body))
     }
 
+    /// Our server's second-core decisions so far, from `GET /metrics`: (lent, asked).
+    fn second_core(&mut self) -> anyhow::Result<(u64, u64)> {
+        let head = format!("GET /metrics HTTP/1.1\r\nHost: {}\r\n\r\n", self.host);
+        self.conn.write_all(head.as_bytes())?;
+        let resp = read_response(&mut self.conn)?;
+        if resp.status != 200 {
+            bail!("GET /metrics: HTTP {}", resp.status);
+        }
+        second_core_counts(&String::from_utf8_lossy(&resp.body))
+            .context("no chart_raster_second_core_total in /metrics")
+    }
+
     fn stop(&mut self) {
         let _ = self.child.kill();
         let _ = self.child.wait();
@@ -424,6 +444,24 @@ fn read_response(conn: &mut TcpStream) -> anyhow::Result<Response> {
     })
 }
 
+/// (lent, asked) of the `chart_raster_second_core_total` series in a Prometheus text.
+fn second_core_counts(text: &str) -> Option<(u64, u64)> {
+    let (mut lent, mut asked, mut seen) = (0, 0, false);
+    for line in text.lines() {
+        let Some(rest) = line.strip_prefix("chart_raster_second_core_total{decision=\"") else {
+            continue;
+        };
+        let (decision, value) = rest.split_once("\"} ")?;
+        let n: u64 = value.trim().parse().ok()?;
+        seen = true;
+        asked += n;
+        if decision == "lent" {
+            lent += n;
+        }
+    }
+    seen.then_some((lent, asked))
+}
+
 /// Peak resident set (`VmHWM`) of a process, KiB.
 fn peak_rss_kib(pid: u32) -> Option<u64> {
     let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
@@ -452,6 +490,7 @@ mod tests {
     fn a_row_gives_speed_up_as_theirs_over_ours_and_png_as_ours_over_theirs() {
         let row = Row {
             name: "bar",
+            second_core: (3, 4),
             peer: Side {
                 median_ms: 80.0,
                 png_bytes: 40_000,
@@ -465,13 +504,24 @@ mod tests {
         };
         assert_eq!(
             table_row(&row),
-            "| bar | 80.0 ms | 8.0 ms | 10.0× | 40.0 KB | 44.0 KB | 1.10× | 100 MiB | 40 MiB |"
+            "| bar | 80.0 ms | 8.0 ms | 10.0× | 40.0 KB | 44.0 KB | 1.10× | 100 MiB | 40 MiB | 3 of 4 |"
         );
         let t = table(&[row.clone(), row]);
         assert!(t.starts_with(HEADER));
         assert_eq!(t.lines().count(), 4);
         // A zero denominator is not infinity.
         assert!(ratio(1.0, 0.0).is_nan());
+    }
+
+    #[test]
+    fn second_core_counts_sum_the_decisions() {
+        let text = "# TYPE chart_raster_second_core_total counter\n\
+            chart_raster_second_core_total{decision=\"lent\"} 12\n\
+            chart_raster_second_core_total{decision=\"other_render\"} 1\n\
+            chart_raster_second_core_total{decision=\"no_idle_core\"} 5\n\
+            chart_raster_cache_entries 0\n";
+        assert_eq!(second_core_counts(text), Some((12, 18)));
+        assert_eq!(second_core_counts("chart_raster_cache_entries 0\n"), None);
     }
 
     #[test]
