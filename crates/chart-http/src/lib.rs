@@ -646,6 +646,11 @@ async fn render(
     local: SocketAddr,
     id: &str,
 ) -> (Response<Body>, Option<bool>) {
+    // MAX_RENDER_TIME_SECONDS counts from the request read (its body has its own limit, a
+    // slow uplink is not the service's time): parsing, the queue and the drawing together,
+    // so a client waits at most that long for its image once sent (before, the queue and the
+    // drawing had the limit each, and parsing none).
+    let mut received = Instant::now();
     let base = app.cache_base_url(&req, local);
     let limits = &app.service.config().limits;
     let opts = if req.method() == Method::POST {
@@ -653,6 +658,7 @@ async fn render(
             Ok(b) => b,
             Err(r) => return (r, None),
         };
+        received = Instant::now();
         RenderOptions::from_json_bytes_with_limits(&body, limits)
     } else {
         RenderOptions::from_query_with_limits(query_pairs(req.uri().query().unwrap_or("")), limits)
@@ -661,7 +667,7 @@ async fn render(
         Ok(o) => o,
         Err(e) => return (error(StatusCode::BAD_REQUEST, &e.to_string()), None),
     };
-    match app.service.render(opts).await {
+    match app.service.render_received(opts, Some(received)).await {
         Ok(r) => {
             let cached = r.cached;
             (image_response(r, &base), Some(cached))
@@ -679,6 +685,8 @@ async fn chart(
     id: &str,
     authorized: bool,
 ) -> (Response<Body>, Option<bool>) {
+    // As in `render`: the limit counts from the request read.
+    let mut received = Instant::now();
     let base = app.cache_base_url(&req, local);
     let limits = &app.service.config().limits;
     let parsed = if req.method() == Method::POST {
@@ -686,6 +694,7 @@ async fn chart(
             Ok(b) => b,
             Err(r) => return (r, None),
         };
+        received = Instant::now();
         quickchart::from_body(&body, limits)
     } else {
         quickchart::from_query(query_pairs(req.uri().query().unwrap_or("")), limits)
@@ -704,7 +713,11 @@ async fn chart(
         Ok(_) => return (unauthorized(), None),
         Err(e) => return (error(StatusCode::BAD_REQUEST, &e), None),
     };
-    match app.service.render(parsed.opts).await {
+    match app
+        .service
+        .render_received(parsed.opts, Some(received))
+        .await
+    {
         Ok(mut r) => {
             let cached = r.cached;
             let mut messages = parsed.messages;

@@ -117,6 +117,38 @@ async fn a_render_over_the_time_limit_is_504_and_stops() {
     assert_eq!(s.renderer.ended.load(Ordering::SeqCst), 1);
 }
 
+/// MAX_RENDER_TIME_SECONDS bounds a request from when it was read, its wait for a slot
+/// included: with one slot held by a render that runs to the limit, a second request sent
+/// 1.2 s later waits 0.8 s, then gets what is left of its own 2 s (0.8 s more: 504 at about
+/// 2 s after sending), not a fresh 2 s from its slot (2.8 s, as before).
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn the_time_limit_counts_the_wait_for_a_slot() {
+    let mut config = Options::default().config;
+    config.max_render_time = Duration::from_secs(2);
+    config.concurrency = 1;
+    let s = Server::start(Options {
+        test_renderer: true,
+        config,
+        ..Options::default()
+    })
+    .await;
+    let holder = spin(10);
+    let first = s.post_json("/render", &holder);
+    let second = async {
+        tokio::time::sleep(Duration::from_millis(1200)).await;
+        let sent = Instant::now();
+        let r = s.post_json("/render", &spin(11)).await;
+        (r, sent.elapsed())
+    };
+    let (first, (second, waited)) = tokio::join!(first, second);
+    first.assert_error(504, "render timed out after 2 s (MAX_RENDER_TIME_SECONDS)");
+    second.assert_error(504, "render timed out after 2 s (MAX_RENDER_TIME_SECONDS)");
+    assert!(
+        waited < Duration::from_millis(2500),
+        "the second request was answered after {waited:?}"
+    );
+}
+
 /// A request sent on its own connection, which the returned stream keeps open; dropping the
 /// stream is the client going away.
 async fn send_and_hold(s: &Server, body: &serde_json::Value) -> tokio::net::TcpStream {
