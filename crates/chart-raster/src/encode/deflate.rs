@@ -6,7 +6,8 @@
 //! in short stretches: edges, text, anti-aliased curves. zlib at level 2 spent about 26 M
 //! instructions on a 1600×1200 bar chart, most of them walking through those zeros. Here a
 //! run of zeros costs a few word compares and becomes matches at distance 1, and a repeated
-//! row ([`Deflater::write_zeros`]) is never even scanned.
+//! row (zeros after its filter byte, said so to [`Deflater::write_with`]) is never even
+//! scanned.
 //!
 //! What it does, and what it leaves out:
 //! - LZ77, greedy (no lazy matching): a run of zeros is a string of distance-1 matches
@@ -48,7 +49,7 @@ const BUFFER: usize = 16 * WINDOW;
 /// Zero bytes kept after the input's end when the stream ends, so that the last matches
 /// read whole words like the others (what they read there is never taken).
 const SLACK: usize = 16;
-/// Zeros are written in pieces of this many bytes (see [`Deflater::write_zeros`]).
+/// Zeros are written in pieces of this many bytes (see [`Deflater::grow`]).
 const PIECE: usize = 1024;
 /// log2 of the hash table's size (4-byte strings to their last position): a 256 KiB table,
 /// cleared for every stream and held by each half's thread. Against 15 bits: fewer strings
@@ -93,7 +94,7 @@ pub(super) enum Effort {
 }
 
 /// A zlib stream being written: bytes go in with [`Deflater::write`] and
-/// [`Deflater::write_zeros`], the stream comes out of [`Deflater::finish`].
+/// [`Deflater::write_with`], the stream comes out of [`Deflater::finish`].
 pub(super) struct Deflater {
     /// History (up to [`WINDOW`] bytes before `pos`) and input not yet encoded, up to
     /// `end`; what lies beyond (zeros, or bytes a slide left) is read by word compares
@@ -105,7 +106,8 @@ pub(super) struct Deflater {
     pos: usize,
     /// Stream offset of `buf[0]` (wrapping: only differences of offsets are used).
     base: u32,
-    /// The last bytes written by [`Deflater::write_zeros`], in `buf` (empty when gone).
+    /// The zeros that ended the last bytes written ([`Deflater::write_with`]), in `buf`
+    /// (empty when gone).
     zeros: std::ops::Range<usize>,
     /// The hash chains: hash of 4 bytes → stream offset of the last position that began
     /// with them, and stream offset (modulo [`WINDOW`]) → the previous position with the
@@ -197,7 +199,7 @@ impl Spare {
                 mut buf,
                 mut block,
             }) => {
-                // In pieces of 1 KiB, as in `write_zeros`: not one `rep stosb`.
+                // In pieces of 1 KiB, as in `grow`: not one `rep stosb`.
                 for piece in chains.head.chunks_mut(PIECE / 4) {
                     piece.fill(0);
                 }
@@ -280,8 +282,11 @@ impl Deflater {
     }
 
     /// Appends `n` bytes that `fill` writes, straight into the input buffer (a PNG row,
-    /// filtered where it will be deflated: no copy).
-    pub(super) fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) {
+    /// filtered where it will be deflated: no copy). `fill` returns how many of them, from
+    /// the first, may be other than zero: the zeros after them (a row that repeats the row
+    /// above, after its filter byte) are summed without being read ([`zeros_adler`]), and
+    /// the run that reaches them does not scan them again.
+    pub(super) fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8]) -> usize) {
         if n > BUFFER - WINDOW - LOOKAHEAD {
             // Longer than the buffer holds beside its history: through a copy.
             let mut data = vec![0; n];
@@ -296,36 +301,15 @@ impl Deflater {
         let start = self.end;
         self.grow(start + n + SLACK);
         let data = &mut self.buf[start..start + n];
-        fill(data);
-        self.adler.write(data);
+        let bytes = fill(data).min(n);
+        self.adler.write(&data[..bytes]);
+        if bytes < n {
+            self.adler = zeros_adler(&self.adler, n - bytes);
+            self.zeros = start + bytes..start + n;
+        }
         self.written += n as u64;
         self.end += n;
         self.encode(self.end, self.end.saturating_sub(LOOKAHEAD));
-    }
-
-    /// Appends `n` zero bytes to the stream (a PNG row that repeats the row above, after
-    /// its filter byte), without a buffer of zeros from the caller.
-    pub(super) fn write_zeros(&mut self, mut n: usize) {
-        self.adler = zeros_adler(&self.adler, n);
-        self.written += n as u64;
-        while n > 0 {
-            let k = self.make_room(n);
-            let start = self.end;
-            // What a slide left there is overwritten, in pieces under glibc's threshold
-            // for `rep stosb`, whose every byte callgrind counts as an instruction (no
-            // faster either way).
-            for piece in self.buf[start..start + k].chunks_mut(PIECE) {
-                piece.fill(0);
-            }
-            // Known to be zeros: the run that reaches them does not scan them again.
-            if self.zeros.end != start {
-                self.zeros.start = start;
-            }
-            self.zeros.end = start + k;
-            n -= k;
-            self.end += k;
-            self.encode(self.end, self.end.saturating_sub(LOOKAHEAD));
-        }
     }
 
     /// Ends the stream: the last block, then the checksum of everything written.
@@ -387,7 +371,8 @@ impl Deflater {
     }
 
     /// Makes the buffer at least `len` bytes long (at most `BUFFER + SLACK`): it grows
-    /// once, by zeros in pieces (see [`Deflater::write_zeros`]), and keeps its length. It
+    /// once, by zeros in pieces under glibc's threshold for `rep stosb`, whose every byte
+    /// callgrind counts as an instruction (no faster either way), and keeps its length. It
     /// always reaches `SLACK` bytes past the input's end.
     fn grow(&mut self, len: usize) {
         let len = len.next_multiple_of(PIECE).min(BUFFER + SLACK);
@@ -698,7 +683,7 @@ pub(super) mod tests {
         out
     }
 
-    /// A piece of input, written with `write` or `write_zeros`.
+    /// A piece of input, written with `write`, or zeros said to be zeros to `write_with`.
     enum Piece {
         Bytes(Vec<u8>),
         Zeros(usize),
@@ -713,7 +698,10 @@ pub(super) mod tests {
                     all.extend_from_slice(b);
                 }
                 Piece::Zeros(n) => {
-                    d.write_zeros(*n);
+                    d.write_with(*n, |b| {
+                        b.fill(0);
+                        0
+                    });
                     all.resize(all.len() + n, 0);
                 }
             }
@@ -814,7 +802,7 @@ pub(super) mod tests {
                 let lead: Vec<u8> = lead.into_iter().collect();
                 round_trip(
                     &[Piece::Bytes(lead), Piece::Zeros(n), Piece::Bytes(vec![5])],
-                    &format!("write_zeros({n})"),
+                    &format!("{n} known zeros"),
                 );
             }
         }
@@ -958,7 +946,7 @@ pub(super) mod tests {
                 "cut at {cut}"
             );
         }
-        // Zeros after data: the shortcut of write_zeros.
+        // Zeros after data: the shortcut of write_with's known zeros.
         let mut a = Adler32::new();
         a.write(&data[..1000]);
         let mut b = Adler32::new();

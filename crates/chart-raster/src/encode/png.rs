@@ -1,11 +1,13 @@
-//! PNG files: which rows repeat, the `Up` filter, RGB packing, and the zlib stream of the
-//! filtered rows (our deflate, or zlib-rs for `Small`).
+//! PNG files: the `Up` filter (each row compared with the row above as it is filtered), RGB
+//! packing when the image is opaque, and the zlib stream of the filtered rows (our deflate,
+//! or zlib-rs for `Small`).
 
 use super::{deflate, EncodeError, PngCompression};
 use crate::cores::{second_core, Busy, Lent};
 use chart_spec::Bitmap;
 use std::io::Write;
 use std::ops::Range;
+use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether every pixel of `data` (whole RGBA pixels) is opaque: by spans of 16 pixels
 /// ([`opaque_span`]), then pixel by pixel.
@@ -26,113 +28,6 @@ fn opaque_span(span: &[u8; SPAN]) -> bool {
 /// Bytes of a span of 16 RGBA pixels: the unit in which a row that differs from the row
 /// above is compared with it.
 const SPAN: usize = 64;
-
-/// What [`scan_rows`] finds: which rows and spans repeat the ones above, and whether the
-/// image is opaque.
-struct Scan {
-    /// Per row, whether it repeats the row above byte for byte (its `Up` row is all zeros).
-    repeats: Vec<bool>,
-    /// Per row that differs from the row above, [`Scan::span_words`] words with a bit set
-    /// for each whole span of 16 pixels equal to the span above (the first row's, and the
-    /// bits of repeated rows, are unset).
-    same_spans: Vec<u64>,
-    span_words: usize,
-    /// Whether every pixel is opaque.
-    opaque: bool,
-}
-
-impl Scan {
-    /// The scan of these rows then of the rows below them, scanned apart
-    /// ([`scan_some_rows`]).
-    fn append(&mut self, below: Scan) {
-        self.repeats.extend_from_slice(&below.repeats);
-        self.same_spans.extend_from_slice(&below.same_spans);
-        self.opaque &= below.opaque;
-    }
-}
-
-/// For each row, whether it repeats the row above byte for byte, and for a row that does
-/// not, which of its spans of 16 pixels do (a curve or an arc crosses a row in a few
-/// places: on the line chart 95% of the rows differ from the row above, most of their
-/// spans do not); and whether every pixel is opaque, so the image can be written as RGB
-/// (exactly: PNG's RGB decodes with alpha 255; charts on the default white background
-/// always are, which drops a quarter of the bytes to deflate). A repeated row or span has
-/// the alpha of the one above, so only the spans that differ are scanned for it. On the
-/// benchmark's bar charts 70–77% of the rows repeat (backgrounds, bar bodies between grid
-/// lines); on curves and arcs 5–20%.
-///
-/// The spans are compared here once, word by word (a `memcmp` call per span cost more
-/// than the compare), and the filter ([`up_rgb`]) reads the bits.
-fn scan_rows(data: &[u8], row_bytes: usize) -> Scan {
-    scan_some_rows(data, row_bytes, 0..data.len() / row_bytes)
-}
-
-/// [`scan_rows`] in two halves at the same time, the lower one on the `second` thread,
-/// joined: the same [`Scan`]. The scan reads every byte of the bitmap, most of it twice
-/// (each row and the row above): on the line chart about a sixth of the encoder's time,
-/// which one thread did before the deflate's halves could start.
-fn scan_rows_on(data: &[u8], row_bytes: usize, second: Option<&Lent>) -> Scan {
-    let height = data.len() / row_bytes;
-    let Some(second) = second.filter(|_| height >= 2) else {
-        return scan_rows(data, row_bytes);
-    };
-    let mid = height / 2;
-    let (lower, mut upper) = second.join(
-        || scan_some_rows(data, row_bytes, mid..height),
-        || scan_some_rows(data, row_bytes, 0..mid),
-    );
-    // A panic there (none is known) is one here: the lower half again on this thread.
-    let lower = lower.unwrap_or_else(|_| scan_some_rows(data, row_bytes, mid..height));
-    upper.append(lower);
-    upper
-}
-
-/// [`scan_rows`] of the rows `range` only: the first one is compared with the row above it
-/// (none for row 0).
-fn scan_some_rows(data: &[u8], row_bytes: usize, range: Range<usize>) -> Scan {
-    let span_words = (row_bytes / SPAN).div_ceil(64).max(1);
-    let mut scan = Scan {
-        repeats: Vec::with_capacity(range.len()),
-        same_spans: vec![0; range.len() * span_words],
-        span_words,
-        opaque: true,
-    };
-    let mut above: Option<&[u8]> = range
-        .start
-        .checked_sub(1)
-        .and_then(|up| data.get(up * row_bytes..range.start * row_bytes));
-    let lines = data
-        .get(range.start * row_bytes..range.end * row_bytes)
-        .unwrap_or_default()
-        .chunks_exact(row_bytes);
-    for (line, bits) in lines.zip(scan.same_spans.chunks_exact_mut(span_words)) {
-        let Some(up) = above.replace(line) else {
-            scan.repeats.push(false);
-            scan.opaque = opaque(line);
-            continue;
-        };
-        let same = up == line;
-        scan.repeats.push(same);
-        if same {
-            continue;
-        }
-        let (spans, tail) = line.as_chunks::<SPAN>();
-        let spans_up = up.as_chunks::<SPAN>().0;
-        for ((spans, spans_up), bits) in spans.chunks(64).zip(spans_up.chunks(64)).zip(bits) {
-            let mut word = 0;
-            for (i, (span, span_up)) in spans.iter().zip(spans_up).enumerate() {
-                if equal_spans(span, span_up) {
-                    word |= 1 << i;
-                } else if scan.opaque {
-                    scan.opaque = opaque_span(span);
-                }
-            }
-            *bits = word;
-        }
-        scan.opaque = scan.opaque && opaque(tail);
-    }
-    scan
-}
 
 /// Whether two spans are equal: their bytes' differences folded with OR, which the
 /// compiler turns into a few vector instructions (no call, no branch per word).
@@ -167,43 +62,64 @@ pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec
     // - a palette (4 of the 15 charts have at most 256 colours) would be 15–35% smaller again
     //   but needs a colour count over every pixel: left for later.
     let width = bitmap.width as usize;
-    // The second thread, when one is lent, for the scan and then the deflate's halves.
+    let height = bitmap.height as usize;
+    // The second thread, when one is lent, for the deflate's halves.
     let _busy = Busy::enter();
     let second = (bitmap.data.len() / 4 >= SPLIT_MIN_PIXELS)
         .then(second_core)
         .flatten();
-    let scan = scan_rows_on(&bitmap.data, width * 4, second.as_ref());
-    let repeats = &scan.repeats;
-    let (color, bpp) = if scan.opaque {
-        (png::ColorType::Rgb, 3)
+    // Whether the image is opaque, so that it can be written as RGB (exactly: PNG's RGB
+    // decodes with alpha 255; charts on the default white background always are, which
+    // drops a quarter of the bytes to deflate), is learnt while the rows are filtered: a
+    // row or span equal to the one above has its alpha, so only the first row is read
+    // whole here (against the zeros above it, a span of transparent black would be
+    // "equal"), and the filter reads the alpha of the spans that differ. A translucent one
+    // stops the RGB attempt, and the rows are filtered again as RGBA: a chart on a
+    // transparent background is found translucent here, on its first row.
+    let mut bpp = if opaque(&bitmap.data[..width * 4]) {
+        3
     } else {
-        (png::ColorType::Rgba, 4)
-    };
-    let rows = Rows {
-        data: &bitmap.data,
-        width,
-        bpp,
-        repeats,
-        same_spans: &scan.same_spans,
-        span_words: scan.span_words,
+        4
     };
     let capacity = bitmap.data.len() / 32;
-    let idat = match compression {
-        PngCompression::Fast => own_deflate(&rows, deflate::Effort::Fast, capacity, second)?,
-        PngCompression::Default => own_deflate(&rows, deflate::Effort::Default, capacity, second)?,
-        PngCompression::Small => {
-            // zlib-rs deflates on this thread alone.
-            drop(second);
-            let mut z = Zlib {
-                z: flate2::write::ZlibEncoder::new(
-                    Vec::with_capacity(capacity),
-                    flate2::Compression::new(6),
-                ),
-                row: Vec::new(),
-            };
-            rows.filter(0..repeats.len(), &mut z).map_err(io_err)?;
-            z.z.finish().map_err(io_err)?
+    let idat = loop {
+        let rows = Rows {
+            data: &bitmap.data,
+            width,
+            height,
+            bpp,
+            translucent: AtomicBool::new(false),
+        };
+        let idat = match compression {
+            PngCompression::Fast => {
+                own_deflate(&rows, deflate::Effort::Fast, capacity, second.as_ref())?
+            }
+            PngCompression::Default => {
+                own_deflate(&rows, deflate::Effort::Default, capacity, second.as_ref())?
+            }
+            PngCompression::Small => {
+                // zlib-rs deflates on this thread alone.
+                let mut z = Zlib {
+                    z: flate2::write::ZlibEncoder::new(
+                        Vec::with_capacity(capacity),
+                        flate2::Compression::new(6),
+                    ),
+                    row: Vec::new(),
+                };
+                rows.filter(0..height, &mut z).map_err(io_err)?;
+                z.z.finish().map_err(io_err)?
+            }
+        };
+        if !rows.translucent.into_inner() {
+            break idat;
         }
+        bpp = 4;
+    };
+    drop(second);
+    let color = if bpp == 3 {
+        png::ColorType::Rgb
+    } else {
+        png::ColorType::Rgba
     };
 
     let mut out = Vec::with_capacity(idat.len() + 64);
@@ -226,52 +142,64 @@ struct Rows<'a> {
     /// RGBA pixels, straight alpha.
     data: &'a [u8],
     width: usize,
-    /// Bytes per pixel written: 3 (RGB) or 4 (RGBA).
+    height: usize,
+    /// Bytes per pixel written: 3 (RGB: the first row is opaque, and so far every pixel
+    /// that differs from the pixel above) or 4 (RGBA).
     bpp: usize,
-    /// Per row, whether it repeats the row above ([`scan_rows`]).
-    repeats: &'a [bool],
-    /// Per row, `span_words` words of bits: the spans equal to the span above
-    /// ([`Scan::same_spans`]).
-    same_spans: &'a [u64],
-    span_words: usize,
+    /// Set when a translucent pixel was found while writing RGB: the rows written are
+    /// wrong, and the filtering stops (on both halves' threads).
+    translucent: AtomicBool,
 }
 
 impl Rows<'_> {
-    /// Rows `range`, each as its filter byte and `Up`-filtered pixels, into `sink`.
+    /// Rows `range`, each as its filter byte and `Up`-filtered pixels, into `sink`; as
+    /// RGB, only until a translucent pixel turns up ([`Rows::translucent`]).
     ///
-    /// One row at a time: a whole filtered copy would be as large as the bitmap. `Up` is
-    /// taken on the RGBA rows (`up_rgb`, by spans of 16 pixels), then packed to RGB: the
-    /// filter works byte by byte, so the RGB of the RGBA difference is the difference of
-    /// the RGBs. The first row's "row above" is zeros, as the PNG spec defines it. A
-    /// repeated row is written as the all-zero `Up` row without being read again.
+    /// One row at a time, compared with the row above and filtered in the same pass (rows
+    /// and spans that repeat the ones above are most of a chart: backgrounds, bars, gaps
+    /// between grid lines; on the line chart 95% of the rows differ from the row above,
+    /// but most of their spans of 16 pixels do not). A whole filtered copy would be as
+    /// large as the bitmap. `Up` is taken on the RGBA rows ([`up_rgb`], by spans of 16
+    /// pixels), then packed to RGB: the filter works byte by byte, so the RGB of the RGBA
+    /// difference is the difference of the RGBs. The first row's "row above" is zeros, as
+    /// the PNG spec defines it. A row equal to the row above is handed over as the zeros
+    /// it is ([`Sink::write_with`]).
     fn filter(&self, range: Range<usize>, sink: &mut impl Sink) -> std::io::Result<()> {
         let line_bytes = self.width * 4;
         let stride = self.width * self.bpp;
-        let zeros = vec![0u8; line_bytes];
+        let zeros;
         let mut prev: &[u8] = match range.start.checked_sub(1) {
             Some(above) => &self.data[above * line_bytes..range.start * line_bytes],
-            None => &zeros,
+            None => {
+                zeros = vec![0u8; line_bytes];
+                &zeros
+            }
         };
-        let words = self.span_words;
         let lines =
             self.data[range.start * line_bytes..range.end * line_bytes].chunks_exact(line_bytes);
-        let spans = self.same_spans[range.start * words..].chunks_exact(words);
-        for ((line, &same), same_spans) in lines.zip(&self.repeats[range]).zip(spans) {
-            if same {
-                sink.write(&[2])?;
-                sink.write_zeros(stride)?;
-                continue;
-            }
+        for line in lines {
+            let mut opaque = true;
             sink.write_with(stride + 1, |row| {
                 row[0] = 2; // filter type Up
-                if self.bpp == 4 {
-                    for ((d, c), up) in row[1..].iter_mut().zip(line).zip(prev) {
-                        *d = c.wrapping_sub(*up);
-                    }
+                let changed = if self.bpp == 4 {
+                    up_rgba(line, prev, &mut row[1..])
                 } else {
-                    up_rgb(line, prev, same_spans, &mut row[1..]);
+                    let changed;
+                    (changed, opaque) = up_rgb(line, prev, &mut row[1..]);
+                    changed
+                };
+                if changed {
+                    row.len()
+                } else {
+                    1
                 }
             })?;
+            if !opaque {
+                self.translucent.store(true, Ordering::Relaxed);
+            }
+            if self.bpp == 3 && self.translucent.load(Ordering::Relaxed) {
+                return Ok(());
+            }
             prev = line;
         }
         Ok(())
@@ -280,25 +208,21 @@ impl Rows<'_> {
 
 /// Where the filtered rows go: our deflate encoder, or zlib-rs at level 6 (`Small`).
 trait Sink {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<()>;
-    /// `n` zero bytes.
-    fn write_zeros(&mut self, n: usize) -> std::io::Result<()>;
-    /// `n` bytes that `fill` writes.
-    fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) -> std::io::Result<()>;
+    /// `n` bytes that `fill` writes; `fill` returns how many of them, from the first, may
+    /// be other than zero (the rest are zeros).
+    fn write_with(
+        &mut self,
+        n: usize,
+        fill: impl FnOnce(&mut [u8]) -> usize,
+    ) -> std::io::Result<()>;
 }
 
 impl Sink for deflate::Deflater {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<()> {
-        deflate::Deflater::write(self, data);
-        Ok(())
-    }
-
-    fn write_zeros(&mut self, n: usize) -> std::io::Result<()> {
-        deflate::Deflater::write_zeros(self, n);
-        Ok(())
-    }
-
-    fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) -> std::io::Result<()> {
+    fn write_with(
+        &mut self,
+        n: usize,
+        fill: impl FnOnce(&mut [u8]) -> usize,
+    ) -> std::io::Result<()> {
         deflate::Deflater::write_with(self, n, fill);
         Ok(())
     }
@@ -311,21 +235,11 @@ struct Zlib {
 }
 
 impl Sink for Zlib {
-    fn write(&mut self, data: &[u8]) -> std::io::Result<()> {
-        self.z.write_all(data)
-    }
-
-    fn write_zeros(&mut self, mut n: usize) -> std::io::Result<()> {
-        const ZEROS: [u8; 4096] = [0; 4096];
-        while n > 0 {
-            let k = n.min(ZEROS.len());
-            self.z.write_all(&ZEROS[..k])?;
-            n -= k;
-        }
-        Ok(())
-    }
-
-    fn write_with(&mut self, n: usize, fill: impl FnOnce(&mut [u8])) -> std::io::Result<()> {
+    fn write_with(
+        &mut self,
+        n: usize,
+        fill: impl FnOnce(&mut [u8]) -> usize,
+    ) -> std::io::Result<()> {
         self.row.resize(n, 0);
         fill(&mut self.row);
         self.z.write_all(&self.row)
@@ -341,7 +255,7 @@ fn own_deflate(
     rows: &Rows,
     effort: deflate::Effort,
     capacity: usize,
-    second: Option<Lent>,
+    second: Option<&Lent>,
 ) -> Result<Vec<u8>, EncodeError> {
     match split_row(rows) {
         Some(mid) => in_two(rows, effort, capacity, mid, second),
@@ -352,7 +266,7 @@ fn own_deflate(
 fn in_one(rows: &Rows, effort: deflate::Effort, capacity: usize) -> Vec<u8> {
     let mut d = deflate::Deflater::new(effort, capacity);
     // Infallible: the deflater takes every byte.
-    let _ = rows.filter(0..rows.repeats.len(), &mut d);
+    let _ = rows.filter(0..rows.height, &mut d);
     d.finish()
 }
 
@@ -364,9 +278,8 @@ fn in_two(
     effort: deflate::Effort,
     capacity: usize,
     mid: usize,
-    second: Option<Lent>,
+    second: Option<&Lent>,
 ) -> Result<Vec<u8>, EncodeError> {
-    let height = rows.repeats.len();
     let head = || {
         let mut d = deflate::Deflater::new(effort, capacity / 2);
         let _ = rows.filter(0..mid, &mut d);
@@ -374,7 +287,7 @@ fn in_two(
     };
     let tail = || {
         let mut d = deflate::Deflater::continuation(effort, capacity / 2);
-        let _ = rows.filter(mid..height, &mut d);
+        let _ = rows.filter(mid..rows.height, &mut d);
         d.finish_part(true)
     };
     let Some(second) = second else {
@@ -394,50 +307,88 @@ fn in_two(
 const SPLIT_MIN_PIXELS: usize = 1 << 18;
 
 /// The first row of the second half, or `None` for an image deflated in one part (fewer
-/// than [`SPLIT_MIN_PIXELS`]). It depends on the pixels alone. The halves hold as many
-/// rows that differ from the row above each (repeated rows cost next to nothing).
+/// than [`SPLIT_MIN_PIXELS`], or a single row). It depends on the pixels alone, so the
+/// same chart always gives the same bytes: the halves hold about as much work each by a
+/// sample of the rows ([`SAMPLE_ROWS`]), each counted as [`ROW_WEIGHT`] plus its spans that
+/// differ from the span above. (Until 2026-11-27 every row was compared first, a pass over
+/// the bitmap of its own before either half began, and the halves held as many rows that
+/// differ from the row above; the filter now compares them as it goes.)
 fn split_row(rows: &Rows) -> Option<usize> {
-    if rows.data.len() / 4 < SPLIT_MIN_PIXELS {
+    if rows.data.len() / 4 < SPLIT_MIN_PIXELS || rows.height < 2 {
         return None;
     }
-    let differing = rows.repeats.iter().filter(|&&same| !same).count();
+    let line_bytes = rows.width * 4;
+    let row = |y: usize| &rows.data[y * line_bytes..(y + 1) * line_bytes];
+    let weights: Vec<(usize, usize)> = (1..rows.height)
+        .step_by(SAMPLE_ROWS)
+        .map(|y| {
+            let spans = row(y).as_chunks::<SPAN>().0;
+            let above = row(y - 1).as_chunks::<SPAN>().0;
+            let differ = (spans.iter().zip(above))
+                .filter(|(a, b)| !equal_spans(a, b))
+                .count();
+            (y, ROW_WEIGHT + differ)
+        })
+        .collect();
+    let total: usize = weights.iter().map(|&(_, w)| w).sum();
     let mut seen = 0;
-    let mid = rows.repeats.iter().position(|&same| {
-        seen += usize::from(!same);
-        seen > differing / 2
+    let mid = weights.iter().find_map(|&(y, w)| {
+        seen += w;
+        (2 * seen >= total).then_some(y)
     });
-    mid.filter(|&mid| mid > 0)
+    Some(mid.unwrap_or(rows.height / 2).clamp(1, rows.height - 1))
 }
 
-/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`. The
-/// spans of 16 pixels whose bit is set in `same_spans` (equal to the span above:
-/// [`scan_rows`]) are written as zeros without being read.
-fn up_rgb(line: &[u8], above: &[u8], same_spans: &[u64], out: &mut [u8]) {
+/// One row in this many is compared with the row above to choose the split
+/// ([`split_row`]): an eighth of the scan that chose it before.
+const SAMPLE_ROWS: usize = 16;
+
+/// What a row costs the encoder beside its spans that differ from the spans above, in
+/// such spans: reading it and the row above, its zeros.
+const ROW_WEIGHT: usize = 8;
+
+/// The `Up` filter of an RGBA row against the row above, into `out`; whether any byte
+/// differs.
+fn up_rgba(line: &[u8], above: &[u8], out: &mut [u8]) -> bool {
+    let mut any = 0;
+    for ((d, c), up) in out.iter_mut().zip(line).zip(above) {
+        *d = c.wrapping_sub(*up);
+        any |= *d;
+    }
+    any != 0
+}
+
+/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`:
+/// whether any byte differs, and whether every pixel that differs from the pixel above
+/// (by spans of 16 pixels) is opaque. A span equal to the span above is written as zeros.
+fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) -> (bool, bool) {
     let (spans, tail) = line.as_chunks::<SPAN>();
     let (spans_above, tail_above) = above.as_chunks::<SPAN>();
     let (outs, out_tail) = out.as_chunks_mut::<48>();
-    let groups = spans
-        .chunks(64)
-        .zip(spans_above.chunks(64))
-        .zip(outs.chunks_mut(64));
-    for (((spans, spans_above), outs), &same) in groups.zip(same_spans) {
-        let mut same = same;
-        for ((span, span_above), o) in spans.iter().zip(spans_above).zip(outs) {
-            if same & 1 != 0 {
-                *o = [0; 48];
-            } else {
-                up_span(span, span_above, o);
-            }
-            same >>= 1;
+    let (mut changed, mut opaque) = (false, true);
+    for ((span, span_above), o) in spans.iter().zip(spans_above).zip(outs) {
+        if equal_spans(span, span_above) {
+            *o = [0; 48];
+        } else {
+            up_span(span, span_above, o);
+            changed = true;
+            opaque &= opaque_span(span);
         }
     }
     // Under 16 pixels left.
     let mut d = [0u8; SPAN];
     let d = &mut d[..tail.len()];
+    let mut any = 0;
     for ((d, c), up) in d.iter_mut().zip(tail).zip(tail_above) {
         *d = c.wrapping_sub(*up);
+        any |= *d;
     }
     pack_rgb(d, out_tail);
+    if any != 0 {
+        changed = true;
+        opaque &= self::opaque(tail);
+    }
+    (changed, opaque)
 }
 
 /// The `Up` filter of a span of 16 RGBA pixels, packed to RGB: the differences taken 16
@@ -590,46 +541,91 @@ pub(super) mod tests {
     }
 
     #[test]
-    fn a_scan_in_two_halves_is_the_scan_in_one() {
-        // Opaque and translucent images of chart-like rows (repeated rows, spans changed),
-        // an odd and an even number of rows, on the lent thread and split at every row.
-        let lent = crate::cores::Lent::forced().expect("a worker thread");
+    fn a_translucent_pixel_in_either_half_keeps_the_alpha_channel() {
+        // Over SPLIT_MIN_PIXELS (two halves), rows made from the row above with a few
+        // pixels changed; one translucent pixel in a span that differs from the span above
+        // in the first half, in the second half's first row, in its last row, or a
+        // transparent black span on the first row (equal to the zeros "above" it), on the
+        // lent thread or not.
+        let (w, h) = (700usize, 400usize);
         let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
-        let mut next = move || noise.next();
-        for (width, height, translucent_at) in [(40, 7, None), (70, 12, Some(5)), (16, 1, None)] {
-            let row_bytes = width * 4;
-            let mut data = vec![0xFF; row_bytes * height];
-            for y in 1..height {
-                let (above, line) = data.split_at_mut(y * row_bytes);
-                line[..row_bytes].copy_from_slice(&above[(y - 1) * row_bytes..]);
-                if next() % 3 != 0 {
-                    let at = (next() as usize % row_bytes) & !3;
-                    line[at] = next() as u8;
+        let mut data = vec![0xFF; w * h * 4];
+        for y in 1..h {
+            let (above, line) = data.split_at_mut(y * w * 4);
+            line[..w * 4].copy_from_slice(&above[(y - 1) * w * 4..]);
+            let at = (noise.next() as usize % (w * 4)) & !3;
+            line[at] = noise.next() as u8;
+        }
+        let opaque = Bitmap {
+            width: w as u32,
+            height: h as u32,
+            data,
+        };
+        let mid = split_row(&Rows {
+            data: &opaque.data,
+            width: w,
+            height: h,
+            bpp: 3,
+            translucent: AtomicBool::new(false),
+        })
+        .expect("split in two");
+        let translucent_at = |y: usize, x: usize, px: [u8; 4]| {
+            let mut bmp = opaque.clone();
+            bmp.data[(y * w + x) * 4..][..4].copy_from_slice(&px);
+            bmp
+        };
+        let mut black_span = opaque.clone();
+        black_span.data[16 * 4..32 * 4].fill(0);
+        let cases = [
+            ("none", opaque.clone(), png::ColorType::Rgb),
+            (
+                "first half",
+                translucent_at(mid / 2, 333, [9, 9, 9, 254]),
+                png::ColorType::Rgba,
+            ),
+            (
+                "second half's first row",
+                translucent_at(mid, 5, [1, 2, 3, 0]),
+                png::ColorType::Rgba,
+            ),
+            (
+                "last row",
+                translucent_at(h - 1, w - 1, [1, 2, 3, 7]),
+                png::ColorType::Rgba,
+            ),
+            (
+                "transparent black on row 0",
+                black_span,
+                png::ColorType::Rgba,
+            ),
+        ];
+        for (what, bmp, want) in cases {
+            for second in [None, Lent::forced()] {
+                for effort in [deflate::Effort::Fast, deflate::Effort::Default] {
+                    let rows = |bpp| Rows {
+                        data: &bmp.data,
+                        width: w,
+                        height: h,
+                        bpp,
+                        translucent: AtomicBool::new(false),
+                    };
+                    let rgb = rows(3);
+                    let _ = own_deflate(&rgb, effort, 0, second.as_ref()).unwrap();
+                    assert_eq!(
+                        rgb.translucent.into_inner(),
+                        want == png::ColorType::Rgba && what != "transparent black on row 0",
+                        "{what}: found translucent"
+                    );
                 }
             }
-            if let Some(y) = translucent_at {
-                data[y * row_bytes + 3] = 0x80;
-            }
-            let whole = scan_rows(&data, row_bytes);
-            let check = |scan: Scan, how: &str| {
-                assert_eq!(
-                    scan.repeats, whole.repeats,
-                    "{width}×{height} {how}: repeats"
+            for mode in MODES {
+                let bytes = encode_png(&bmp, mode).unwrap();
+                let (_, _, color, _) = decode_png_raw(bytes.clone());
+                assert_eq!(color, want, "{what} {mode:?}");
+                assert!(
+                    decode_png(bytes).2 == bmp.data,
+                    "{what} {mode:?}: pixels differ"
                 );
-                assert_eq!(
-                    scan.same_spans, whole.same_spans,
-                    "{width}×{height} {how}: spans"
-                );
-                assert_eq!(scan.opaque, whole.opaque, "{width}×{height} {how}: opaque");
-            };
-            check(
-                scan_rows_on(&data, row_bytes, Some(&lent)),
-                "on two threads",
-            );
-            for mid in 0..=height {
-                let mut upper = scan_some_rows(&data, row_bytes, 0..mid);
-                upper.append(scan_some_rows(&data, row_bytes, mid..height));
-                check(upper, &format!("split at {mid}"));
             }
         }
     }
@@ -640,20 +636,17 @@ pub(super) mod tests {
         // a row that differs, the middle and the last row.
         for background in [chart_spec::Rgba::WHITE, chart_spec::Rgba::TRANSPARENT] {
             let bmp = rendered_bar_chart(background);
-            let width = bmp.width as usize;
-            let scan = scan_rows(&bmp.data, width * 4);
-            let repeats = &scan.repeats;
+            let (width, h) = (bmp.width as usize, bmp.height as usize);
             let rows = Rows {
                 data: &bmp.data,
                 width,
-                bpp: if scan.opaque { 3 } else { 4 },
-                repeats,
-                same_spans: &scan.same_spans,
-                span_words: scan.span_words,
+                height: h,
+                bpp: if opaque(&bmp.data) { 3 } else { 4 },
+                translucent: AtomicBool::new(false),
             };
-            let h = repeats.len();
-            let repeated = repeats.iter().rposition(|&r| r).unwrap();
-            let differing = repeats.iter().rposition(|&r| !r).unwrap();
+            let line = |y: usize| &bmp.data[y * width * 4..(y + 1) * width * 4];
+            let repeated = (1..h).rfind(|&y| line(y) == line(y - 1)).unwrap();
+            let differing = (1..h).rfind(|&y| line(y) != line(y - 1)).unwrap();
             for effort in [deflate::Effort::Fast, deflate::Effort::Default] {
                 let whole = inflate(&in_one(&rows, effort, 0));
                 assert_eq!(whole.len(), h * (1 + width * rows.bpp));
@@ -665,13 +658,14 @@ pub(super) mod tests {
                     );
                     // On a second thread or after the first half here: the same bytes, so
                     // the same pixels give the same PNG whatever the machine is doing.
-                    let threaded = in_two(&rows, effort, 0, mid, Lent::forced());
+                    let threaded = in_two(&rows, effort, 0, mid, Lent::forced().as_ref());
                     assert!(
                         threaded.unwrap() == split,
                         "{effort:?}, {background:?}, split at row {mid} of {h}: bytes differ"
                     );
                 }
             }
+            assert!(!rows.translucent.into_inner());
         }
     }
 
@@ -748,30 +742,29 @@ pub(super) mod tests {
     #[test]
     fn up_rgb_is_the_byte_difference_packed_at_every_width() {
         // Rows of up to 40 pixels (two 16-pixel spans and a tail) where some spans equal the
-        // row above and some differ in one byte only.
+        // row above and some differ in one byte only; opaque but for the second span.
         for n in 0..=40usize {
             for changed in [None, Some(0), Some(17 * 4 + 2), Some(n * 4)] {
-                let above: Vec<u8> = (0..n * 4).map(|i| (i * 7 + 3) as u8).collect();
+                let above: Vec<u8> = (0..n * 4)
+                    .map(|i| match i % 4 == 3 && !(64..128).contains(&i) {
+                        true => 255,
+                        false => (i * 7 + 3) as u8,
+                    })
+                    .collect();
                 let mut line = above.clone();
                 if let Some(at) = changed.filter(|&at| at < line.len()) {
                     line[at] = line[at].wrapping_add(200);
                 }
                 let mut out = vec![0xEE; n * 3];
-                let two_rows = [&above[..], &line[..]].concat();
-                let scan = scan_rows(&two_rows, (n * 4).max(4));
-                let same_spans = scan.same_spans.get(scan.span_words..).unwrap_or(&[0]);
-                // The bits say which spans are equal; `up_rgb` trusts them. (A row that
-                // repeats the row above has no bits: it is never filtered.)
-                let equal = (0..n / 16)
-                    .filter(|&i| line[64 * i..64 * i + 64] == above[64 * i..64 * i + 64]);
-                if changed.is_some_and(|at| at < n * 4) {
-                    assert_eq!(
-                        equal.map(|i| 1u64 << i).sum::<u64>(),
-                        same_spans[0],
-                        "{n} pixels, changed {changed:?}"
-                    );
-                }
-                up_rgb(&line, &above, same_spans, &mut out);
+                let (differs, opaque) = up_rgb(&line, &above, &mut out);
+                assert_eq!(differs, line != above, "{n} pixels, changed {changed:?}");
+                // Each span that differs (16 pixels, or the tail) is checked whole.
+                let spans = (0..n / 16).map(|i| 64 * i..64 * i + 64);
+                let translucent = spans
+                    .chain(std::iter::once(n / 16 * 64..n * 4))
+                    .filter(|r| line[r.clone()] != above[r.clone()])
+                    .any(|r| line[r].iter().skip(3).step_by(4).any(|&a| a != 255));
+                assert_eq!(opaque, !translucent, "{n} pixels, changed {changed:?}");
                 let expected: Vec<u8> = (0..n * 4)
                     .filter(|i| i % 4 != 3)
                     .map(|i| line[i].wrapping_sub(above[i]))
