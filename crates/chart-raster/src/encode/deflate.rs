@@ -233,9 +233,9 @@ impl Spare {
 }
 
 impl Deflater {
-    /// A stream whose output is expected to be about `capacity` bytes.
-    pub(super) fn new(effort: Effort, capacity: usize) -> Self {
-        let mut out = Vec::with_capacity(capacity);
+    /// A stream written after the bytes already in `out` (a PNG file's first chunks), which
+    /// it keeps: its capacity is the room for the stream.
+    pub(super) fn new(effort: Effort, mut out: Vec<u8>) -> Self {
         // zlib header: deflate with a 32 KiB window, no dictionary, "fast" compression; the
         // two bytes are a multiple of 31 as RFC 1950 asks.
         out.extend_from_slice(&[0x78, 0x5E]);
@@ -616,8 +616,8 @@ fn zeros_at(data: &[u8]) -> usize {
 
 /// A piece of a zlib stream ([`Deflater::finish_part`]).
 pub(super) struct Part {
-    /// Its bytes: the zlib header if it is the first part, whole deflate blocks, ending on a
-    /// byte boundary.
+    /// Its bytes: if it is the first part, what came before the stream and the zlib header;
+    /// whole deflate blocks, ending on a byte boundary.
     bytes: Vec<u8>,
     /// The Adler-32 of its data alone.
     adler: u32,
@@ -712,7 +712,7 @@ pub(super) mod tests {
     /// on its own and joined (one part when `starts` is empty), and the input.
     fn deflate_in_parts(effort: Effort, pieces: &[Piece], starts: &[usize]) -> (Vec<u8>, Vec<u8>) {
         let mut all = Vec::new();
-        let mut d = Deflater::new(effort, 0);
+        let mut d = Deflater::new(effort, Vec::new());
         let mut from = 0;
         let mut joined: Option<Part> = None;
         for &start in starts {
