@@ -5,8 +5,12 @@
 //! 72-byte edges spread through the path's edge array; on the 10,000-point time series a
 //! sub-scanline crosses a few hundred edges and the walk spent most of its time waiting on
 //! those loads. Here what a sub-scanline reads of a live edge (x, slope, last row, winding)
-//! sits in 16 bytes in one array in list order: the next edge's x is known before the current
-//! one is done with, and a pass over it is a sequential read.
+//! sits in arrays in list order, one per field: a pass over them is a sequential read, and
+//! the step of the usual edge (on within its piece, still right of the one before) is done
+//! eight edges at a time in vector registers. The spans are found from where the running
+//! winding comes back to zero, without a branch per edge (`blit_spans`). On the time series
+//! (1.3 M edge steps a render) the walk went from 72 to 46 M instructions (callgrind), its
+//! fill from 4.3 to 3.3 ms.
 //!
 //! What stays tiny-skia's (`walk_edges`, `backward_insert_edge_based_on_x`,
 //! `insert_new_edges`), step for step as `super::walk_list` does it on the list:
@@ -46,9 +50,60 @@ impl Live {
     fn index(self) -> usize {
         (self.id >> 1) as usize
     }
+}
 
-    fn winding(self) -> i32 {
-        1 - ((self.id & 1) << 1) as i32
+/// The live edges in list order, one array per field: a pass reads each field of a run of
+/// edges as one block (four x, four slopes, four last rows), which the compiler steps and
+/// checks in vector registers.
+#[derive(Default)]
+struct Lives {
+    x: Vec<i32>,
+    dx: Vec<i32>,
+    last_y: Vec<i32>,
+    id: Vec<u32>,
+}
+
+impl Lives {
+    fn len(&self) -> usize {
+        self.x.len()
+    }
+
+    fn get(&self, k: usize) -> Live {
+        Live {
+            x: self.x[k],
+            dx: self.dx[k],
+            last_y: self.last_y[k],
+            id: self.id[k],
+        }
+    }
+
+    fn set(&mut self, k: usize, e: Live) {
+        self.x[k] = e.x;
+        self.dx[k] = e.dx;
+        self.last_y[k] = e.last_y;
+        self.id[k] = e.id;
+    }
+
+    fn push(&mut self, e: Live) {
+        self.x.push(e.x);
+        self.dx.push(e.dx);
+        self.last_y.push(e.last_y);
+        self.id.push(e.id);
+    }
+
+    fn resize(&mut self, n: usize) {
+        self.x.resize(n, 0);
+        self.dx.resize(n, 0);
+        self.last_y.resize(n, 0);
+        self.id.resize(n, 0);
+    }
+
+    /// Moves edges `from` to index `to` on (as `slice::copy_within`).
+    fn copy_within(&mut self, from: std::ops::Range<usize>, to: usize) {
+        self.x.copy_within(from.clone(), to);
+        self.dx.copy_within(from.clone(), to);
+        self.last_y.copy_within(from.clone(), to);
+        self.id.copy_within(from, to);
     }
 }
 
@@ -65,7 +120,7 @@ pub(super) fn walk(
     stop: &dyn Fn() -> bool,
     mut hand_over: u32,
 ) -> bool {
-    let mut live: Vec<Live> = Vec::new();
+    let mut live = Lives::default();
     // The edges started at the first sub-scanline are its live ones, in the list's order; the
     // others wait in the list, which is left as it is from `pending` on.
     let mut pending = edges[0].next as usize;
@@ -74,25 +129,18 @@ pub(super) fn walk(
         pending = edges[pending].next as usize;
     }
     let mut fresh: Vec<(Live, usize)> = Vec::new();
-    let mut spans: Vec<(u32, u32)> = Vec::new();
+    let mut zeros: Vec<u32> = Vec::new();
     let mut curr_y = start_y;
     loop {
         if (curr_y - start_y) % (ROWS_PER_POLL << SHIFT) == 0 && stop() {
             return false;
         }
-        // At most one span per two edges, and one more.
-        if spans.len() <= live.len() / 2 {
-            spans.resize(live.len() / 2 + 1, (0, 0));
-        }
-        let (kept, n, w, left, gap) = pass(&mut live, edges, curr_y as i32, &mut spans);
-        live.truncate(kept);
-        for &(x, width) in &spans[..n] {
-            rows.blit_h(x, curr_y, width);
-        }
+        blit_spans(&live, &mut zeros, curr_y, right_clip, rows);
+        let (kept, gap) = step(&mut live, edges, curr_y as i32);
+        live.resize(kept);
         if gap {
             hand_over = hand_over.min(curr_y + 1);
         }
-        rows.blit_open(w, left, right_clip, curr_y);
         curr_y += 1;
         if curr_y >= stop_y {
             return true;
@@ -106,73 +154,109 @@ pub(super) fn walk(
     }
 }
 
-/// One sub-scanline over the live edges: the spans where the winding comes back to zero
-/// into `spans` (left end and width, in order), then each edge stepped (a curve to its next
-/// piece, an ended edge dropped) and moved back where its x falls behind. Returns how many
-/// stay live (at the front of `live`), how many spans, the winding and the left end of the
-/// span still open at the end, and whether a curve's next piece starts below the next
-/// sub-scanline. Two loops, each small enough to keep its state in registers, and no span
-/// blitted in them (fused with the stepping and the blit, the winding went through the stack
-/// on every edge).
-#[inline(always)]
-fn pass(
-    live: &mut [Live],
-    edges: &mut [Edge],
-    y: i32,
-    spans: &mut [(u32, u32)],
-) -> (usize, usize, i32, u32, bool) {
-    let (n, w, left) = spans_of(live, spans);
-    let (kept, gap) = step(live, edges, y);
-    (kept, n, w, left, gap)
+/// The spans of sub-scanline `y` over the live edges in order (non-zero winding), blitted
+/// left to right, then the one still open at the end, as `walk_edges` blits them.
+///
+/// `walk_edges` starts a span at an edge reached with the winding at zero and ends it at an
+/// edge that brings the winding back to zero (a span of no width is not blitted): the spans
+/// run from the edge after one zero of the running winding (or the first edge) to the next
+/// zero. So the pass over the edges only notes where the winding is zero, without a branch
+/// (the index is stored whatever it is, and the count moves on at a zero): on a time series'
+/// outline a span ends every dozen edges, at no pattern a branch could follow. The x of the
+/// few edges that end spans is rounded afterwards.
+#[inline(never)]
+fn blit_spans(live: &Lives, zeros: &mut Vec<u32>, y: u32, right_clip: u32, rows: &mut Rows<'_>) {
+    let n = live.len();
+    if zeros.len() < n {
+        zeros.resize(n, 0);
+    }
+    let (mut z, mut w) = (0usize, 0i32);
+    for (i, &id) in live.id.iter().enumerate() {
+        w += 1 - ((id & 1) << 1) as i32;
+        zeros[z] = i as u32;
+        z += usize::from(w == 0);
+    }
+    // The edge's x on the supersampled grid.
+    let column = |k: usize| (live.x[k].wrapping_add(0x8000) >> 16) as u32;
+    let mut first = 0;
+    for &end in &zeros[..z] {
+        let (left, right) = (column(first), column(end as usize));
+        let width = right.wrapping_sub(left);
+        if width != 0 {
+            rows.blit_h(left, y, width);
+        }
+        first = end as usize + 1;
+    }
+    if w != 0 {
+        rows.blit_open(w, column(first), right_clip, y);
+    }
 }
 
-/// The spans of one sub-scanline over the live edges in order (non-zero winding).
-#[inline(never)]
-fn spans_of(live: &[Live], spans: &mut [(u32, u32)]) -> (usize, i32, u32) {
-    let (mut w, mut left, mut n) = (0i32, 0u32, 0);
-    for e in live {
-        let x = (e.x.wrapping_add(0x8000) >> 16) as u32;
-        if w == 0 {
-            left = x;
-        }
-        w += e.winding();
-        if w == 0 {
-            let width = x.wrapping_sub(left);
-            if width != 0 {
-                spans[n] = (left, width);
-                n += 1;
-            }
-        }
-    }
-    (n, w, left)
+/// Edges stepped together in [`step`].
+const LANES: usize = 8;
+
+/// [`LANES`] consecutive values of a field from `k`.
+#[inline(always)]
+fn lanes(v: &[i32], k: usize) -> [i32; LANES] {
+    v[k..k + LANES].try_into().unwrap_or([0; LANES])
 }
 
 /// Steps every live edge to the next sub-scanline after `y`, as the walk does, keeping the
-/// array in tiny-skia's list order; returns how many stay live and whether a curve's next
-/// piece leaves a gap.
+/// array in tiny-skia's list order; returns how many stay live (at the front) and whether a
+/// curve's next piece leaves a gap.
+///
+/// Most edges step on within their piece and stay right of the one before (on the time
+/// series' outline all but one in 150): eight at a time, those are stepped and checked
+/// together, and moved down only once an edge has left the array. Any other edge of the
+/// eight (one ending its piece, or left of the one before) is dealt with alone, as before.
 #[inline(never)]
-fn step(live: &mut [Live], edges: &mut [Edge], y: i32) -> (usize, bool) {
+fn step(live: &mut Lives, edges: &mut [Edge], y: i32) -> (usize, bool) {
     let mut gap = false;
     let mut prev_x = i32::MIN; // the head's x
     let (mut kept, mut k) = (0, 0);
     let len = live.len();
     loop {
-        // Edges stepping on within their piece, without a call; an edge at the end of its
-        // piece is dealt with below.
-        let mut end = None;
-        while k < len {
-            let mut e = live[k];
-            k += 1;
-            if e.last_y == y {
-                end = Some(e);
-                break;
+        {
+            let Lives { x, dx, last_y, id } = &mut *live;
+            let (x, dx, last_y, id) = (
+                &mut x[..len],
+                &mut dx[..len],
+                &mut last_y[..len],
+                &mut id[..len],
+            );
+            while k + LANES <= len {
+                let (xs, dxs, last) = (lanes(x, k), lanes(dx, k), lanes(last_y, k));
+                let nx: [i32; LANES] = std::array::from_fn(|i| xs[i].wrapping_add(dxs[i]));
+                let before: [i32; LANES] =
+                    std::array::from_fn(|i| if i == 0 { prev_x } else { nx[i - 1] });
+                // Bitwise, not short-circuit: vector compares.
+                let mut odd = false;
+                for i in 0..LANES {
+                    odd |= (last[i] == y) | (nx[i] < before[i]);
+                }
+                if odd {
+                    break;
+                }
+                if kept != k {
+                    dx.copy_within(k..k + LANES, kept);
+                    last_y.copy_within(k..k + LANES, kept);
+                    id.copy_within(k..k + LANES, kept);
+                }
+                x[kept..kept + LANES].copy_from_slice(&nx);
+                prev_x = nx[LANES - 1];
+                (kept, k) = (kept + LANES, k + LANES);
             }
+        }
+        if k >= len {
+            break;
+        }
+        let mut e = live.get(k);
+        k += 1;
+        if e.last_y != y {
             e.x = e.x.wrapping_add(e.dx);
             (kept, prev_x) = place(live, kept, e, prev_x);
+            continue;
         }
-        let Some(mut e) = end else {
-            break;
-        };
         let edge = &mut edges[e.index()];
         if edge.kind == Kind::Line {
             continue; // ended: out of the list
@@ -191,17 +275,17 @@ fn step(live: &mut [Live], edges: &mut [Edge], y: i32) -> (usize, bool) {
 /// last's (`prev_x`), else back behind the last edge at or left of its x. Returns the count
 /// and the last's x.
 #[inline(always)]
-fn place(live: &mut [Live], kept: usize, e: Live, prev_x: i32) -> (usize, i32) {
+fn place(live: &mut Lives, kept: usize, e: Live, prev_x: i32) -> (usize, i32) {
     if e.x >= prev_x {
-        live[kept] = e;
+        live.set(kept, e);
         return (kept + 1, e.x);
     }
     let mut p = kept;
-    while p > 0 && live[p - 1].x > e.x {
-        live[p] = live[p - 1];
+    while p > 0 && live.x[p - 1] > e.x {
         p -= 1;
     }
-    live[p] = e;
+    live.copy_within(p..kept, p + 1);
+    live.set(p, e);
     (kept + 1, prev_x)
 }
 
@@ -223,7 +307,7 @@ fn next_piece(edge: &mut Edge) -> Option<(i32, i32, i32, i32)> {
 /// the first edge still waiting.
 fn merge_new(
     edges: &[Edge],
-    live: &mut Vec<Live>,
+    live: &mut Lives,
     fresh: &mut Vec<(Live, usize)>,
     mut pending: usize,
     y: i32,
@@ -236,17 +320,17 @@ fn merge_new(
     // Where each goes, as a count of the live edges before it.
     let x = edges[pending].x;
     let mut at = old;
-    if live.last().is_some_and(|l| l.x > x) {
+    if live.x.last().is_some_and(|&l| l > x) {
         // Walking back from the one before the last (the last is right of it).
         at = old - 1;
-        while at > 0 && live[at - 1].x > x {
+        while at > 0 && live.x[at - 1] > x {
             at -= 1;
         }
     }
     while edges[pending].first_y == y {
         let e = Live::of(edges, pending);
         // From the edge before on, up to the first live edge at or right of its x.
-        while at < old && live[at].x < e.x {
+        while at < old && live.x[at] < e.x {
             at += 1;
         }
         fresh.push((e, at));
@@ -254,11 +338,11 @@ fn merge_new(
     }
     // Into place from the back, each run of live edges moved once.
     let n = fresh.len();
-    live.resize(old + n, Live::default());
+    live.resize(old + n);
     let mut src = old;
     for (j, &(e, at)) in fresh.iter().enumerate().rev() {
         live.copy_within(at..src, at + j + 1);
-        live[at + j] = e;
+        live.set(at + j, e);
         src = at;
     }
     pending
@@ -266,9 +350,10 @@ fn merge_new(
 
 /// Sets the list's links to the order of `live` followed by the waiting edges from `pending`
 /// on (their links as they were), and the live edges' state back into `edges`.
-fn relink(edges: &mut [Edge], live: &[Live], pending: usize) {
+fn relink(edges: &mut [Edge], live: &Lives, pending: usize) {
     let mut prev = 0usize;
-    for l in live {
+    for k in 0..live.len() {
+        let l = live.get(k);
         let i = l.index();
         let e = &mut edges[i];
         (e.x, e.dx, e.last_y) = (l.x, l.dx, l.last_y);
