@@ -854,7 +854,8 @@ pub(super) mod tests {
     fn random_images_round_trip_in_every_mode() {
         // Rows made from the row above with a few pixels or spans changed (as a chart's
         // are), whole rows repeated, widths around the 16-pixel spans and the 64 spans of
-        // a word of bits, opaque and translucent; over SPLIT_MIN_PIXELS too.
+        // a word of bits, opaque and translucent; over SPLIT_MIN_PIXELS too, and rows longer
+        // than the deflater's buffer holds beside its history.
         let mut noise = Noise(0x9E37_79B9_7F4A_7C15);
         let mut next = move || noise.next();
         for (w, h) in [
@@ -865,6 +866,7 @@ pub(super) mod tests {
             (100, 40),
             (1030, 30),
             (700, 400),
+            (33_000, 3),
         ] {
             for opaque in [true, false] {
                 let mut data = Vec::with_capacity(w * h * 4);
