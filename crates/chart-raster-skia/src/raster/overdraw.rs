@@ -70,8 +70,12 @@ pub(super) fn painted_box(item: &Item, base: Transform, w: f64, h: f64) -> Optio
     }
     let [x0, y0, x1, y1] = bounds(path, t)?;
     // The stroke's half width, at the transform's larger scale, and a pixel of
-    // anti-aliasing.
-    let scale = f64::from(libm::hypotf(t.a, t.b).max(libm::hypotf(t.c, t.d)));
+    // anti-aliasing (a fill's pad is the pixel alone: no scale to work out).
+    let scale = if pad == 0.0 {
+        0.0
+    } else {
+        f64::from(libm::hypotf(t.a, t.b).max(libm::hypotf(t.c, t.d)))
+    };
     let pad = f64::from(pad) * if scale.is_finite() { scale } else { 0.0 } + 1.0;
     let b = [
         (x0 - pad).max(0.0),

@@ -137,6 +137,9 @@ impl Painter<'_> {
         if self.cancelled() {
             return;
         }
+        if device.is_some() {
+            self.touch(&tp);
+        }
         self.fill_path(tp, p, device.map_or(t, |_| Transform::IDENTITY));
     }
 
@@ -349,10 +352,25 @@ impl Painter<'_> {
         };
         if let Some(outline) = outline {
             if !self.cancelled() {
+                self.touch(&outline);
                 self.fill_path(outline, p, Transform::IDENTITY);
             }
         }
         true
+    }
+
+    /// [`rect::touch_rows`] over a device-space path's bounds widened by the pixel the
+    /// supersampler may round out to.
+    fn touch(&self, dp: &tiny_skia::Path) {
+        let b = dp.bounds();
+        let size = (self.pixmap.width(), self.pixmap.height());
+        let box_ = [
+            b.left() - 1.0,
+            b.top() - 1.0,
+            b.right() + 1.0,
+            b.bottom() + 1.0,
+        ];
+        rect::touch_rows(self.pixmap.data(), size, box_);
     }
 
     pub(super) fn push_clip(&mut self, path: &Path, transform: Transform) {

@@ -505,20 +505,52 @@ fn each_group(
     }
 }
 
-/// The first and last non-zero bytes of a coverage row, if any (eight bytes at a time).
+/// Reads the first and last pixel of each row of a small shape's box `[x0, y0, x1, y1]`
+/// (device pixels, clamped to the `width × height` bitmap) before the shape is covered.
+/// The loads do not depend on each other, so their cache misses overlap; the blend that
+/// follows each pixel row of the supersampler would otherwise wait for each row's miss in
+/// turn (on a scatter chart of 10,000 points the blend's pixel loads were two thirds of its
+/// time: the markers land all over a 7.7 MB bitmap).
+pub(super) fn touch_rows(px: &[u8], (width, height): (u32, u32), b: [f32; 4]) {
+    /// Shapes of up to this many rows are touched (a point marker's; a larger shape's rows
+    /// are far apart in time anyway).
+    const MAX_ROWS: f32 = 48.0;
+    let [x0, y0, x1, y1] = b;
+    if !(y1 - y0 <= MAX_ROWS && x1 - x0 <= MAX_ROWS) {
+        return;
+    }
+    let clamp = |v: f32, max: u32| v.clamp(0.0, max.saturating_sub(1) as f32) as usize;
+    let (l, r) = (clamp(x0, width), clamp(x1, width));
+    let (t, b) = (clamp(y0, height), clamp(y1, height));
+    let stride = width as usize * 4;
+    let mut acc = 0u8;
+    for y in t..=b {
+        let row = y * stride;
+        acc ^= px.get(row + l * 4).copied().unwrap_or(0);
+        acc ^= px.get(row + r * 4 + 3).copied().unwrap_or(0);
+    }
+    std::hint::black_box(acc);
+}
+
+/// The first and last non-zero bytes of a coverage row, if any: eight bytes at a time, the
+/// byte within the first and last non-zero word found from its zero bits (the row of a
+/// point marker is two to four words, and a byte-by-byte search within the end words cost
+/// as much as the words).
 pub(super) fn covered(cov: &[u8]) -> Option<(usize, usize)> {
-    let word = |c: &[u8]| u64::from_ne_bytes(c.try_into().unwrap_or([0; 8]));
-    let head = cov
-        .chunks_exact(8)
-        .position(|c| word(c) != 0)
-        .map_or(cov.len() / 8 * 8, |i| i * 8);
-    let first = head + cov[head..].iter().position(|&v| v != 0)?;
-    let tail = cov.len()
-        - cov
-            .rchunks_exact(8)
-            .position(|c| word(c) != 0)
-            .map_or(cov.len() / 8 * 8, |i| i * 8);
-    let last = cov[..tail].iter().rposition(|&v| v != 0)?;
+    let word = |c: &[u8]| u64::from_le_bytes(c.try_into().unwrap_or([0; 8]));
+    let whole = cov.len() / 8 * 8;
+    let first = match cov[..whole].chunks_exact(8).position(|c| word(c) != 0) {
+        Some(i) => i * 8 + (word(&cov[i * 8..i * 8 + 8]).trailing_zeros() / 8) as usize,
+        None => whole + cov[whole..].iter().position(|&v| v != 0)?,
+    };
+    let last = match cov[whole..].iter().rposition(|&v| v != 0) {
+        Some(k) => whole + k,
+        None => {
+            let i = cov[..whole].rchunks_exact(8).position(|c| word(c) != 0)?;
+            let start = whole - (i + 1) * 8;
+            start + 7 - (word(&cov[start..start + 8]).leading_zeros() / 8) as usize
+        }
+    };
     Some((first, last))
 }
 
@@ -757,6 +789,25 @@ mod tests {
                     assert_eq!(covered(&row), Some((i, j)), "len {len}, ink at {i} and {j}");
                 }
             }
+        }
+        // Sparse random rows against the byte-by-byte search.
+        let mut rng = Rng(0x2545_f491_4f6c_dd1d);
+        for case in 0..5000 {
+            let len = rng.below(70) as usize;
+            let row: Vec<u8> = (0..len)
+                .map(|_| {
+                    if rng.below(6) == 0 {
+                        rng.below(256) as u8
+                    } else {
+                        0
+                    }
+                })
+                .collect();
+            let naive = row
+                .iter()
+                .position(|&v| v != 0)
+                .zip(row.iter().rposition(|&v| v != 0));
+            assert_eq!(covered(&row), naive, "case {case}: {row:?}");
         }
     }
 

@@ -33,7 +33,7 @@ const DEPTH_LIMITS: [i32; 2] = [5 * 3, 26 * 3];
 /// cache), and a smaller memo is less to clear for every quarter of every marker.
 const MAX_MEMO: usize = 8;
 
-#[derive(Clone, Copy, Default, PartialEq)]
+#[derive(Clone, Copy, Debug, Default, PartialEq)]
 struct V {
     x: f32,
     y: f32,
@@ -677,9 +677,45 @@ fn sharp_angle(q: &[V; 3]) -> bool {
         std::mem::swap(&mut smaller, &mut larger);
         larger_len = smaller_len;
     }
+    if let Some(sharp) = dot_sign_of_scaled(smaller, larger) {
+        return sharp;
+    }
     match smaller.with_length(larger_len) {
         Some(s) => s.dot(larger) > 0.0,
         None => false,
+    }
+}
+
+/// Whether `smaller.with_length(len).dot(larger) > 0` for any positive length, when that is
+/// certain without the square root and the division (each quad of a marker's border asks):
+/// `Some` only when every component is zero or of a magnitude from 2^-20 to below 2^20 and
+/// `smaller` is not zero, so that the scaled vector is finite and not zero for the lengths
+/// `sharp_angle` passes (`with_length` succeeds) and no product leaves the normal range.
+/// The scaled dot product is then `scale·(a·(1 + e1) + b·(1 + e2))` with `a`, `b` the
+/// exact products of the components (exact in f64), `scale > 0` and `|e1|, |e2| < 2^-22`
+/// (two f32 roundings each; rounding the sum never flips its sign): its sign is that of
+/// `a + b` whenever `|a + b|` exceeds `2^-21·(|a| + |b|)`. Otherwise `None`: the caller
+/// works it out in full.
+fn dot_sign_of_scaled(smaller: V, larger: V) -> Option<bool> {
+    // Zero, or a biased exponent from 127 - 20 to 127 + 19 (2^-20 ≤ |c| < 2^20), read off
+    // the bits: a few integer operations per component, no branch.
+    let fits = |c: f32| {
+        let m = c.to_bits() & 0x7fff_ffff;
+        (m == 0) | (m.wrapping_sub(107 << 23) < (40 << 23))
+    };
+    let zero = (smaller.x.to_bits() | smaller.y.to_bits()) & 0x7fff_ffff == 0;
+    if !(fits(smaller.x) & fits(smaller.y) & fits(larger.x) & fits(larger.y)) | zero {
+        return None;
+    }
+    let a = f64::from(smaller.x) * f64::from(larger.x);
+    let b = f64::from(smaller.y) * f64::from(larger.y);
+    let (sum, margin) = (a + b, (a.abs() + b.abs()) / f64::from(1u32 << 21));
+    if sum > margin {
+        Some(true)
+    } else if sum < -margin {
+        Some(false)
+    } else {
+        None
     }
 }
 
@@ -859,5 +895,42 @@ mod tests {
                 Unskewed::default()
             )
             .is_none());
+    }
+
+    /// The sign shortcut of `sharp_angle` agrees with the scaled dot product it skips, on
+    /// random pairs (many nearly at right angles, where it must give up) and lengths.
+    #[test]
+    fn the_dot_sign_shortcut_matches_the_scaled_product() {
+        let mut next = xorshift(0x7f4a_7c15_9e37_79b9);
+        let mut coord = |k: u64| {
+            let m = (next(2_000_001) as f32 - 1_000_000.0) / 1_000_000.0;
+            m * [1.0, 1e-3, 3.0, 1e4, 1e-6][(k % 5) as usize]
+        };
+        let (mut decided, mut left) = (0, 0);
+        for case in 0..200_000u64 {
+            let smaller = v(coord(case), coord(case / 5));
+            let mut larger = v(coord(case / 25), coord(case / 125));
+            if case % 3 == 0 {
+                // Nearly perpendicular: the sign hangs on the last bits.
+                let k = 1.0 + coord(case) * 1e-6;
+                larger = v(-smaller.y * k, smaller.x);
+            }
+            let len = larger.dot(larger).max(smaller.dot(smaller));
+            let full = match smaller.with_length(len) {
+                Some(s) => s.dot(larger) > 0.0,
+                None => false,
+            };
+            match dot_sign_of_scaled(smaller, larger) {
+                Some(sharp) => {
+                    decided += 1;
+                    assert_eq!(sharp, full, "{case}: {smaller:?} {larger:?} {len}");
+                }
+                None => left += 1,
+            }
+        }
+        assert!(
+            decided > 50_000 && left > 1_000,
+            "{decided} decided, {left} left"
+        );
     }
 }
