@@ -239,19 +239,22 @@ impl Rows<'_> {
                     }
                     return 1;
                 }
-                let changed = if self.bpp == 4 {
-                    up_rgba(line, prev, &mut row[1..])
+                // The row's bytes up to the end of its last difference from the row above:
+                // the zeros after it (often most of the row: a curve crosses it in a few
+                // places) are summed and skipped by the deflater without being read.
+                let end = if self.bpp == 4 {
+                    if up_rgba(line, prev, &mut row[1..]) {
+                        row.len() - 1
+                    } else {
+                        0
+                    }
                 } else {
-                    let changed;
-                    (changed, opaque) = up_rgb(line, prev, &mut row[1..]);
-                    changed
+                    let end;
+                    (end, opaque) = up_rgb(line, prev, &mut row[1..]);
+                    end
                 };
-                repeating = !changed;
-                if changed {
-                    row.len()
-                } else {
-                    1
-                }
+                repeating = end == 0;
+                1 + end
             })?;
             if !opaque {
                 self.translucent.store(true, Ordering::Relaxed);
@@ -420,20 +423,21 @@ fn up_rgba(line: &[u8], above: &[u8], out: &mut [u8]) -> bool {
     any != 0
 }
 
-/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`:
-/// whether any byte differs, and whether every pixel that differs from the pixel above
+/// The `Up` filter of an RGBA row against the row above, packed to RGB into `out`: how
+/// many bytes of `out` lead up to the end of the last span that differs (0 when none
+/// does: the rest are zeros), and whether every pixel that differs from the pixel above
 /// (by spans of 16 pixels) is opaque. A span equal to the span above is written as zeros.
-fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) -> (bool, bool) {
+fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) -> (usize, bool) {
     let (spans, tail) = line.as_chunks::<SPAN>();
     let (spans_above, tail_above) = above.as_chunks::<SPAN>();
     let (outs, out_tail) = out.as_chunks_mut::<48>();
-    let (mut changed, mut opaque) = (false, true);
-    for ((span, span_above), o) in spans.iter().zip(spans_above).zip(outs) {
+    let (mut end, mut opaque) = (0, true);
+    for (i, ((span, span_above), o)) in spans.iter().zip(spans_above).zip(outs).enumerate() {
         if equal_spans(span, span_above) {
             *o = [0; 48];
         } else {
             up_span(span, span_above, o);
-            changed = true;
+            end = 48 * (i + 1);
             opaque &= opaque_span(span);
         }
     }
@@ -447,10 +451,10 @@ fn up_rgb(line: &[u8], above: &[u8], out: &mut [u8]) -> (bool, bool) {
     }
     pack_rgb(d, out_tail);
     if any != 0 {
-        changed = true;
+        end = out.len();
         opaque &= self::opaque(tail);
     }
-    (changed, opaque)
+    (end, opaque)
 }
 
 /// The `Up` filter of a span of 16 RGBA pixels, packed to RGB: the differences taken 16
@@ -845,8 +849,14 @@ pub(super) mod tests {
                     line[at] = line[at].wrapping_add(200);
                 }
                 let mut out = vec![0xEE; n * 3];
-                let (differs, opaque) = up_rgb(&line, &above, &mut out);
-                assert_eq!(differs, line != above, "{n} pixels, changed {changed:?}");
+                let (end, opaque) = up_rgb(&line, &above, &mut out);
+                // The end of the last span (16 pixels, or the tail) that differs.
+                let want_end = match changed.filter(|&at| at < n * 4) {
+                    None => 0,
+                    Some(at) if at >= n / 16 * 64 => n * 3,
+                    Some(at) => (at / 64 + 1) * 48,
+                };
+                assert_eq!(end, want_end, "{n} pixels, changed {changed:?}");
                 // Each span that differs (16 pixels, or the tail) is checked whole.
                 let spans = (0..n / 16).map(|i| 64 * i..64 * i + 64);
                 let translucent = spans
