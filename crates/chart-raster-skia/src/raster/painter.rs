@@ -138,7 +138,7 @@ impl Painter<'_> {
             return;
         }
         if device.is_some() {
-            self.touch(&tp);
+            self.touch(&tp, 1.0);
         }
         self.fill_path(tp, p, device.map_or(t, |_| Transform::IDENTITY));
     }
@@ -352,23 +352,25 @@ impl Painter<'_> {
         };
         if let Some(outline) = outline {
             if !self.cancelled() {
-                self.touch(&outline);
+                self.touch(&outline, 0.0);
                 self.fill_path(outline, p, Transform::IDENTITY);
             }
         }
         true
     }
 
-    /// [`rect::touch_rows`] over a device-space path's bounds widened by the pixel the
-    /// supersampler may round out to.
-    fn touch(&self, dp: &tiny_skia::Path) {
+    /// [`rect::touch_rows`] over a device-space path's bounds (the supersampler covers the
+    /// rows and columns from their floor to below their ceiling), widened by `reach`: a
+    /// fill reaches a pixel further, where a marker's border (stroked next, from its rows)
+    /// usually ends, so that the border's rows are read in the same go.
+    fn touch(&self, dp: &tiny_skia::Path, reach: f32) {
         let b = dp.bounds();
         let size = (self.pixmap.width(), self.pixmap.height());
         let box_ = [
-            b.left() - 1.0,
-            b.top() - 1.0,
-            b.right() + 1.0,
-            b.bottom() + 1.0,
+            b.left() - reach,
+            b.top() - reach,
+            b.right() + reach,
+            b.bottom() + reach,
         ];
         rect::touch_rows(self.pixmap.data(), size, box_);
     }
