@@ -71,11 +71,15 @@ pub(super) fn split_row(
         return None;
     }
     let s = if total > 0.0 && total.is_finite() {
-        let mut seen = 0.0;
+        // The bottom painter also orders the long strokes' edges above its band (see
+        // `RowWork::order`): the top band's share counts that too.
+        let (mut seen, mut above) = (0.0, 0.0);
         rows.iter()
-            .position(|v| {
+            .zip(work.order_rows())
+            .position(|(v, o)| {
                 seen += v;
-                seen >= total * TOP_SHARE
+                above += o;
+                seen >= (total + above) * TOP_SHARE
             })
             .map_or(height / 2, |s| s as u32 + 1)
     } else {
@@ -100,7 +104,13 @@ pub(super) fn split_row(
 /// area (3.2 M, 12.7 k) 0.79–0.81, line (2.7 M, 13.5 k) 0.81–0.94, radar (1.2 M, 7.6 k)
 /// 0.86–0.88, polar area (1.1 M, 8.3 k) 0.93–0.98, pie (1.4 M, 16 k) 0.94–0.99, bar with
 /// borders (2.2 M, 8.2 k) 0.92–1.01 of one thread's time; the bubble chart (0.9 M) 0.90–1.02
-/// and the 10,000-point time series (7.9 M over 3,139 commands, 2.5 k) 1.02–1.05, slower.
+/// and the 10,000-point time series (7.9 M over 3,139 commands, 2.5 k) 1.02–1.05, slower:
+/// its bottom painter could not jump the walk's list to its band (the sides of neighbouring
+/// vertical runs share an x) and walked all of it from the top. Ordering the edges there
+/// without their spans (`supersample::cover`, weighed in [`RowWork::order`]), each of its
+/// painters draws in 2.6–2.9 ms against one thread's 4.2–4.5 (in-process, min of 20, the
+/// split row moved from 630 to 710 of 1,200), so the least work per command is now below
+/// its 2.5 k and above none of the others'.
 /// The idle-core rule lends a core whenever the kernel counts one idle at that instant,
 /// which a loaded service often does between two requests: with a million pixels of work
 /// as the least, a soak of the bar chart with borders (`xtask loadtest --soak`) got 45%
@@ -115,7 +125,7 @@ const MIN_WORK: f64 = 2_500_000.0;
 
 /// The least guessed work per command of the long paths that pays for building their
 /// outlines and edges twice.
-const WORK_PER_COMMAND: f64 = 5_000.0;
+const WORK_PER_COMMAND: f64 = 1_500.0;
 
 /// Fewer rows and the second thread costs more than it saves (a thread costs about 30 µs
 /// to start and join).
@@ -134,6 +144,14 @@ pub(super) fn worth_splitting(width: u32, height: u32) -> bool {
 struct RowWork {
     constant: Vec<f64>,
     slope: Vec<f64>,
+    /// The ordering of the long strokes' edges on each row, as differences: what the
+    /// bottom painter does on the rows above its band when the walk's list cannot be
+    /// jumped there (neighbouring segments' sides at one x, as a time series' vertical
+    /// runs have: see `supersample::cover`), the edges stepped and kept in order without
+    /// their spans.
+    order: Vec<f64>,
+    /// A stroke's segments' rows being read (kept from item to item).
+    segments: Vec<(f64, f64)>,
     /// A fill's contour being read (kept from item to item).
     contour: Vec<[f64; 2]>,
     /// The commands of the long paths weighed (not small, not cheap): what each painter
@@ -144,6 +162,10 @@ struct RowWork {
 impl RowWork {
     /// A row's cost of one edge of the walk, in pixels blended.
     const EDGE: f64 = 16.0;
+    /// A row's cost of one edge stepped and kept in order without its spans (the time
+    /// series' bottom painter ordering the rows above its band: a third of its walk's
+    /// edge steps, the spans and their blending left out).
+    const ORDER: f64 = 9.0;
     /// Paths of at most this many commands (a circle, a rectangle) weigh by their bounds.
     const SMALL: usize = 8;
 
@@ -151,6 +173,8 @@ impl RowWork {
         Self {
             constant: vec![0.0; height + 1],
             slope: vec![0.0; height + 1],
+            order: vec![0.0; height + 1],
+            segments: Vec::new(),
             contour: Vec::new(),
             long_commands: 0,
         }
@@ -168,6 +192,25 @@ impl RowWork {
         self.constant[r1] -= c;
         self.slope[r0] += s;
         self.slope[r1] -= s;
+    }
+
+    /// Adds `c` to the ordering work of every row of `[y0, y1)` within the bitmap.
+    fn add_order(&mut self, (y0, y1): (f64, f64), c: f64) {
+        let h = (self.order.len() - 1) as f64;
+        let (r0, r1) = (y0.max(0.0).floor(), y1.min(h).ceil());
+        if r0 < r1 && c.is_finite() {
+            self.order[r0 as usize] += c;
+            self.order[r1 as usize] -= c;
+        }
+    }
+
+    /// Each row's ordering work (see [`RowWork::order`]).
+    fn order_rows(&self) -> impl Iterator<Item = f64> + '_ {
+        let n = self.order.len() - 1;
+        self.order[..n].iter().scan(0.0, |o, d| {
+            *o += d;
+            Some(f64::max(*o, 0.0))
+        })
     }
 
     /// Each row's work (none below 0: a self-crossing fill's widths may cancel).
@@ -249,12 +292,20 @@ impl RowWork {
     }
 
     /// A stroke: each segment weighs on the rows its points span (grown by `pad`), with two
-    /// edges and the stroke's width on each, and its length across them.
+    /// edges and the stroke's width on each, and its length across them. A stroke with
+    /// vertical runs (a dense time series, Chart.js drawing each pixel column's values as
+    /// one run) also weighs with its edges' ordering ([`RowWork::order`]): the sides of
+    /// runs at one x are what keeps the bottom painter from jumping to its band.
     fn add_stroke(&mut self, path: &Path, t: Transform, pad: f64) {
-        let mut segment = |hull: [f64; 4]| {
+        let mut rows = std::mem::take(&mut self.segments);
+        rows.clear();
+        let mut vertical = 0usize;
+        let mut segment = |hull: [f64; 4], line: bool| {
             let (top, bottom) = (hull[1] - pad, hull[3] + pad);
             let across = (hull[2] - hull[0]) / (bottom - top).max(1.0);
             self.add((top, bottom), 2.0 * Self::EDGE + 2.0 * pad + across, 0.0);
+            rows.push((top, bottom));
+            vertical += usize::from(line && hull[0] == hull[2] && hull[1] < hull[3]);
         };
         let (mut start, mut current) = (None, None);
         for cmd in &path.cmds {
@@ -284,10 +335,16 @@ impl RowWork {
                         ];
                     }
                 });
-                segment(hull);
+                segment(hull, matches!(cmd, PathCmd::LineTo(..) | PathCmd::Close));
             }
             current = end;
         }
+        if vertical >= 2 {
+            for &r in &rows {
+                self.add_order(r, 2.0 * Self::ORDER);
+            }
+        }
+        self.segments = rows;
     }
 
     /// A fill: on each row, the width its contours' chords enclose (the signed sum of the
@@ -628,10 +685,52 @@ mod tests {
         assert!(super::worth_splitting(2896, 2896) && !super::worth_splitting(2897, 2897));
     }
 
+    /// A sawtooth time series as Chart.js's fast path draws 10,000 points on 800 px: in
+    /// each pixel column a run from the lowest to the highest value, then to the last one;
+    /// the runs vertical, or each point `lean` px right of the one before.
+    fn series(lean: f32) -> Path {
+        let mut series = Path::new();
+        series.move_to(0.0, 500.0);
+        let mut next = xorshift(0x1f83_d9ab_fb41_bd6b);
+        for c in 0..780 {
+            let y =
+                |next: &mut dyn FnMut(u64) -> u64| (550 - (c % 97) * 5) as f32 - next(60) as f32;
+            for (k, dx) in [0.0, 0.0, 0.0, 1.0].into_iter().enumerate() {
+                let x = c as f32 + dx + lean * (4 * c + k) as f32;
+                series.line_to(x, y(&mut next));
+            }
+        }
+        series
+    }
+
+    /// A stroke of vertical runs, whose bottom painter orders the edges above its band,
+    /// leaves it fewer rows than the same stroke leaning a little (jumped to its band).
+    #[test]
+    fn vertical_runs_move_the_split_row_down() {
+        let base = at_dpr_2();
+        let row = |path: Path| {
+            let item = Item::Stroke {
+                path,
+                paint: Paint::Solid(Rgba::BLACK),
+                stroke: Stroke::default(),
+                transform: Transform::IDENTITY,
+            };
+            super::split_row(
+                &white_scene(800.0, 600.0, vec![item]),
+                base,
+                (1600, 1200),
+                false,
+            )
+            .unwrap()
+        };
+        let (vertical, leaning) = (row(series(0.0)), row(series(0.01)));
+        assert!(vertical > leaning + 40, "{vertical} against {leaning}");
+    }
+
     /// A lent core is taken only where two painters save time (`pays`): a scene of many
-    /// point markers or of a few long curves swinging over the chart (a line chart), not
-    /// one of too few markers nor a stroke of many short segments for its work (a dense
-    /// time series); told to split, every scene large enough is.
+    /// point markers, of a few long curves swinging over the chart (a line chart) or of a
+    /// time series' vertical runs, not one of too few markers nor a stroke of many short
+    /// segments for its work; told to split, every scene large enough is.
     #[test]
     fn a_lent_core_is_taken_where_the_work_outweighs_the_long_paths() {
         let base = at_dpr_2();
@@ -659,20 +758,23 @@ mod tests {
         assert!(row(markers(5_000), true).is_some());
         assert_eq!(row(markers(50), true), None);
         assert!(row(markers(50), false).is_some());
-        // A zigzag stroke over the whole chart, row after row: no small paths.
-        let mut zigzag = Path::new();
-        zigzag.move_to(0.0, 0.0);
-        for i in 1..2_000 {
-            zigzag.line_to((i % 2 * 800) as f32, i as f32 * 0.3);
-        }
-        let stroke = Item::Stroke {
-            path: zigzag,
+        let stroke = |path: Path| Item::Stroke {
+            path,
             paint: Paint::Solid(Rgba::BLACK),
             stroke: Stroke::default(),
             transform: Transform::IDENTITY,
         };
-        assert_eq!(row(vec![stroke.clone()], true), None);
-        assert!(row(vec![stroke], false).is_some());
+        // A narrow zigzag stroke down the chart, row after row, in many short segments.
+        let mut zigzag = Path::new();
+        zigzag.move_to(0.0, 0.0);
+        for i in 1..20_000 {
+            zigzag.line_to((i % 2 * 20) as f32, i as f32 * 0.03);
+        }
+        assert_eq!(row(vec![stroke(zigzag.clone())], true), None);
+        assert!(row(vec![stroke(zigzag)], false).is_some());
+        // A time series as Chart.js's fast path draws 10,000 points (its bottom painter
+        // orders the edges above its band: see `RowWork::order`).
+        assert!(row(vec![stroke(series(0.0))], true).is_some());
         // Three lines of 50 curves each between the top and the bottom of the chart.
         let lines = (0..3)
             .map(|k| {

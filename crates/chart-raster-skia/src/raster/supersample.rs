@@ -116,34 +116,35 @@ fn cover_handing_over(
         (to << SHIFT) as u32,
     );
     // A window starting below the path's top: the list as the walk would have it there.
-    // The walk of `edges` from sub-scanline `from` to `to`, its rows handed to `row`.
+    // The walk of `edges` from sub-scanline `ys.0` to `to`, its rows from `ys.1` on handed
+    // to `row`.
     let walk_rows =
-        |edges: &mut [Edge], from: u32, row: &mut dyn FnMut(usize, usize, &mut [u8])| {
+        |edges: &mut [Edge], ys: (u32, u32), row: &mut dyn FnMut(usize, usize, &mut [u8])| {
             let mut blitter = Rows::new(left, right, top, row);
             let done = walk(
                 edges,
-                (from, to),
+                (ys.0, to),
                 width << SHIFT,
                 &mut blitter,
                 stop,
-                hand_over,
+                (hand_over, ys.1),
             );
             blitter.flush();
             done
         };
     let done = if from == first || jump(&mut edges, from as i32) {
-        walk_rows(&mut edges, from, row)
+        walk_rows(&mut edges, (from, from), row)
     } else {
-        // Equal x among the edges (rare): the whole walk down to the window's end, the
-        // rows above the window left out.
-        edges = linked_edges(path, clip)?;
+        // Equal x among the live edges (a line chart's outline: the sides of neighbouring
+        // vertical strokes): the walk from the top, which only orders the edges above the
+        // window on an array (see `active::walk`); the rows above it left out.
         let start = window.start as usize;
         let mut below = |y: usize, x: usize, cov: &mut [u8]| {
             if y >= start {
                 row(y, x, cov);
             }
         };
-        walk_rows(&mut edges, first, &mut below)
+        walk_rows(&mut edges, (first, from), &mut below)
     };
     Some(done)
 }
@@ -361,14 +362,15 @@ const ARRAY_LIVE: i64 = 64;
 /// tiny-skia's `walk_edges` (non-zero rule) over `edges` (a list with a head at 0 and a
 /// tail at the end) on the sub-scanlines `start_y..stop_y`: on the list or an array, as
 /// [`ARRAY_LIVE`] says; with a `hand_over` row (not `u32::MAX`: the tests), on an array
-/// handing over to the list there (see `active::walk`).
+/// handing over to the list there (see `active::walk`). Spans above sub-scanline
+/// `blit_from` may be left out (the array walk only orders its edges there).
 fn walk(
     edges: &mut [Edge],
     ys: (u32, u32),
     right_clip: u32,
     rows: &mut Rows<'_>,
     stop: &dyn Fn() -> bool,
-    hand_over: u32,
+    (hand_over, blit_from): (u32, u32),
 ) -> bool {
     // Sub-scanlines of live edges (each edge's rows from its first piece's first to its last
     // piece's last), against the walk's sub-scanlines.
@@ -383,7 +385,7 @@ fn walk(
     if live < ARRAY_LIVE * walked && hand_over == u32::MAX {
         walk_list(edges, ys, right_clip, rows, stop)
     } else {
-        active::walk(edges, ys, right_clip, rows, stop, hand_over)
+        active::walk(edges, ys, right_clip, rows, stop, (hand_over, blit_from))
     }
 }
 

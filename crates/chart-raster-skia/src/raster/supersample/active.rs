@@ -111,14 +111,16 @@ impl Lives {
 /// at the end, as `linked_edges` or `jump` leave it) on the sub-scanlines `start_y..stop_y`;
 /// a span still open at the end of a sub-scanline runs to `right_clip`. `false` when `stop`
 /// ended it. `hand_over` is the sub-scanline from which the list walks on (`u32::MAX`: none;
-/// the tests hand over anywhere to check that the two agree).
+/// the tests hand over anywhere to check that the two agree). Above sub-scanline
+/// `blit_from` the edges are only stepped and ordered, no span blitted: a painter drawing a
+/// band of the bitmap walks the rows above it for the order among equal x alone.
 pub(super) fn walk(
     edges: &mut [Edge],
     (start_y, stop_y): (u32, u32),
     right_clip: u32,
     rows: &mut Rows<'_>,
     stop: &dyn Fn() -> bool,
-    mut hand_over: u32,
+    (mut hand_over, blit_from): (u32, u32),
 ) -> bool {
     let mut live = Lives::default();
     // The edges started at the first sub-scanline are its live ones, in the list's order; the
@@ -135,7 +137,9 @@ pub(super) fn walk(
         if (curr_y - start_y) % (ROWS_PER_POLL << SHIFT) == 0 && stop() {
             return false;
         }
-        blit_spans(&live, &mut zeros, curr_y, right_clip, rows);
+        if curr_y >= blit_from {
+            blit_spans(&live, &mut zeros, curr_y, right_clip, rows);
+        }
         let (kept, gap) = step(&mut live, edges, curr_y as i32);
         live.resize(kept);
         if gap {
@@ -458,5 +462,51 @@ mod tests {
                 }
             }
         }
+    }
+
+    /// A band of a time series' outline (hundreds of live edges, the sides of neighbouring
+    /// vertical strokes at equal x, so the list cannot be jumped to the band's first row):
+    /// walked from the top on the array, ordering the edges alone above the band, its rows
+    /// are byte for byte those of the whole walk.
+    #[test]
+    fn a_band_below_equal_x_covers_as_the_whole_walk() {
+        use super::super::{jump, linked_edges, SHIFT};
+        let (w, h) = (400u32, 200u32);
+        let mut next = xorshift(0x510e_527f_ade6_82d1);
+        let mut not_jumped = 0;
+        for case in 0..12 {
+            // Chart.js's fast path: per column a vertical run from the lowest to the
+            // highest value, columns two device pixels apart, stroked two pixels wide.
+            let mut pb = PathBuilder::new();
+            let y = |next: &mut dyn FnMut(u64) -> u64| 4.0 + next(190 * 8) as f32 / 8.0;
+            pb.move_to(5.0, y(&mut next));
+            for c in 0..190 {
+                let x = 5.0 + 2.0 * c as f32 + [0.0, 0.5, 0.25][case % 3];
+                pb.line_to(x, y(&mut next));
+                pb.line_to(x, y(&mut next));
+            }
+            let stroke = Stroke {
+                width: 2.0,
+                line_join: [LineJoin::Miter, LineJoin::Round, LineJoin::Bevel][case % 3],
+                ..Stroke::default()
+            };
+            let path = pb.finish().unwrap().stroke(&stroke, 1.0).unwrap();
+            let whole = mask(&path, (w, h), (0, h), u32::MAX);
+            for _ in 0..4 {
+                let start = 10 + next(180) as u32;
+                let band = mask(&path, (w, h), (start, h), u32::MAX);
+                let rows = (start * w) as usize..;
+                assert!(
+                    band[rows.clone()] == whole[rows],
+                    "case {case}, band from {start}"
+                );
+                let mut edges = linked_edges(&path, None).unwrap();
+                not_jumped += usize::from(!jump(&mut edges, (start << SHIFT) as i32));
+            }
+        }
+        assert!(
+            not_jumped > 30,
+            "only {not_jumped} bands could not be jumped to"
+        );
     }
 }

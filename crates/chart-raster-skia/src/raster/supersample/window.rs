@@ -8,33 +8,36 @@ use super::{Edge, Kind};
 /// the rows above: a line steps `dx` times the rows at once (the walk's wrapping sums, so
 /// the same `x`), a curve goes through its pieces. The walk keeps the live edges sorted by
 /// `x`, and only the order among equal `x` depends on its history (which edge came first,
-/// see `super::backward_insert` and `super::insert_new`): when two live edges share an `x`, `false`,
-/// with the edges left part-way (the caller builds them again and walks from the top).
+/// see `super::backward_insert` and `super::insert_new`): when two live edges share an `x`,
+/// `false`, with the edges as they were (the caller walks from the top).
 pub(super) fn jump(edges: &mut [Edge], y: i32) -> bool {
     let tail = edges.len() - 1;
-    let mut live: Vec<(i32, u32)> = Vec::new();
+    // The live edges' x, index and state at `y`, stepped on copies until the order is known.
+    let mut live: Vec<(i32, u32, Edge)> = Vec::new();
     let mut waiting: Vec<u32> = Vec::new();
     let mut i = edges[0].next as usize;
     while i != tail {
-        let e = &mut edges[i];
-        let next = e.next as usize;
+        let mut e = edges[i];
         if e.first_y > y {
             waiting.push(i as u32); // not reached yet: still in the first order
         } else {
-            match stepped_to(e, y) {
-                Some(true) => live.push((e.x, i as u32)),
+            match stepped_to(&mut e, y) {
+                Some(true) => live.push((e.x, i as u32, e)),
                 Some(false) => {} // ended above `y`
                 None => return false,
             }
         }
-        i = next;
+        i = edges[i].next as usize;
     }
-    live.sort_unstable();
+    live.sort_unstable_by_key(|&(x, i, _)| (x, i));
     if live.windows(2).any(|w| w[0].0 == w[1].0) {
         return false;
     }
     let mut prev = 0usize;
-    for i in live.iter().map(|&(_, i)| i).chain(waiting) {
+    for &(_, i, e) in &live {
+        edges[i as usize] = e;
+    }
+    for i in live.iter().map(|&(_, i, _)| i).chain(waiting) {
         edges[prev].next = i;
         edges[i as usize].prev = prev as u32;
         prev = i as usize;
