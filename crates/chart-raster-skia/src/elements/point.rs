@@ -56,7 +56,14 @@ pub fn draw_point(ctx: &mut Ctx<'_>, o: &PointDraw, x: f64, y: f64, w: Option<f6
         return;
     }
     let w = w.filter(|w| *w != 0.0);
-    let mut p = P::new();
+    // A circle is its start, four quarters and the close: room for them at once (the path
+    // grew by a reallocation at its fifth command, once per point of a scatter chart).
+    let mut p = match o.style {
+        PointStyle::Circle | PointStyle::Other => P::from(crate::scene::Path {
+            cmds: Vec::with_capacity(6),
+        }),
+        _ => P::new(),
+    };
     let sin = libm::sin;
     let cos = libm::cos;
     match o.style {
