@@ -340,9 +340,9 @@ impl Rows<'_> {
     }
 }
 
-/// Bytes after the coverage row, so that the word holding any column of it can be read and
-/// written whole.
-const SLACK: usize = BLOCK;
+/// Bytes after the coverage row, so that the two blocks from the one holding any column of
+/// it can be read and written whole (see `words::add_span`).
+const SLACK: usize = 2 * BLOCK;
 
 /// `AlphaRuns`' saturation: a sum of 256 is kept as 255 (`t - (t >> 8)`, truncated).
 #[inline(always)]

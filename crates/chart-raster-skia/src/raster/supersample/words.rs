@@ -23,11 +23,41 @@ pub(super) const BLOCK: usize = 16;
 /// (`t - (t >> 8)`) gives 255 as saturation does, and below which the clamp, the wrapping
 /// add and saturation all add plainly. Debug builds check each block against the adds
 /// one by one.
+///
+/// A span within two blocks from its first one's (a stroke outline's, mostly: on the time
+/// series every span) is added as one window of both, its masks read once, without the
+/// loop and its clamps (the slack after the row takes the second block past it).
 #[inline(always)]
 pub(super) fn add_span(acc: &mut [u8], first: usize, start: u8, z: usize, max_value: u8, stop: u8) {
     let a = first + usize::from(start != 0);
     let last = if stop != 0 { z } else { z - 1 };
     let mut b = first & !(BLOCK - 1);
+    if last < b + WINDOW {
+        let window = &mut acc[b..b + WINDOW];
+        let mut bytes: [u8; WINDOW] = window.try_into().unwrap_or([0; WINDOW]);
+        #[cfg(debug_assertions)]
+        let expected: Vec<u8> = (0..2)
+            .flat_map(|k| {
+                let at = b + k * BLOCK;
+                let block = bytes[k * BLOCK..(k + 1) * BLOCK]
+                    .try_into()
+                    .unwrap_or([0; BLOCK]);
+                one_by_one(block, at, (first, start), (a, z, max_value), stop)
+            })
+            .collect();
+        // Within the window: `a - b` and `z - b` at most its width, `first - b` below a block.
+        let (below_a, below_z) = (below::<WINDOW>(a - b), below::<WINDOW>(z - b));
+        let (at_z, at_first) = (at::<WINDOW>(z - b), at::<WINDOW>(first - b));
+        for i in 0..WINDOW {
+            let add =
+                (max_value & below_z[i] & !below_a[i]) | (stop & at_z[i]) | (start & at_first[i]);
+            bytes[i] = bytes[i].saturating_add(add);
+        }
+        #[cfg(debug_assertions)]
+        debug_assert_eq!(&bytes[..], &expected[..], "a pixel row summing past 256");
+        window.copy_from_slice(&bytes);
+        return;
+    }
     let end = (last & !(BLOCK - 1)) + BLOCK;
     debug_assert!(end <= acc.len());
     while b < end {
@@ -41,8 +71,11 @@ pub(super) fn add_span(acc: &mut [u8], first: usize, start: u8, z: usize, max_va
             a.saturating_sub(b).min(BLOCK),
             z.saturating_sub(b).min(BLOCK),
         );
-        let (below_lo, below_hi) = (lanes_below(lo), lanes_below(hi));
-        let (at_z, at_first) = (lane_at(z.wrapping_sub(b)), lane_at(first.wrapping_sub(b)));
+        let (below_lo, below_hi) = (below::<BLOCK>(lo), below::<BLOCK>(hi));
+        let (at_z, at_first) = (
+            at::<BLOCK>(z.wrapping_sub(b)),
+            at::<BLOCK>(first.wrapping_sub(b)),
+        );
         for i in 0..BLOCK {
             let add =
                 (max_value & below_hi[i] & !below_lo[i]) | (stop & at_z[i]) | (start & at_first[i]);
@@ -55,35 +88,39 @@ pub(super) fn add_span(acc: &mut [u8], first: usize, start: u8, z: usize, max_va
     }
 }
 
-/// 0xff in the lanes below `n` (at most [`BLOCK`]), 0 in the others.
+/// Bytes of the two blocks [`add_span`] adds a short span to at once.
+const WINDOW: usize = 2 * BLOCK;
+
+/// 0xff in the first `N` lanes (a block or a window) below `n`, 0 in the others.
 #[inline(always)]
-fn lanes_below(n: usize) -> [u8; BLOCK] {
-    static EDGE: [u8; 2 * BLOCK] = {
-        let mut t = [0; 2 * BLOCK];
+fn below<const N: usize>(n: usize) -> [u8; N] {
+    static EDGE: [u8; 2 * WINDOW] = {
+        let mut t = [0; 2 * WINDOW];
         let mut i = 0;
-        while i < BLOCK {
+        while i < WINDOW {
             t[i] = 0xff;
             i += 1;
         }
         t
     };
-    EDGE[BLOCK - n..2 * BLOCK - n]
+    let n = n.min(N);
+    EDGE[WINDOW - n..WINDOW - n + N]
         .try_into()
-        .unwrap_or([0; BLOCK])
+        .unwrap_or([0; N])
 }
 
-/// 0xff in lane `p` only; none when `p` is past the block.
+/// 0xff in lane `p` only of the first `N` (a block or a window); none when `p` is past them.
 #[inline(always)]
-fn lane_at(p: usize) -> [u8; BLOCK] {
-    static POINT: [u8; 2 * BLOCK + 1] = {
-        let mut t = [0; 2 * BLOCK + 1];
-        t[BLOCK] = 0xff;
+fn at<const N: usize>(p: usize) -> [u8; N] {
+    static POINT: [u8; 2 * WINDOW + 1] = {
+        let mut t = [0; 2 * WINDOW + 1];
+        t[WINDOW] = 0xff;
         t
     };
-    let p = p.min(BLOCK);
-    POINT[BLOCK - p..2 * BLOCK - p]
+    let p = p.min(N);
+    POINT[WINDOW - p..WINDOW - p + N]
         .try_into()
-        .unwrap_or([0; BLOCK])
+        .unwrap_or([0; N])
 }
 
 /// The block at `b` after `AlphaRuns::add`'s byte adds, as tiny-skia makes them.
