@@ -123,8 +123,11 @@ impl Lent {
             rayon_core::ThreadPoolBuilder::new()
                 .num_threads(1)
                 .thread_name(|_| "second-core".into())
+                .start_handler(|_| placement::on_worker_start())
                 .build()
                 .ok()
+                // Once it has run a job, it has started: its id is known to `placement`.
+                .inspect(|worker| worker.install(|| ()))
         });
         Some(Lent {
             worker: worker.as_ref()?,
@@ -145,6 +148,7 @@ impl Lent {
         there: impl FnOnce() -> A + Send,
         here: impl FnOnce() -> B,
     ) -> (std::thread::Result<A>, B) {
+        placement::keep_off_this_cpu();
         let mut far = None;
         let near = self.worker.in_place_scope(|scope| {
             scope.spawn(|_| {
@@ -158,6 +162,79 @@ impl Lent {
         let far = far.unwrap_or_else(|| Err(Box::new("the second thread did not run")));
         (far, near)
     }
+}
+
+/// Where the lent thread may run: never on the CPU of the thread that borrows it.
+///
+/// Why: on a VM, a vCPU that has idled is handed back to the host, and the guest kernel
+/// then takes it for preempted (`vcpu_is_preempted`) and wakes a thread on the waker's own
+/// CPU instead, where it waits until the waker blocks. Every render that starts after an
+/// idle spell (a service between requests, as in `cargo xtask bench-peers`) had its two
+/// halves run one after the other: `perf sched` showed the lent thread queued 2.1–2.4 ms
+/// behind the render on the same vCPU while the other idled, and a join of two 3 ms halves
+/// took 5.5 ms after 20 ms of idling (3.1 ms back to back). Kept off the borrower's CPU,
+/// it is woken on the other one: 3.1 ms either way.
+#[cfg(target_os = "linux")]
+mod placement {
+    use nix::sched::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
+    use nix::unistd::{gettid, Pid};
+    use std::sync::atomic::{AtomicI32, AtomicUsize, Ordering};
+    use std::sync::OnceLock;
+
+    /// The lent thread's id (0 until it has started).
+    static WORKER: AtomicI32 = AtomicI32::new(0);
+    /// The CPU the lent thread is kept off, plus one (0: none yet).
+    static KEPT_OFF: AtomicUsize = AtomicUsize::new(0);
+
+    /// Run by the lent thread as it starts.
+    pub(super) fn on_worker_start() {
+        WORKER.store(gettid().as_raw(), Ordering::Relaxed);
+    }
+
+    /// Lets the lent thread run on every CPU the process may use but this thread's current
+    /// one. A system call only when that CPU changed since the last time; nothing when it
+    /// cannot be done (no other CPU allowed, or the calls fail): the thread then runs where
+    /// the kernel puts it, as before.
+    pub(super) fn keep_off_this_cpu() {
+        static ALLOWED: OnceLock<Option<CpuSet>> = OnceLock::new();
+        let worker = WORKER.load(Ordering::Relaxed);
+        let Ok(here) = sched_getcpu() else {
+            return;
+        };
+        if worker == 0 || KEPT_OFF.load(Ordering::Relaxed) == here + 1 {
+            return;
+        }
+        // The process's CPUs (its first thread's: this one may be pinned).
+        let Some(allowed) = ALLOWED.get_or_init(|| sched_getaffinity(Pid::this()).ok()) else {
+            return;
+        };
+        let mut others = CpuSet::new();
+        let mut any = false;
+        for cpu in 0..CpuSet::count() {
+            if cpu != here && allowed.is_set(cpu).unwrap_or(false) {
+                any |= others.set(cpu).is_ok();
+            }
+        }
+        if any && sched_setaffinity(Pid::from_raw(worker), &others).is_ok() {
+            KEPT_OFF.store(here + 1, Ordering::Relaxed);
+        }
+    }
+
+    /// The CPUs the lent thread may run on now, for tests.
+    #[cfg(test)]
+    pub(super) fn worker_cpus() -> Option<CpuSet> {
+        let worker = WORKER.load(Ordering::Relaxed);
+        (worker != 0)
+            .then(|| sched_getaffinity(Pid::from_raw(worker)).ok())
+            .flatten()
+    }
+}
+
+/// Elsewhere the kernel places the lent thread.
+#[cfg(not(target_os = "linux"))]
+mod placement {
+    pub(super) fn on_worker_start() {}
+    pub(super) fn keep_off_this_cpu() {}
 }
 
 /// The skia engine's lent thread: this render's drawing thread counted too.
@@ -293,11 +370,16 @@ fn runnable_threads() -> Option<usize> {
 
 #[cfg(test)]
 mod tests {
+    /// The lent thread is one per process: the tests that borrow it take turns, or one
+    /// would move it while the other checks where it runs.
+    static LENT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
     /// The lent worker runs its part on a thread of its own while the caller runs the
     /// other, both results come back, and a panic there comes back as an error with the
     /// worker still usable after it.
     #[test]
     fn the_worker_runs_beside_the_caller() {
+        let _alone = LENT.lock().unwrap_or_else(|e| e.into_inner());
         let lent = super::Lent::forced().unwrap();
         let caller = std::thread::current().id();
         let (there, here) = lent.join(|| std::thread::current().id(), || 7);
@@ -306,6 +388,45 @@ mod tests {
         let (failed, ()) = lent.join(|| panic!("a panic on the worker, on purpose"), || ());
         assert!(failed.is_err());
         assert_eq!(lent.join(|| 1, || 2).0.unwrap(), 1);
+    }
+
+    /// A thread that borrows the lent one keeps it off its own CPU: pinned to one CPU,
+    /// the borrower finds the lent thread allowed everywhere else, and running elsewhere.
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn the_lent_thread_runs_off_the_borrowers_cpu() {
+        use nix::sched::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
+        use nix::unistd::Pid;
+        let allowed = sched_getaffinity(Pid::from_raw(0)).unwrap();
+        let cpus: Vec<usize> = (0..CpuSet::count())
+            .filter(|&c| allowed.is_set(c).unwrap_or(false))
+            .collect();
+        if cpus.len() < 2 {
+            eprintln!("skipped: this process may use {} CPU", cpus.len());
+            return;
+        }
+        let _alone = LENT.lock().unwrap_or_else(|e| e.into_inner());
+        let lent = super::Lent::forced().unwrap();
+        // On a thread of its own, pinned (the test harness's thread stays as it was).
+        std::thread::scope(|scope| {
+            scope.spawn(|| {
+                for &cpu in &cpus[..2] {
+                    let mut one = CpuSet::new();
+                    one.set(cpu).unwrap();
+                    sched_setaffinity(Pid::from_raw(0), &one).unwrap();
+                    assert_eq!(sched_getcpu().unwrap(), cpu);
+                    let (there, ()) = lent.join(|| sched_getcpu().unwrap(), || ());
+                    let worker = super::placement::worker_cpus().unwrap();
+                    assert!(
+                        !worker.is_set(cpu).unwrap(),
+                        "the lent thread may use CPU {cpu}"
+                    );
+                    let others = cpus.iter().filter(|&&c| c != cpu);
+                    assert!(others.clone().all(|&c| worker.is_set(c).unwrap()));
+                    assert_ne!(there.unwrap(), cpu, "the lent thread ran on CPU {cpu}");
+                }
+            });
+        });
     }
 
     /// The state is read after the last `)`, whatever the command name holds.
