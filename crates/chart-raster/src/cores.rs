@@ -156,7 +156,11 @@ impl Lent {
                     there,
                 )));
             });
-            here()
+            let near = here();
+            // This half is done and this thread is about to wait: the lent thread may now
+            // run here too, should it still be queued on a CPU taken meanwhile.
+            placement::let_run_anywhere();
+            near
         });
         // The scope returns once its spawned job has run.
         let far = far.unwrap_or_else(|| Err(Box::new("the second thread did not run")));
@@ -191,12 +195,18 @@ mod placement {
         WORKER.store(gettid().as_raw(), Ordering::Relaxed);
     }
 
-    /// Lets the lent thread run on every CPU the process may use but this thread's current
-    /// one. A system call only when that CPU changed since the last time; nothing when it
-    /// cannot be done (no other CPU allowed, or the calls fail): the thread then runs where
-    /// the kernel puts it, as before.
-    pub(super) fn keep_off_this_cpu() {
+    /// The CPUs the process may use (its first thread's: a borrower may be pinned).
+    fn allowed() -> Option<&'static CpuSet> {
         static ALLOWED: OnceLock<Option<CpuSet>> = OnceLock::new();
+        ALLOWED
+            .get_or_init(|| sched_getaffinity(Pid::this()).ok())
+            .as_ref()
+    }
+
+    /// Lets the lent thread run on every CPU the process may use but this thread's current
+    /// one (a system call); nothing when it cannot be done (no other CPU allowed, or the
+    /// calls fail): the thread then runs where the kernel puts it, as before.
+    pub(super) fn keep_off_this_cpu() {
         let worker = WORKER.load(Ordering::Relaxed);
         let Ok(here) = sched_getcpu() else {
             return;
@@ -204,8 +214,7 @@ mod placement {
         if worker == 0 || KEPT_OFF.load(Ordering::Relaxed) == here + 1 {
             return;
         }
-        // The process's CPUs (its first thread's: this one may be pinned).
-        let Some(allowed) = ALLOWED.get_or_init(|| sched_getaffinity(Pid::this()).ok()) else {
+        let Some(allowed) = allowed() else {
             return;
         };
         let mut others = CpuSet::new();
@@ -217,6 +226,22 @@ mod placement {
         }
         if any && sched_setaffinity(Pid::from_raw(worker), &others).is_ok() {
             KEPT_OFF.store(here + 1, Ordering::Relaxed);
+        }
+    }
+
+    /// Lets the lent thread run on every CPU the process may use again. Kept off the
+    /// borrower's CPU, it could wait queued on the other while that one is taken (another
+    /// process woke since the idle-core rule looked) and the borrower's CPU idles: the
+    /// kernel moves a queued thread to an idle CPU only where it may run.
+    pub(super) fn let_run_anywhere() {
+        let worker = WORKER.load(Ordering::Relaxed);
+        if worker == 0 || KEPT_OFF.load(Ordering::Relaxed) == 0 {
+            return;
+        }
+        if let Some(allowed) = allowed() {
+            if sched_setaffinity(Pid::from_raw(worker), allowed).is_ok() {
+                KEPT_OFF.store(0, Ordering::Relaxed);
+            }
         }
     }
 
@@ -235,6 +260,7 @@ mod placement {
 mod placement {
     pub(super) fn on_worker_start() {}
     pub(super) fn keep_off_this_cpu() {}
+    pub(super) fn let_run_anywhere() {}
 }
 
 /// The skia engine's lent thread: this render's drawing thread counted too.
@@ -395,8 +421,11 @@ mod tests {
     #[cfg(target_os = "linux")]
     #[test]
     fn the_lent_thread_runs_off_the_borrowers_cpu() {
+        use super::placement;
         use nix::sched::{sched_getaffinity, sched_getcpu, sched_setaffinity, CpuSet};
         use nix::unistd::Pid;
+        use std::sync::atomic::{AtomicBool, Ordering};
+        use std::time::{Duration, Instant};
         let allowed = sched_getaffinity(Pid::from_raw(0)).unwrap();
         let cpus: Vec<usize> = (0..CpuSet::count())
             .filter(|&c| allowed.is_set(c).unwrap_or(false))
@@ -415,15 +444,36 @@ mod tests {
                     one.set(cpu).unwrap();
                     sched_setaffinity(Pid::from_raw(0), &one).unwrap();
                     assert_eq!(sched_getcpu().unwrap(), cpu);
-                    let (there, ()) = lent.join(|| sched_getcpu().unwrap(), || ());
-                    let worker = super::placement::worker_cpus().unwrap();
+                    // Where the lent thread runs and may run, read while this thread's
+                    // half waits for it (after this half, it may run anywhere again).
+                    let seen = AtomicBool::new(false);
+                    let (there, ()) = lent.join(
+                        || {
+                            let at = (sched_getcpu().unwrap(), placement::worker_cpus());
+                            seen.store(true, Ordering::Release);
+                            at
+                        },
+                        || {
+                            let start = Instant::now();
+                            while !seen.load(Ordering::Acquire)
+                                && start.elapsed() < Duration::from_secs(10)
+                            {
+                                std::hint::spin_loop();
+                            }
+                        },
+                    );
+                    let (ran_on, worker) = there.unwrap();
+                    let worker = worker.unwrap();
                     assert!(
                         !worker.is_set(cpu).unwrap(),
                         "the lent thread may use CPU {cpu}"
                     );
                     let others = cpus.iter().filter(|&&c| c != cpu);
                     assert!(others.clone().all(|&c| worker.is_set(c).unwrap()));
-                    assert_ne!(there.unwrap(), cpu, "the lent thread ran on CPU {cpu}");
+                    assert_ne!(ran_on, cpu, "the lent thread ran on CPU {cpu}");
+                    // Its wait over, the borrower let it run anywhere again.
+                    let after = placement::worker_cpus().unwrap();
+                    assert!(cpus.iter().all(|&c| after.is_set(c).unwrap()));
                 }
             });
         });
