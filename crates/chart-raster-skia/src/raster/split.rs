@@ -109,11 +109,13 @@ pub(super) fn split_row(
 /// vertical runs share an x) and walked all of it from the top. Ordering the edges there
 /// without their spans (`supersample::cover`, weighed in [`RowWork::order`]), each of its
 /// painters draws in 2.6–2.9 ms against one thread's 4.2–4.5 (in-process, min of 20, the
-/// split row moved from 630 to 710 of 1,200), and back to back through the service it is
-/// faster; but with the client idling 20 ms before each request (as bench-peers does) a
-/// lent core was still no gain (2026-11-27 18:00, one binary with and without
-/// `RASTER_THREADS=1`, 10 runs of 40–50 pairs: medians 13.5–14.0 against 12.9–13.1 ms), so
-/// the least work per command stays above its 2.5 k.
+/// split row moved from 630 to 710 of 1,200). Through the service with the client idling
+/// 20 ms before each request, as bench-peers does, a lent core gained nothing while the
+/// kernel woke it on the render's own CPU (13.5–14.0 against 12.9–13.1 ms); kept off that
+/// CPU (`cores.rs`), one binary with and without `RASTER_THREADS=2` measured medians of
+/// 10.7 against 11.4 ms (6 runs of 40 pairs, 20 ms idle) and 10.1–10.4 against 13.5–15.9
+/// (4 runs, back to back, load 2.5–3): the least work per command is now below its 2.5 k
+/// and above none of the others'.
 /// The idle-core rule lends a core whenever the kernel counts one idle at that instant,
 /// which a loaded service often does between two requests: with a million pixels of work
 /// as the least, a soak of the bar chart with borders (`xtask loadtest --soak`) got 45%
@@ -128,7 +130,7 @@ const MIN_WORK: f64 = 2_500_000.0;
 
 /// The least guessed work per command of the long paths that pays for building their
 /// outlines and edges twice.
-const WORK_PER_COMMAND: f64 = 5_000.0;
+const WORK_PER_COMMAND: f64 = 1_500.0;
 
 /// Fewer rows and the second thread costs more than it saves (a thread costs about 30 µs
 /// to start and join).
@@ -731,9 +733,9 @@ mod tests {
     }
 
     /// A lent core is taken only where two painters save time (`pays`): a scene of many
-    /// point markers or of a few long curves swinging over the chart (a line chart), not
-    /// one of too few markers nor a stroke of many short segments for its work (a narrow
-    /// zigzag, a dense time series); told to split, every scene large enough is.
+    /// point markers, of a few long curves swinging over the chart (a line chart) or of a
+    /// time series' vertical runs, not one of too few markers nor a stroke of many short
+    /// segments for its work; told to split, every scene large enough is.
     #[test]
     fn a_lent_core_is_taken_where_the_work_outweighs_the_long_paths() {
         let base = at_dpr_2();
@@ -775,9 +777,9 @@ mod tests {
         }
         assert_eq!(row(vec![stroke(zigzag.clone())], true), None);
         assert!(row(vec![stroke(zigzag)], false).is_some());
-        // A time series as Chart.js's fast path draws 10,000 points (see `pays`).
-        assert_eq!(row(vec![stroke(series(0.0))], true), None);
-        assert!(row(vec![stroke(series(0.0))], false).is_some());
+        // A time series as Chart.js's fast path draws 10,000 points (its bottom painter
+        // orders the edges above its band: see `RowWork::order`).
+        assert!(row(vec![stroke(series(0.0))], true).is_some());
         // Three lines of 50 curves each between the top and the bottom of the chart.
         let lines = (0..3)
             .map(|k| {
