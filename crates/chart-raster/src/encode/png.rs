@@ -119,10 +119,9 @@ pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec
     // The buffer had room for a stream up to a thirty-second of the bitmap (240 KB for a
     // default chart whose PNG is 50 KB), and the file is kept as it is returned: a cache of
     // such files held several times the bytes it counts (a soak of the bar chart peaked at
-    // 274–313 MiB of RSS with the room kept, 122–127 without). So a file well under its
-    // buffer is copied into one of its size, and the buffer freed for the next encode:
-    // `shrink_to_fit` gave the buffer's tail pages back to the kernel each time, and the
-    // in-process load test fell from 853–865 to 591–646 requests/s.
+    // 274–313 MiB of RSS with the room kept, 104–105 now). So a file well under its
+    // buffer is copied into one of its size (a copy of the file, little beside encoding
+    // it), and the buffer goes back to the allocator for the next encode.
     if file.capacity() - file.len() > file.len() / 4 {
         return Ok(file.as_slice().to_vec());
     }
