@@ -67,12 +67,7 @@ async fn miss_is_404() {
 async fn entries_expire_after_the_ttl() {
     let mut config = Options::default().config;
     config.cache.ttl = Duration::from_secs(60);
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let a = s.post_json("/render", &req(0)).await;
     let path = format!("/cache/{}", a.header("x-cache-hash").unwrap());
     s.clock.advance(Duration::from_secs(59));
@@ -90,12 +85,7 @@ async fn entries_expire_after_the_ttl() {
 async fn least_recently_used_is_evicted() {
     let mut config: ServiceConfig = Options::default().config;
     config.cache.max_entries = 2;
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let h: Vec<String> = {
         let mut v = Vec::new();
         for n in 0..2 {
@@ -116,12 +106,7 @@ async fn least_recently_used_is_evicted() {
 async fn byte_bound_evicts() {
     let mut config: ServiceConfig = Options::default().config;
     config.cache.max_bytes = 1; // every image is larger: nothing is kept
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let a = s.post_json("/render", &req(0)).await;
     assert_eq!(a.status, 200);
     let b = s.post_json("/render", &req(0)).await;

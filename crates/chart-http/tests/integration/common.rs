@@ -242,6 +242,16 @@ impl Server {
         .await
     }
 
+    /// [`Server::with_test_renderer`] with the service settings `config`.
+    pub async fn with_test_renderer_and(config: ServiceConfig) -> Server {
+        Server::start(Options {
+            test_renderer: true,
+            config,
+            ..Options::default()
+        })
+        .await
+    }
+
     /// Signals shutdown and waits for `serve` to return.
     pub async fn stop(&mut self) {
         if let Some(tx) = self.shutdown.take() {

@@ -191,12 +191,7 @@ async fn in_flight_pending_and_outcomes_of_the_queue() {
     let mut config = Options::default().config;
     config.concurrency = 1;
     config.max_pending = Some(1);
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let addr = s.addr;
     let gated = |n: u32| {
         serde_json::to_vec(&json!({"chart": {"test": "gate", "n": n}, "width": 20, "height": 20}))

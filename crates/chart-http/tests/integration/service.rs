@@ -55,12 +55,7 @@ async fn identical_requests_in_flight_render_once() {
 async fn concurrency_limit_queues_the_rest() {
     let mut config = Options::default().config;
     config.concurrency = 1;
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let addr = s.addr;
     let tasks: Vec<_> = (0..3)
         .map(|n| {
@@ -96,12 +91,7 @@ async fn concurrency_limit_queues_the_rest() {
 async fn a_render_over_the_time_limit_is_504_and_stops() {
     let mut config = Options::default().config;
     config.max_render_time = Duration::from_millis(200);
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let start = Instant::now();
     s.post_json("/render", &spin(0)).await.assert_error(
         504,
@@ -126,12 +116,7 @@ async fn the_time_limit_counts_the_wait_for_a_slot() {
     let mut config = Options::default().config;
     config.max_render_time = Duration::from_secs(2);
     config.concurrency = 1;
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let holder = spin(10);
     let first = s.post_json("/render", &holder);
     let second = async {
@@ -383,12 +368,7 @@ async fn the_queue_holds_at_most_max_pending_bytes() {
     config.concurrency = 1;
     config.max_pending = Some(8);
     config.max_pending_bytes = 50_000;
-    let s = Server::start(Options {
-        test_renderer: true,
-        config,
-        ..Options::default()
-    })
-    .await;
+    let s = Server::with_test_renderer_and(config).await;
     let addr = s.addr;
     let spawn = |v: serde_json::Value| {
         let body = serde_json::to_vec(&v).unwrap();
