@@ -454,19 +454,12 @@ fn sorted_order(edges: &[Edge]) -> Vec<u32> {
     /// Rows holding more edges than this are sorted rather than ordered by insertion.
     const FEW: usize = 16;
     let n = edges.len();
-    let by_tuples = || {
-        let mut order = (edges.iter().enumerate())
-            .map(|(i, e)| (e.first_y, e.x, i as u32 + 1))
-            .collect::<Vec<_>>();
-        order.sort_unstable();
-        order.into_iter().map(|o| o.2).collect()
-    };
     let (lo, hi) = edges.iter().fold((i32::MAX, i32::MIN), |(lo, hi), e| {
         (lo.min(e.first_y), hi.max(e.first_y))
     });
     let rows = i64::from(hi) - i64::from(lo) + 1;
     if n == 0 || rows > 4 * n as i64 + 64 {
-        return by_tuples();
+        return tuples_order(edges);
     }
     // `ends[r]`: where row `r`'s edges end once placed (they start where row `r - 1`'s end).
     let row = |e: &Edge| (e.first_y - lo) as usize;
@@ -506,6 +499,16 @@ fn sorted_order(edges: &[Edge]) -> Vec<u32> {
         }
     }
     order
+}
+
+/// The indices (from 1) of `edges` in the sorted order of their (row, x, index) tuples:
+/// [`sorted_order`] for rows spread far wider than the edges.
+fn tuples_order(edges: &[Edge]) -> Vec<u32> {
+    let mut order = (edges.iter().enumerate())
+        .map(|(i, e)| (e.first_y, e.x, i as u32 + 1))
+        .collect::<Vec<_>>();
+    order.sort_unstable();
+    order.into_iter().map(|o| o.2).collect()
 }
 
 /// Lists up to this many edges are ordered in a fixed array.
@@ -874,15 +877,6 @@ mod tests {
                 ..Edge::default()
             })
             .collect()
-    }
-
-    /// The indices (from 1) of `edges` in the sorted order of their (row, x, index) tuples.
-    fn tuples_order(edges: &[Edge]) -> Vec<u32> {
-        let mut tuples: Vec<(i32, i32, u32)> = (edges.iter().enumerate())
-            .map(|(i, e)| (e.first_y, e.x, i as u32 + 1))
-            .collect();
-        tuples.sort_unstable();
-        tuples.iter().map(|o| o.2).collect()
     }
 
     /// A long list's order, placed row by row, is the (row, x, index) tuples' sorted order:

@@ -584,7 +584,12 @@ mod tests {
     }
 
     /// Fails on the first pixel where `actual` and `expected` (masks `w` wide) differ.
-    fn assert_same_mask(case: usize, actual: &[u8], expected: &[u8], w: u32) {
+    pub(super) fn assert_same_mask(
+        case: impl std::fmt::Display,
+        actual: &[u8],
+        expected: &[u8],
+        w: u32,
+    ) {
         if let Some(i) = (0..actual.len()).find(|&i| actual[i] != expected[i]) {
             panic!(
                 "case {case}: pixel ({}, {}) {} instead of {}",

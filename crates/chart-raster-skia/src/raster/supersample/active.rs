@@ -470,15 +470,8 @@ mod tests {
             for _ in 0..3 {
                 let at = (start.max(top) << 2) + next(u64::from((bottom - top) << 2) + 2) as u32;
                 let handed = mask(&path, (w, h), (start, h), at);
-                if let Some(i) = (0..whole.len()).find(|&i| whole[i] != handed[i]) {
-                    panic!(
-                        "case {case}, handed over at {at}: pixel ({}, {}) {} instead of {}",
-                        i % w as usize,
-                        i / w as usize,
-                        handed[i],
-                        whole[i]
-                    );
-                }
+                let case = format!("{case}, handed over at {at}");
+                super::super::tests::assert_same_mask(case, &handed, &whole, w);
             }
         }
     }
