@@ -684,15 +684,22 @@ fn a_render_reuses_the_pages_the_previous_one_freed() {
             assert!(post_render(&addr, &body).starts_with(b"HTTP/1.1 200"));
             pause();
         }
-        let before = minor_faults(pid);
-        for _ in 0..3 {
-            assert!(post_render(&addr, &body).starts_with(b"HTTP/1.1 200"));
-            pause();
-        }
-        let faults = (minor_faults(pid) - before) / 3;
+        // The median of five requests: a thread's first-use pages (its stack, its allocator
+        // cache, the lent core's first band) fault once, in whichever request first needs
+        // them, not always the first two (here the second render of a new service took 598
+        // faults, the next ones 3-52). A CI run's mean of three took one in: 161 against 583.
+        let mut faults: Vec<u64> = (0..5)
+            .map(|_| {
+                let before = minor_faults(pid);
+                assert!(post_render(&addr, &body).starts_with(b"HTTP/1.1 200"));
+                pause();
+                minor_faults(pid) - before
+            })
+            .collect();
         let _ = child.kill();
         let _ = child.wait();
-        faults
+        faults.sort_unstable();
+        faults[faults.len() / 2]
     };
     let ours = faults_per_request(&[]);
     let purging = faults_per_request(&[("_RJEM_MALLOC_CONF", "narenas:8,dirty_decay_ms:200")]);
