@@ -107,7 +107,10 @@ impl Painter<'_> {
         let mut blend = |y: usize, x: usize, cov: &mut [u8]| {
             let (a, z) = (y * stride + x, y * stride + x + cov.len());
             let clip_row = clip.map(|m| &m[a..z]);
-            let px = &mut pixels[a * 4..z * 4];
+            // Up to seven pixels more, within the row, for a short row's last group of
+            // eight (`blend_coverage` leaves them as they are).
+            let room = (z + 7).min((y + 1) * stride).max(z);
+            let px = &mut pixels[a * 4..room * 4];
             match &brush {
                 Brush::Solid(color) => rect::blend_coverage(px, cov, clip_row, *color),
             }
