@@ -18,12 +18,16 @@
 mod browser;
 mod cache;
 mod draw;
+mod flight;
+mod freeing;
 mod queue;
 
 use cache::shared_cache;
 pub use cache::CachedImage;
 pub(crate) use draw::{draw_encoded, panicked, result};
 use draw::{encoded, run_blocking};
+use flight::{Flight, FlightControl, Waiter};
+use freeing::free_off_the_answer;
 pub use queue::parsed_size;
 use queue::{Gauge, QueuedBytes};
 
@@ -40,7 +44,6 @@ use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 use tokio::sync::{watch, OwnedSemaphorePermit, Semaphore, TryAcquireError};
-use tokio::task::AbortHandle;
 
 /// The version reported by `/health`, `X-Powered-By` and `--version`.
 pub const VERSION: &str = env!("CARGO_PKG_VERSION");
@@ -528,77 +531,6 @@ pub struct ServiceMetrics {
     pub second_core: crate::metrics::SecondCoreCounts,
 }
 
-type Outcome = Result<CachedImage, ServiceError>;
-
-/// One render shared by the identical requests waiting for it. It runs in its own task and
-/// lives only while someone waits: the last [`Waiter`] to leave before the result aborts the
-/// task (so a queued render leaves the queue) and fires the render's [`Cancel`] (so a running
-/// one stops and frees its slot).
-struct Flight {
-    /// Requests waiting; changed only under [`Inner::flights`]' lock, so a newcomer never
-    /// joins a flight that is being abandoned.
-    waiters: AtomicUsize,
-    result: watch::Receiver<Option<Outcome>>,
-    control: Mutex<FlightControl>,
-}
-
-#[derive(Default)]
-struct FlightControl {
-    task: Option<AbortHandle>,
-    cancel: Option<Cancel>,
-    abandoned: bool,
-}
-
-impl Flight {
-    /// Hands the render's Cancel to the flight, unless nobody waits any more.
-    fn arm(&self, cancel: &Cancel) -> bool {
-        let mut c = lock(&self.control);
-        if c.abandoned {
-            return false;
-        }
-        c.cancel = Some(cancel.clone());
-        true
-    }
-
-    fn abandon(&self) {
-        let mut c = lock(&self.control);
-        c.abandoned = true;
-        if let Some(t) = &c.task {
-            t.abort();
-        }
-        if let Some(cancel) = &c.cancel {
-            cancel.cancel();
-        }
-    }
-}
-
-/// One request's membership in a flight.
-struct Waiter {
-    inner: Arc<Inner>,
-    hash: String,
-    flight: Arc<Flight>,
-}
-
-impl Drop for Waiter {
-    fn drop(&mut self) {
-        let mut map = lock(&self.inner.flights);
-        if self.flight.waiters.fetch_sub(1, Ordering::SeqCst) != 1
-            || self.flight.result.borrow().is_some()
-        {
-            return;
-        }
-        // The last requester left before the result: nobody will read it.
-        if map
-            .get(&self.hash)
-            .is_some_and(|f| Arc::ptr_eq(f, &self.flight))
-        {
-            map.remove(&self.hash);
-        }
-        drop(map);
-        self.flight.abandon();
-    }
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -997,56 +929,5 @@ impl Service {
             lock.release().await;
         }
         Ok(img)
-    }
-}
-
-/// Frees a request whose image has just been handed to its waiters on tokio's blocking pool,
-/// not here: a config of 10,000 points is some 40,000 allocations to free (0.7 ms of the
-/// time series of `xtask bench-peers`, 6% of its request, in a profile of the service), and the
-/// waiter this task has just woken sits in this worker's next-task slot, where it would wait
-/// for the freeing before it writes the response. Small configs are freed here: the hand-over
-/// costs a thread wake-up.
-fn free_off_the_answer(opts: Arc<RenderOptions>) {
-    if Arc::strong_count(&opts) == 1 && data_points(&opts) >= MANY_POINTS {
-        // Dropped with its task if the runtime is shutting down.
-        drop(tokio::task::spawn_blocking(move || drop(opts)));
-    }
-}
-
-/// Points from which freeing a config is worth a hand-over: 500 take some 35 µs to free,
-/// several times the wake-up.
-const MANY_POINTS: usize = 500;
-
-/// The labels and the data points of a config's datasets: where nearly all of a large
-/// config's values are. Bounded by the datasets' count, which the request's limits bound.
-fn data_points(opts: &RenderOptions) -> usize {
-    let Some(data) = opts.chart.get("data") else {
-        return 0;
-    };
-    let len = |v: Option<&serde_json::Value>| v.and_then(|v| v.as_array()).map_or(0, Vec::len);
-    let datasets = data.get("datasets").and_then(|d| d.as_array());
-    let points = datasets.map_or(0, |d| d.iter().map(|d| len(d.get("data"))).sum());
-    len(data.get("labels")).saturating_add(points)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn data_points_count_the_labels_and_every_datasets_data() {
-        let opts = |chart: serde_json::Value| {
-            RenderOptions::from_json(&serde_json::json!({ "chart": chart })).unwrap()
-        };
-        let big = opts(serde_json::json!({"type": "line", "data": {
-            "labels": [1, 2, 3],
-            "datasets": [{"data": vec![1; 300]}, {"data": vec![serde_json::json!({"x": 1, "y": 2}); 200]}, {"label": "none"}]}}));
-        assert_eq!(data_points(&big), 503);
-        assert!(data_points(&big) >= MANY_POINTS);
-        let odd = opts(
-            serde_json::json!({"type": "bar", "data": {"labels": "abc", "datasets": {"data": [1]}}}),
-        );
-        assert_eq!(data_points(&odd), 0);
-        assert_eq!(data_points(&opts(serde_json::json!({"type": "bar"}))), 0);
     }
 }
