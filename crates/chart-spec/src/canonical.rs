@@ -393,7 +393,10 @@ pub(crate) mod tests {
         assert_eq!(whole(1.5), None);
         assert_eq!(whole(9_007_199_254_740_994.0), None);
         assert_eq!(whole(-7.0).as_deref(), Some("-7.0"));
-        assert_eq!(whole(9_007_199_254_740_992.0).as_deref(), Some("9007199254740992.0"));
+        assert_eq!(
+            whole(9_007_199_254_740_992.0).as_deref(),
+            Some("9007199254740992.0")
+        );
         assert_eq!(whole(1767225600000.0).as_deref(), Some("1767225600000.0"));
     }
 
