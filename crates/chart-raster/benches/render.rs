@@ -3,11 +3,18 @@
 //! issue 13's peer benchmark (`chart_raster::benchmark`, the configs `cargo xtask bench-peers`
 //! sends; their ids are `peer/<stem>`).
 //!
-//! Run with `cargo bench -p chart-raster --bench render` (`-- peer/` for the peer set only).
+//! Every peer chart also has `peer/<stem>/parse` and `peer/<stem>/hash`: what the service does
+//! on one core before any drawing starts, on the request body `cargo xtask bench-peers` sends
+//! (`RenderOptions::from_json_bytes_with_limits` as chart-http calls it, the parsed request
+//! dropped inside the timing as the service drops it, then `RenderOptions::hash`, the cache
+//! key).
+//!
+//! Run with `cargo bench -p chart-raster --bench render` (`-- peer/` for the peer set only,
+//! `-- '/parse|/hash'` for the request prefix only).
 
 use chart_raster::encode::encode;
 use chart_raster_skia::{Engine, Settings};
-use chart_spec::{ImageFormat, Rgba};
+use chart_spec::{ImageFormat, Limits, RenderOptions, Rgba};
 use criterion::{criterion_group, criterion_main, Criterion};
 use serde_json::{json, Map, Value};
 
@@ -113,6 +120,35 @@ fn time_series_chart(decimate: bool) -> Map<String, Value> {
     }))
 }
 
+/// The request body `cargo xtask bench-peers` sends for a config (same fields, same order).
+fn request_body(config: &Value) -> Vec<u8> {
+    serde_json::to_vec(&json!({
+        "chart": config,
+        "width": 800,
+        "height": 600,
+        "devicePixelRatio": 2,
+        "format": "png",
+    }))
+    .unwrap_or_default()
+}
+
+/// Parsing and hashing a peer chart's request body, timed apart.
+fn bench_request(c: &mut Criterion) {
+    let limits = Limits::default();
+    for chart in chart_raster::benchmark::charts() {
+        let name = format!("peer/{}", chart.stem());
+        let body = request_body(&chart.config);
+        c.bench_function(&format!("{name}/parse"), |b| {
+            b.iter(|| RenderOptions::from_json_bytes_with_limits(&body, &limits).is_ok())
+        });
+        let Ok(opts) = RenderOptions::from_json_bytes_with_limits(&body, &limits) else {
+            eprintln!("{name}: request refused; skipping the hash benchmark");
+            continue;
+        };
+        c.bench_function(&format!("{name}/hash"), |b| b.iter(|| opts.hash()));
+    }
+}
+
 fn bench(c: &mut Criterion) {
     let engine = Engine::new();
     let own = [
@@ -149,5 +185,5 @@ fn bench(c: &mut Criterion) {
     }
 }
 
-criterion_group!(benches, bench);
+criterion_group!(benches, bench_request, bench);
 criterion_main!(benches);
