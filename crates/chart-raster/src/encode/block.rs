@@ -320,7 +320,7 @@ fn put_plain(w: &mut Words, symbols: &[u32], codes: &[u32; 512], dists: &[u32; 3
     };
     let (mut acc, mut n, mut o) = (w.acc, w.n, 0usize);
     let mut done = 0;
-    for &s in symbols.iter().take(CHUNK) {
+    for &s in &symbols[..symbols.len().min(CHUNK)] {
         if s & RUN != 0 {
             break;
         }
