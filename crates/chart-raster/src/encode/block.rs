@@ -99,11 +99,13 @@ fn match_symbol(len: usize, dist: usize) -> (u32, usize) {
     let d = dist - 1;
     let ds = usize::from(DIST_SYMBOL[if d < 256 { d } else { 256 + (d >> 7) }]);
     let extra = d + 1 - usize::from(DIST_BASE[ds]);
-    let s = (256 + len - 3) as u32 | (ds as u32) << DIST_SHIFT | (extra as u32) << EXTRA_SHIFT;
+    // The distance symbol is stored plus one: a literal's 0 there reads a code of no bits.
+    let s = (256 + len - 3) as u32 | (ds as u32 + 1) << DIST_SHIFT | (extra as u32) << EXTRA_SHIFT;
     (s, ds)
 }
 
-/// Where a stored symbol keeps its distance symbol (5 bits) and its extra bits (13).
+/// Where a stored symbol keeps its distance symbol plus one (5 bits: 0 for a literal) and
+/// its extra bits (13).
 const DIST_SHIFT: u32 = 9;
 const EXTRA_SHIFT: u32 = 14;
 /// A stored symbol with this bit stands for `n` matches of 258 bytes at distance 1, `n` in
@@ -228,43 +230,43 @@ impl Block {
             let extra = (l + 3 - usize::from(LENGTH_BASE[ls])) as u32;
             *c = (u32::from(code) | extra << len) | u32::from(len + LENGTH_EXTRA[ls]) << 24;
         }
-        let dists: [u32; DIST_CODES] = std::array::from_fn(|s| {
-            u32::from(dist_codes[s])
-                | u32::from(dist_len[s]) << 16
-                | u32::from(dist_len[s] + DIST_EXTRA[s]) << 24
+        // Indexed by a stored symbol's distance symbol plus one: 0 (a literal) is no bits.
+        let dists: [u32; 32] = std::array::from_fn(|i| match i.checked_sub(1) {
+            Some(s) if s < DIST_CODES => {
+                u32::from(dist_codes[s])
+                    | u32::from(dist_len[s]) << 16
+                    | u32::from(dist_len[s] + DIST_EXTRA[s]) << 24
+            }
+            _ => 0,
         });
         // Room for the block first (its bits counted above, and the extra bits of lengths
-        // and distances), so that the loop writes whole words into a slice, with its state
-        // in registers.
+        // and distances), and for one more window of `put_plain`, so that the loop writes
+        // whole words into a window of fixed size, with its state in registers.
         let extra: u64 = (self.lit_freq[257..].iter().zip(LENGTH_EXTRA))
             .map(|(&f, e)| u64::from(f) * u64::from(e))
             .chain(
                 (self.dist_freq.iter().zip(DIST_EXTRA)).map(|(&f, e)| u64::from(f) * u64::from(e)),
             )
             .sum();
-        let mut w = out.words(((dynamic.min(fixed) + extra) / 8) as usize + 8);
-        for &s in &self.symbols[..self.len] {
-            let c = codes[(s & 511) as usize];
-            let (c, c_len) = (u64::from(c & 0xFF_FFFF), c >> 24);
+        let mut w = out.words(((dynamic.min(fixed) + extra) / 8) as usize + WINDOW);
+        let mut symbols = &self.symbols[..self.len];
+        while let Some(&s) = symbols.first() {
             if s & RUN != 0 {
                 // `n` matches of length 258 (no extra bits) at distance 1: at most 15 + 15
                 // bits each.
+                let c = codes[(s & 511) as usize];
+                let (c, c_len) = (u64::from(c & 0xFF_FFFF), c >> 24);
                 let n = (s & !RUN) >> DIST_SHIFT;
-                let d = dists[0];
+                let d = dists[1];
                 let one = c | u64::from(d & 0xFFFF) << c_len;
                 for _ in 0..n {
                     w.put(one, c_len + (d >> 24));
                 }
+                symbols = &symbols[1..];
                 continue;
             }
-            // A literal, or a length and its distance (code and extra bits: at most 20 +
-            // 28 bits) as one write. Without a branch between the two, which alternate
-            // unpredictably on anti-aliased edges: a literal's distance part is masked to
-            // no bits (its bits from `DIST_SHIFT` are zero).
-            let is_match = ((s >> 8) & 1).wrapping_neg();
-            let d = dists[((s >> DIST_SHIFT) & 31) as usize] & is_match;
-            let dist = u64::from(d & 0xFFFF) | u64::from(s >> EXTRA_SHIFT) << ((d >> 16) & 0xFF);
-            w.put(c | dist << c_len, c_len + (d >> 24));
+            let done = put_plain(&mut w, symbols, &codes, &dists);
+            symbols = &symbols[done..];
         }
         w.put(
             u64::from(lit_codes[END_OF_BLOCK]),
@@ -292,6 +294,51 @@ impl Block {
             && self.lit_freq.iter().all(|&f| f == 0)
             && self.dist_freq.iter().all(|&f| f == 0)
     }
+}
+
+/// Symbols [`put_plain`] writes into one window: at most 48 bits (6 bytes) each.
+const CHUNK: usize = 64;
+/// Bytes of [`put_plain`]'s window: its symbols' whole bytes (at most 6 × [`CHUNK`], under
+/// 512) and the word written at the last one.
+const WINDOW: usize = 512 + 8;
+
+/// Writes literals and matches from the start of `symbols`, up to [`CHUNK`] of them or to
+/// the first run symbol; returns how many it wrote.
+///
+/// Into a window of fixed size at the writer's position, at offsets masked to it (a no-op:
+/// they stay under 512), so that each word's store needs no bound check. A literal, or a
+/// length and its distance (code and extra bits: at most 20 + 28 bits), is one write,
+/// without a branch between the two, which alternate unpredictably on anti-aliased edges:
+/// a literal's distance symbol reads as 0, a code of no bits ([`match_symbol`]).
+#[inline(always)]
+fn put_plain(w: &mut Words, symbols: &[u32], codes: &[u32; 512], dists: &[u32; 32]) -> usize {
+    let win: &mut [u8; WINDOW] = match w.out.get_mut(w.at..w.at + WINDOW) {
+        Some(win) => win
+            .try_into()
+            .unwrap_or_else(|_| unreachable!("a slice of WINDOW")),
+        None => unreachable!("Block::write makes room for a window past the block"),
+    };
+    let (mut acc, mut n, mut o) = (w.acc, w.n, 0usize);
+    let mut done = 0;
+    for &s in &symbols[..symbols.len().min(CHUNK)] {
+        if s & RUN != 0 {
+            break;
+        }
+        let c = codes[(s & 511) as usize];
+        let d = dists[((s >> DIST_SHIFT) & 31) as usize];
+        let dist = u64::from(d & 0xFFFF) | u64::from(s >> EXTRA_SHIFT) << ((d >> 16) & 0xFF);
+        let c_len = c >> 24;
+        acc |= (u64::from(c & 0xFF_FFFF) | dist << c_len) << n;
+        n += c_len + (d >> 24);
+        let at = o & 511;
+        win[at..at + 8].copy_from_slice(&acc.to_le_bytes());
+        o += (n / 8) as usize;
+        acc >>= n & 56;
+        n %= 8;
+        done += 1;
+    }
+    (w.at, w.acc, w.n) = (w.at + o, acc, n);
+    done
 }
 
 /// A [`Block`] being filled by a loop ([`Block::gather`]).
