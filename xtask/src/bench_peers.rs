@@ -18,7 +18,6 @@
 use anyhow::{bail, Context};
 use argh::FromArgs;
 use chart_raster::benchmark::charts;
-use serde_json::json;
 use std::io::{BufRead, BufReader, Read, Write};
 use std::net::{SocketAddr, TcpStream};
 use std::path::{Path, PathBuf};
@@ -87,13 +86,7 @@ pub fn run(cli: Cli) -> anyhow::Result<()> {
         {
             continue;
         }
-        let body = serde_json::to_vec(&json!({
-            "chart": chart.config,
-            "width": 800,
-            "height": 600,
-            "devicePixelRatio": 2,
-            "format": "png",
-        }))?;
+        let body = serde_json::to_vec(&chart.request())?;
         let mut ours = Server::ours(&bin, &env)?;
         let mut peer = Server::peer(&peer_dir)?;
         let row = (|| {

@@ -120,24 +120,12 @@ fn time_series_chart(decimate: bool) -> Map<String, Value> {
     }))
 }
 
-/// The request body `cargo xtask bench-peers` sends for a config (same fields, same order).
-fn request_body(config: &Value) -> Vec<u8> {
-    serde_json::to_vec(&json!({
-        "chart": config,
-        "width": 800,
-        "height": 600,
-        "devicePixelRatio": 2,
-        "format": "png",
-    }))
-    .unwrap_or_default()
-}
-
 /// Parsing and hashing a peer chart's request body, timed apart.
 fn bench_request(c: &mut Criterion) {
     let limits = Limits::default();
     for chart in chart_raster::benchmark::charts() {
         let name = format!("peer/{}", chart.stem());
-        let body = request_body(&chart.config);
+        let body = serde_json::to_vec(&chart.request()).unwrap_or_default();
         c.bench_function(&format!("{name}/parse"), |b| {
             b.iter(|| RenderOptions::from_json_bytes_with_limits(&body, &limits).is_ok())
         });

@@ -17,6 +17,17 @@ pub struct Chart {
 }
 
 impl Chart {
+    /// The `/render` request body the benchmark sends for this chart: 800×600 at dpr 2, PNG.
+    pub fn request(&self) -> Value {
+        json!({
+            "chart": self.config,
+            "width": 800,
+            "height": 600,
+            "devicePixelRatio": 2,
+            "format": "png",
+        })
+    }
+
     /// The name as a file name or benchmark id: ASCII letters and digits, the rest as `-`
     /// (`bar-12-2-borders-title-legend`).
     pub fn stem(&self) -> String {

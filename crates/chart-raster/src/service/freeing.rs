@@ -36,7 +36,6 @@ fn data_points(opts: &RenderOptions) -> usize {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chart_spec::RenderOptions;
 
     #[test]
     fn data_points_count_the_labels_and_every_datasets_data() {
