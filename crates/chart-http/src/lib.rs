@@ -659,7 +659,8 @@ async fn render(
             Err(r) => return (r, None),
         };
         received = Instant::now();
-        RenderOptions::from_json_bytes_with_limits(&body, limits)
+        // A large body is parsed on two threads when a core is idle.
+        RenderOptions::from_json_bytes_with_core(&body, limits, chart_raster::prefix_core)
     } else {
         RenderOptions::from_query_with_limits(query_pairs(req.uri().query().unwrap_or("")), limits)
     };

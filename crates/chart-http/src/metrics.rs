@@ -158,8 +158,9 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
         &mut out,
         "chart_raster_second_core_total",
         "counter",
-        "Second cores asked for by the drawing and the PNG encoder, by decision: lent, \
-         other_render (another render was splitting), no_idle_core.",
+        "Second cores asked for by the drawing, the PNG encoder and a large request's parse \
+         and cache key, by decision: lent, other_render (another render was splitting), \
+         no_idle_core.",
     );
     let c = s.second_core;
     for (decision, n) in [

@@ -7,12 +7,15 @@
 //! on one core before any drawing starts, on the request body `cargo xtask bench-peers` sends
 //! (`RenderOptions::from_json_bytes_with_limits` as chart-http calls it, the parsed request
 //! dropped inside the timing as the service drops it, then `RenderOptions::hash`, the cache
-//! key).
+//! key). Charts whose body is 64 KiB or more also have `/parse-split` and `/hash-split`,
+//! the same on two threads as the service splits them (`chart_raster::prefix_core`: the
+//! second core lent when one is idle, always with `RASTER_THREADS=2`).
 //!
 //! Run with `cargo bench -p chart-raster --bench render` (`-- peer/` for the peer set only,
 //! `-- '/parse|/hash'` for the request prefix only).
 
 use chart_raster::encode::encode;
+use chart_raster::prefix_core;
 use chart_raster_skia::{Engine, Settings};
 use chart_spec::{ImageFormat, Limits, RenderOptions, Rgba};
 use criterion::{criterion_group, criterion_main, Criterion};
@@ -134,6 +137,19 @@ fn bench_request(c: &mut Criterion) {
             continue;
         };
         c.bench_function(&format!("{name}/hash"), |b| b.iter(|| opts.hash()));
+        // The same on two threads where the service would split them (a body of 64 KiB or
+        // more, an array of 4,096 elements or more), with the service's second core: lent
+        // under its idle-core rule, always with `RASTER_THREADS=2`.
+        if body.len() >= 64 * 1024 {
+            c.bench_function(&format!("{name}/parse-split"), |b| {
+                b.iter(|| {
+                    RenderOptions::from_json_bytes_with_core(&body, &limits, prefix_core).is_ok()
+                })
+            });
+            c.bench_function(&format!("{name}/hash-split"), |b| {
+                b.iter(|| opts.hash_with_core(prefix_core))
+            });
+        }
     }
 }
 

@@ -394,6 +394,48 @@ fn runnable_threads() -> Option<usize> {
     field.split('/').next()?.parse().ok()
 }
 
+/// The request prefix's lent thread: the thread parsing a request's body or writing its
+/// cache key counted too, and the request itself while it is asked for and used (the
+/// service counts a request from its render on: before, at its parse and key, another
+/// request in flight would otherwise be taken for idle threads by [`runnable_elsewhere`]).
+struct Prefix {
+    second: Lent,
+    _own: Busy,
+    _request: Request,
+}
+
+impl chart_spec::split::SecondThread for Prefix {
+    fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut()) {
+        if let (Err(panic), ()) = self.second.join(there, here) {
+            std::panic::resume_unwind(panic);
+        }
+    }
+}
+
+/// The [`chart_spec::split::SecondCore`] of a request's prefix, its JSON parse
+/// ([`RenderOptions::from_json_bytes_with_core`](chart_spec::RenderOptions::from_json_bytes_with_core))
+/// and its cache key ([`RenderOptions::hash_with_core`](chart_spec::RenderOptions::hash_with_core)),
+/// asked only for a large body or array: the worker when [`second_core`] lends it, by the
+/// rule of the drawing and the PNG encoder (and counted with them in
+/// `chart_raster_second_core_total`), or as `RASTER_THREADS` fixes it (`1`: never, `2`:
+/// always). The results are the one thread's either way.
+pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
+    static THREADS: OnceLock<Option<String>> = OnceLock::new();
+    let threads = THREADS.get_or_init(|| std::env::var("RASTER_THREADS").ok());
+    let request = Request::enter();
+    let own = Busy::enter().0;
+    let second = match threads.as_deref() {
+        Some("1") => return None,
+        Some("2") => Lent::forced()?,
+        _ => second_core()?,
+    };
+    Some(Box::new(Prefix {
+        second,
+        _own: own,
+        _request: request,
+    }))
+}
+
 #[cfg(test)]
 mod tests {
     /// The lent thread is one per process: the tests that borrow it take turns, or one

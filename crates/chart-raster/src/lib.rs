@@ -57,6 +57,7 @@ pub use chart_raster_skia as skia;
 pub use chart_spec as spec;
 
 pub use chart_spec::{EngineKind, ImageFormat, Level, Message, RenderOptions, RequestError};
+pub use cores::prefix_core;
 pub use encode::{encode, EncodeError};
 pub use service::{
     BlockingRenderer, CacheMetrics, CachedImage, Health, RenderFailure, RenderResult, Service,
@@ -187,7 +188,11 @@ fn render_by(
         )
     }))
     .map_err(|panic| service::panicked(panic.as_ref()))?;
-    Ok(service::result(drawn?, options.hash(), false))
+    Ok(service::result(
+        drawn?,
+        options.hash_with_core(cores::prefix_core),
+        false,
+    ))
 }
 
 /// The process' skia engine: font discovery scans the system once, not per chart.

@@ -646,7 +646,8 @@ impl Service {
         received: Option<Instant>,
     ) -> Result<RenderResult, ServiceError> {
         let deadline = received.and_then(|r| r.checked_add(self.inner.config.max_render_time));
-        let hash = opts.hash();
+        // The key of a large config is written on two threads when a core is idle.
+        let hash = opts.hash_with_core(crate::cores::prefix_core);
         if let Some((img, _level)) = self.inner.cache.get(&hash).await {
             return Ok(result(img, hash, true));
         }

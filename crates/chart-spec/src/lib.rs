@@ -36,6 +36,7 @@ mod parse;
 pub mod request;
 pub mod resolve;
 pub mod scopes;
+pub mod split;
 pub mod time;
 pub mod values;
 

@@ -59,6 +59,7 @@ enum Open {
 }
 
 /// What comes next in the text.
+#[derive(Clone, Copy)]
 enum Next {
     /// A value (or, just after `[`, the array's end).
     Value,
@@ -88,20 +89,180 @@ impl Bound {
 /// holds more values or deeper nesting than `bound`: it stops as soon as it counts one value
 /// more than the bound, so it never builds more.
 pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
-    let max_open = bound.open.min(MAX_NESTING);
-    let mut built: usize = 0;
-    let mut p = Plain { text, pos: 0 };
-    let mut stack: Vec<Open> = Vec::new();
-    // Room for a value every 32 bytes of text (a point `{"x":…,"y":…}` is about that), so
-    // the stack that becomes a 10,000-point dataset's array is not copied over and over
-    // while it grows (1.2M instructions of 23M): a `Value` is 72 bytes, so 2.25 bytes per
-    // byte of text, at most 9 MiB (2^17 values; the pages a text of long strings never
-    // touches cost no memory).
-    let room = (text.len() / 32).min(bound.values).min(1 << 17);
-    let mut values: Vec<Value> = Vec::with_capacity(room);
-    let mut keys: Vec<Key> = Vec::new();
-    let mut shapes = Shapes::default();
-    let mut next = Next::Value;
+    match Reader::new(text, bound).run(NO_PAUSE) {
+        Stop::Done(v) => v,
+        Stop::Paused | Stop::Closed => None,
+    }
+}
+
+/// A `pause` of [`Reader::run`] that is never met.
+pub(crate) const NO_PAUSE: usize = usize::MAX;
+
+/// The reading of one text by [`parse_plain`]'s loop, which can stop between two elements
+/// of an array and go on later: `split` reads the rest of that array on another thread
+/// meanwhile ([`Reader::part`]) and hands its elements over ([`Reader::splice`]).
+pub(crate) struct Reader<'a> {
+    text: &'a [u8],
+    /// Where the reading began, and where it is.
+    start: usize,
+    pos: usize,
+    /// The open containers.
+    stack: Vec<Open>,
+    /// The children of the open containers, in order.
+    values: Vec<Value>,
+    /// The keys of the open objects, in order.
+    keys: Vec<Key>,
+    shapes: Shapes,
+    next: Next,
+    /// Values built so far.
+    built: usize,
+    /// The deepest container met so far, empty ones included, in open containers (the one
+    /// met included).
+    deepest: usize,
+    bound: Bound,
+    /// A reader of one part of an array ([`Reader::part`]): it stops at the array's `]`.
+    part: bool,
+}
+
+/// Where [`Reader::run`] stopped.
+pub(crate) enum Stop {
+    /// At the end of the text: its value, `None` as in [`parse_plain`].
+    Done(Option<Value>),
+    /// At the `pause` asked for, a `,` between two elements of an array.
+    Paused,
+    /// A part reader, at its array's `]`: the elements before it read.
+    Closed,
+}
+
+impl<'a> Reader<'a> {
+    /// A reader of the whole text.
+    pub(crate) fn new(text: &'a [u8], bound: Bound) -> Self {
+        Reader::at(text, 0, bound, Vec::new(), Next::Value, false)
+    }
+
+    /// A reader of the elements of an array from `pos`, just after a `,` between two of
+    /// them, to the array's `]`, where it stops ([`Stop::Closed`]). `bound` is the whole
+    /// text's: it builds no more values than the text may hold, and counts its nesting from
+    /// the array's (level 1), for [`Reader::splice`] to check against the whole text's.
+    pub(crate) fn part(text: &'a [u8], pos: usize, bound: Bound) -> Self {
+        let array = vec![Open::Array { values: 0 }];
+        Reader::at(text, pos, bound, array, Next::Value, true)
+    }
+
+    fn at(
+        text: &'a [u8],
+        pos: usize,
+        bound: Bound,
+        stack: Vec<Open>,
+        next: Next,
+        part: bool,
+    ) -> Self {
+        // Room for a value every 32 bytes of text (a point `{"x":…,"y":…}` is about that),
+        // so the stack that becomes a 10,000-point dataset's array is not copied over and
+        // over while it grows (1.2M instructions of 23M): a `Value` is 72 bytes, so 2.25
+        // bytes per byte of text, at most 9 MiB (2^17 values; the pages a text of long
+        // strings never touches cost no memory).
+        let room = (text.len().saturating_sub(pos) / 32)
+            .min(bound.values)
+            .min(1 << 17);
+        Reader {
+            text,
+            start: pos,
+            pos,
+            deepest: stack.len(),
+            stack,
+            values: Vec::with_capacity(room),
+            keys: Vec::new(),
+            shapes: Shapes::default(),
+            next,
+            built: 0,
+            bound: Bound {
+                values: bound.values,
+                open: bound.open.min(MAX_NESTING),
+            },
+            part,
+        }
+    }
+
+    /// Reads on until the end of the text, or until `pause` ([`NO_PAUSE`] for none) when
+    /// it is the position of a `,` between two elements of an array, or, for a part
+    /// reader, the `]` of its array.
+    pub(crate) fn run(&mut self, pause: usize) -> Stop {
+        // The loop works on locals (taken, then put back), as it did before it could stop.
+        let mut stack = std::mem::take(&mut self.stack);
+        let mut values = std::mem::take(&mut self.values);
+        let mut keys = std::mem::take(&mut self.keys);
+        let mut shapes = std::mem::take(&mut self.shapes);
+        let mut at = Position {
+            pos: self.pos,
+            next: self.next,
+            built: self.built,
+            deepest: self.deepest,
+        };
+        let stop = read(
+            self.text,
+            (self.bound, self.part, pause),
+            &mut at,
+            (&mut stack, &mut values, &mut keys, &mut shapes),
+        )
+        .unwrap_or(Stop::Done(None));
+        (self.stack, self.values, self.keys, self.shapes) = (stack, values, keys, shapes);
+        (self.pos, self.next, self.built, self.deepest) = (at.pos, at.next, at.built, at.deepest);
+        stop
+    }
+
+    /// Takes over the elements `part` read from this reader's pause to its array's `]`,
+    /// where this one goes on: the reading is then the one that would have read them itself
+    /// ([`Shapes`] aside, which makes the same maps either way). Nothing is done (`false`)
+    /// unless this reader is paused and `part` closed, or when the two together are over
+    /// this reader's bounds (the reading would have stopped in them): this reader then goes
+    /// on from its pause by itself.
+    pub(crate) fn splice(&mut self, mut part: Reader<'_>) -> bool {
+        let paused = matches!(self.next, Next::Separator)
+            && matches!(self.stack.last(), Some(Open::Array { .. }))
+            && self.text.get(self.pos) == Some(&b',')
+            && std::ptr::eq(part.text, self.text)
+            && part.part
+            && part.start == self.pos + 1
+            && part.text.get(part.pos) == Some(&b']');
+        if !paused {
+            return false;
+        }
+        // The part's level 1 is this reader's innermost open array.
+        let deepest = (self.stack.len() - 1).saturating_add(part.deepest);
+        let built = self.built.saturating_add(part.built);
+        if built > self.bound.values || deepest > self.bound.open {
+            return false;
+        }
+        self.values.append(&mut part.values);
+        self.built = built;
+        self.deepest = self.deepest.max(deepest);
+        self.pos = part.pos;
+        true
+    }
+}
+
+/// Where [`read`] is: what it must hand back when it stops.
+struct Position {
+    pos: usize,
+    next: Next,
+    built: usize,
+    deepest: usize,
+}
+
+/// The loop of [`Reader::run`]. `None` is [`Stop::Done`]`(None)`.
+#[allow(clippy::type_complexity)] // The reader's fields, passed apart so the loop keeps them in locals.
+fn read(
+    text: &[u8],
+    (bound, part, pause): (Bound, bool, usize),
+    at: &mut Position,
+    (stack, values, keys, shapes): (&mut Vec<Open>, &mut Vec<Value>, &mut Vec<Key>, &mut Shapes),
+) -> Option<Stop> {
+    let max_open = bound.open;
+    let mut built = at.built;
+    let mut deepest = at.deepest;
+    let mut p = Plain { text, pos: at.pos };
+    let mut next = at.next;
     loop {
         p.skip_whitespace();
         let done = match next {
@@ -113,6 +274,7 @@ pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
                         if stack.len() >= max_open {
                             return None;
                         }
+                        deepest = deepest.max(stack.len() + 1);
                         p.skip_whitespace();
                         let close = if b == b'[' { b']' } else { b'}' };
                         if p.peek()? == close {
@@ -145,6 +307,18 @@ pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
                 }
             }
             Next::Separator => {
+                if p.pos == pause
+                    && p.peek() == Some(b',')
+                    && matches!(stack.last(), Some(Open::Array { .. }))
+                {
+                    *at = Position {
+                        pos: p.pos,
+                        next,
+                        built,
+                        deepest,
+                    };
+                    return Some(Stop::Paused);
+                }
                 let b = p.peek()?;
                 p.pos += 1;
                 match (b, stack.last().copied()?) {
@@ -158,9 +332,19 @@ pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
                         next = Next::Value;
                         continue;
                     }
+                    (b']', Open::Array { .. }) if part && stack.len() == 1 => {
+                        // A part's array ends here: its elements stay on `values`.
+                        *at = Position {
+                            pos: p.pos - 1,
+                            next,
+                            built,
+                            deepest,
+                        };
+                        return Some(Stop::Closed);
+                    }
                     (b']', Open::Array { values: start }) => {
                         stack.pop();
-                        Value::Array(take_elements(&mut values, start))
+                        Value::Array(take_elements(values, start))
                     }
                     (
                         b'}',
@@ -184,7 +368,7 @@ pub(crate) fn parse_plain(text: &[u8], bound: Bound) -> Option<Value> {
         }
         if stack.is_empty() {
             p.skip_whitespace();
-            return (p.pos == text.len()).then_some(done);
+            return Some(Stop::Done((p.pos == text.len()).then_some(done)));
         }
         values.push(done);
         next = Next::Separator;

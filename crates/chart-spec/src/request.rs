@@ -12,10 +12,11 @@
 use serde_json::{Map, Value};
 use sha2::{Digest, Sha256};
 
-use crate::budget::{parse_json_within, JsonText};
+use crate::budget::{parse_json_split, parse_json_within, JsonText};
 use crate::canonical::CanonicalWriter;
 use crate::error::shorten;
 use crate::limits::Limits;
+use crate::split::SecondCore;
 
 /// Default `width`, CSS pixels.
 pub const DEFAULT_WIDTH: f64 = 800.0;
@@ -294,6 +295,19 @@ impl RenderOptions {
         Self::from_json_value_with_limits(v, limits)
     }
 
+    /// [`from_json_bytes_with_limits`](Self::from_json_bytes_with_limits), the body parsed
+    /// on two threads when it is long (64 KiB or more) and `second_core` lends one
+    /// ([`parse_json_split`]): the same options, refusals and errors.
+    pub fn from_json_bytes_with_core(
+        body: &[u8],
+        limits: &Limits,
+        second_core: SecondCore,
+    ) -> Result<Self, RequestError> {
+        let v = parse_json_split(body, JsonText::RequestBody, limits, second_core)?
+            .map_err(|e| RequestError::InvalidJson(e.to_string()))?;
+        Self::from_json_value_with_limits(v, limits)
+    }
+
     /// [`from_json_with_limits`](Self::from_json_with_limits) on a request object it may
     /// take apart: the chart config is moved into the options instead of copied, so a
     /// request's config is never held twice (a copy of a 10,000-point config costs about
@@ -552,7 +566,7 @@ impl RenderOptions {
     /// (`preserve_order`, needed by the config resolution), so keys are sorted here explicitly.
     pub fn canonical_json(&self) -> String {
         // Writing into a `Vec` cannot fail.
-        let bytes = self.write_canonical(Vec::new()).unwrap_or_default();
+        let bytes = self.write_canonical(Vec::new(), None).unwrap_or_default();
         String::from_utf8(bytes).unwrap_or_default()
     }
 
@@ -564,9 +578,21 @@ impl RenderOptions {
     /// large config costs no memory in proportion to it (beyond one list of key references
     /// per open object).
     pub fn hash(&self) -> String {
+        self.hash_on(None)
+    }
+
+    /// [`hash`](Self::hash), the canonical JSON of the config's first array of 4,096
+    /// elements or more written in two parts on two threads when `second_core` lends one
+    /// (asked only for such an array; see [`crate::split`]): the same key, the part written
+    /// on the other thread hashed after the part before it.
+    pub fn hash_with_core(&self, second_core: SecondCore) -> String {
+        self.hash_on(Some(second_core))
+    }
+
+    fn hash_on(&self, second_core: Option<SecondCore>) -> String {
         // Writing into a hash cannot fail.
         let digest = self
-            .write_canonical(HashSink(Sha256::new()))
+            .write_canonical(HashSink(Sha256::new()), second_core)
             .map(|sink| sink.0.finalize())
             .unwrap_or_default();
         let mut out = String::with_capacity(16);
@@ -578,8 +604,15 @@ impl RenderOptions {
 
     /// Writes the canonical JSON into `sink`: [`to_json`](Self::to_json)'s fields, already
     /// in key order.
-    fn write_canonical<W: std::io::Write>(&self, sink: W) -> std::io::Result<W> {
-        let mut w = CanonicalWriter::new(sink);
+    fn write_canonical<W: std::io::Write>(
+        &self,
+        sink: W,
+        second_core: Option<SecondCore>,
+    ) -> std::io::Result<W> {
+        let mut w = match second_core {
+            Some(second_core) => CanonicalWriter::with_second_core(sink, second_core),
+            None => CanonicalWriter::new(sink),
+        };
         w.raw(b"{\"backgroundColor\":")?;
         w.string(&self.background_color)?;
         w.raw(b",\"chart\":")?;
@@ -754,5 +787,46 @@ mod tests {
             nan.check(&limits),
             Err(RequestError::NotPositive { field: "width", .. })
         ));
+    }
+
+    /// A 10,000-point time series as `cargo xtask bench-peers` sends it, parsed and keyed
+    /// on two threads: the options and the key of one thread, the key a fixed one (cache
+    /// keys must not change).
+    #[test]
+    fn a_large_request_parses_and_hashes_alike_on_two_threads() {
+        use crate::split::tests::{here_only, spawned};
+        let data: Vec<Value> = (0..10_000)
+            .map(|i| {
+                let t = f64::from(i);
+                json!({"x": 1_767_225_600_000.0 + t * 60_000.0, "y": (t * 0.013).rem_euclid(7.0)})
+            })
+            .collect();
+        let body = json!({
+            "chart": {"type": "line", "data": {"datasets": [{"label": "signal", "data": data}]},
+                      "options": {"parsing": false, "scales": {"x": {"type": "time"}}}},
+            "width": 800, "height": 600, "devicePixelRatio": 2, "format": "png"
+        });
+        let text = serde_json::to_vec(&body).unwrap();
+        let limits = Limits::default();
+        let serial = RenderOptions::from_json_bytes_with_limits(&text, &limits).unwrap();
+        for second_core in [spawned as SecondCore, here_only] {
+            let split = RenderOptions::from_json_bytes_with_core(&text, &limits, second_core);
+            let split = split.unwrap();
+            assert_eq!(split, serial);
+            assert_eq!(split.hash_with_core(second_core), "d074aacc299d4935");
+        }
+        assert_eq!(serial.hash(), "d074aacc299d4935");
+        let reference = serde_json::to_string(&sorted(&serial.to_json())).unwrap();
+        let digest = Sha256::digest(reference.as_bytes());
+        let hex: String = digest[..8].iter().map(|b| format!("{b:02x}")).collect();
+        assert_eq!(hex, "d074aacc299d4935");
+        // Over the value budget by one: the one thread's refusal.
+        let tight = Limits {
+            max_json_values: 30_010,
+            ..Limits::default()
+        };
+        let whole = RenderOptions::from_json_bytes_with_limits(&text, &tight).unwrap_err();
+        let split = RenderOptions::from_json_bytes_with_core(&text, &tight, spawned).unwrap_err();
+        assert_eq!(split.to_string(), whole.to_string());
     }
 }
