@@ -404,6 +404,43 @@ struct Prefix {
     _request: Request,
 }
 
+/// When [`prefix_core`] was last refused a thread.
+///
+/// Why: a request's prefix asks twice within a few milliseconds (its parse, then its key),
+/// and a refusal on a busy machine costs 0.2–0.4 ms (three looks at `/proc`, 20 µs apart, of
+/// which [`own_runnable_threads`] reads a file per thread of the service): the key of a
+/// request whose parse was refused is refused without looking again, within
+/// [`PREFIX_REFUSAL_HOLDS`]. A lent thread is not remembered: each ask looks.
+static PREFIX_REFUSED: Refusal = Refusal(AtomicU64::new(0));
+
+/// How long [`PREFIX_REFUSED`] answers for the machine: longer than a large request's
+/// parse, shorter than a client's pause between two requests.
+const PREFIX_REFUSAL_HOLDS: std::time::Duration = std::time::Duration::from_millis(10);
+
+/// An instant, in µs since the first one asked for (0: never).
+struct Refusal(AtomicU64);
+
+impl Refusal {
+    fn clock() -> u64 {
+        static START: OnceLock<std::time::Instant> = OnceLock::new();
+        let start = START.get_or_init(std::time::Instant::now);
+        // Never 0, which is "never".
+        u64::try_from(start.elapsed().as_micros())
+            .unwrap_or(u64::MAX)
+            .max(1)
+    }
+
+    fn now(&self) {
+        self.0.store(Refusal::clock(), Ordering::Relaxed);
+    }
+
+    fn lately(&self) -> bool {
+        let at = self.0.load(Ordering::Relaxed);
+        let hold = PREFIX_REFUSAL_HOLDS.as_micros() as u64;
+        at != 0 && Refusal::clock().saturating_sub(at) < hold
+    }
+}
+
 impl chart_spec::split::SecondThread for Prefix {
     fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut()) {
         if let (Err(panic), ()) = self.second.join(there, here) {
@@ -427,7 +464,17 @@ pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
     let second = match threads.as_deref() {
         Some("1") => return None,
         Some("2") => Lent::forced()?,
-        _ => second_core()?,
+        _ => {
+            if PREFIX_REFUSED.lately() {
+                DECISIONS.no_idle_core.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+            let second = second_core();
+            if second.is_none() {
+                PREFIX_REFUSED.now();
+            }
+            second?
+        }
     };
     Some(Box::new(Prefix {
         second,

@@ -29,6 +29,9 @@ const HEAD_SHARE: usize = 26;
 pub(crate) struct CanonicalWriter<W: Write> {
     sink: W,
     buf: Vec<u8>,
+    /// What `buf` holds before it is handed to the sink: [`BLOCK`], or never for a writer
+    /// whose output is `buf` itself ([`CanonicalWriter::in_memory`]).
+    block: usize,
     /// Asked at the first array of [`SPLIT_MIN_ELEMENTS`] elements or more whether a
     /// second thread may write half of it.
     second_core: Option<SecondCore>,
@@ -51,11 +54,30 @@ enum Open<'a> {
     },
 }
 
+impl CanonicalWriter<std::io::Sink> {
+    /// A writer whose output stays in its buffer ([`CanonicalWriter::into_text`]), made
+    /// with room for `capacity` bytes: a part written on a lent thread, not copied block by
+    /// block into a growing vector.
+    fn in_memory(capacity: usize) -> Self {
+        Self {
+            buf: Vec::with_capacity(capacity),
+            block: usize::MAX,
+            ..Self::new(std::io::sink())
+        }
+    }
+
+    /// The text written.
+    fn into_text(self) -> Vec<u8> {
+        self.buf
+    }
+}
+
 impl<W: Write> CanonicalWriter<W> {
     pub(crate) fn new(sink: W) -> Self {
         Self {
             sink,
             buf: Vec::with_capacity(BLOCK + 256),
+            block: BLOCK,
             second_core: None,
         }
     }
@@ -83,7 +105,7 @@ impl<W: Write> CanonicalWriter<W> {
     }
 
     fn spill(&mut self) -> std::io::Result<()> {
-        if self.buf.len() >= BLOCK {
+        if self.buf.len() >= self.block {
             self.sink.write_all(&self.buf)?;
             self.buf.clear();
         }
@@ -96,7 +118,7 @@ impl<W: Write> CanonicalWriter<W> {
     pub(crate) fn string(&mut self, s: &str) -> std::io::Result<()> {
         if needs_escape(s.as_bytes()) {
             serde_json::to_writer(&mut self.buf, s)?;
-        } else if s.len() >= BLOCK {
+        } else if s.len() >= self.block {
             // A long string goes to the sink as it is, not through the buffer.
             self.buf.push(b'"');
             self.sink.write_all(&self.buf)?;
@@ -236,25 +258,25 @@ impl<W: Write> CanonicalWriter<W> {
     /// after them.
     fn split_array(&mut self, a: &[Value], second: &dyn SecondThread) -> std::io::Result<()> {
         let (head, tail) = a.split_at(a.len() / 64 * HEAD_SHARE);
+        // Room for the part's text: 40 bytes an element is more than a time series' point
+        // takes (a dataset's other elements grow the buffer); pages never written cost no
+        // memory.
+        let room = tail.len().saturating_mul(40).min(64 << 20);
+        let write_tail = || {
+            let mut w = CanonicalWriter::in_memory(room);
+            w.elements(tail).map(|()| w.into_text())
+        };
         let mut tail_text = None;
         let mut head_done = Ok(());
         self.buf.push(b'[');
-        second.join(
-            &mut || {
-                let mut w = CanonicalWriter::new(Vec::new());
-                tail_text = Some(w.elements(tail).and_then(|()| w.finish()));
-            },
-            &mut || head_done = self.elements(head),
-        );
+        second.join(&mut || tail_text = Some(write_tail()), &mut || {
+            head_done = self.elements(head)
+        });
         head_done?;
         // Not written there (a lent thread that did not run it): written here.
         let tail_text = match tail_text {
             Some(text) => text?,
-            None => {
-                let mut w = CanonicalWriter::new(Vec::new());
-                w.elements(tail)?;
-                w.finish()?
-            }
+            None => write_tail()?,
         };
         if !head.is_empty() && !tail.is_empty() {
             self.buf.push(b',');
