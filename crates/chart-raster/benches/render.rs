@@ -9,7 +9,11 @@
 //! dropped inside the timing as the service drops it, then `RenderOptions::hash`, the cache
 //! key). Charts whose body is 64 KiB or more also have `/parse-split` and `/hash-split`,
 //! the same on two threads as the service splits them (`chart_raster::prefix_core`: the
-//! second core lent when one is idle, always with `RASTER_THREADS=2`).
+//! second core lent when one is idle, always with `RASTER_THREADS=2`). A forced split on a
+//! busy machine waits for its other half's core: at a load of 4 on 2 cores, back to back,
+//! the time series' split parse took 5.1 ms against 3.2 on one thread (and the bench runs
+//! on the system allocator, not the binary's jemalloc), so compare the two only on an idle
+//! machine.
 //!
 //! Run with `cargo bench -p chart-raster --bench render` (`-- peer/` for the peer set only,
 //! `-- '/parse|/hash'` for the request prefix only).
