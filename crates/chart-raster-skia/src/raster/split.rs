@@ -11,6 +11,10 @@
 //! whatever the other does: the image never depends on whether a second thread drew it.
 //! An item whose device bounds miss a painter's band is skipped by that painter; a mask
 //! that is composited later (a shadow's shape) is still drawn whole.
+//!
+//! Drawn for a consumer of its bands (`bands.rs`: the PNG encoder), the bottom painter
+//! answers for the row above its band too, and each band goes to the consumer on its own
+//! thread; no rows are copied.
 
 use super::overdraw::is_cheap;
 use super::shadow::item_bounds;
@@ -447,7 +451,8 @@ pub(super) fn misses(item: &Item, base: Transform, rows: &std::ops::Range<u32>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::{rasterize_until, Reuse, Split};
+    use super::super::bands::{draw_bands, Drawn};
+    use super::super::{rasterize_until, Canvas, Job, Reuse, Split};
     use crate::raster::painter::tests::xorshift;
     use crate::scene::{
         Item, LineCap, LineJoin, Paint, Path, Scene, Shadow, Stroke, TextAlign, TextBaseline,
@@ -832,6 +837,57 @@ mod tests {
                     );
                 }
                 reuse.buffers.give(two.data);
+            }
+            reuse.buffers.give(one.data);
+        }
+    }
+
+    /// Random scenes drawn in two bands for a consumer, split at rows across the bitmap, on
+    /// one thread and on two: each band handed over, with the row above it, holds what one
+    /// painter draws there (straight alpha), and the bands make the bitmap.
+    #[test]
+    fn bands_handed_over_hold_what_one_painter_draws() {
+        struct Copied;
+        impl crate::BandConsumer for Copied {
+            type Part = (std::ops::Range<u32>, Vec<u8>);
+            fn band(&self, band: crate::Band<'_>) -> Self::Part {
+                assert_eq!((band.width, band.height), (400, 300));
+                (band.rows, band.pixels.to_vec())
+            }
+        }
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let stop = || false;
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let line = 400 * 4;
+        for seed in 1..=8u64 {
+            let scene = random_scene(seed * 0x9e37_79b9);
+            let one = rasterize_until(&scene, &text, &reuse, &stop, Split::None).unwrap();
+            let canvas = Canvas::of(&scene).unwrap();
+            let job = Job {
+                scene: &scene,
+                base: canvas.base,
+                text: &text,
+                reuse: &reuse,
+                stop: &stop,
+            };
+            for s in [1, 299, 1 + next(298) as u32] {
+                for thread in [None, Some(&super::Started as &dyn crate::SecondThread)] {
+                    let drawn = draw_bands(&job, &reuse.buffers, &canvas, s, thread, &Copied);
+                    let Ok(Drawn::Bands([top, bottom], pixels)) = drawn else {
+                        panic!("scene {seed} split at row {s}: not drawn in bands");
+                    };
+                    let what = format!("scene {seed} split at row {s}, {:?}", thread.is_some());
+                    assert_eq!((top.0, bottom.0), (0..s, s..300), "{what}");
+                    let s = s as usize;
+                    assert!(top.1 == one.data[..s * line], "{what}: top band");
+                    assert!(
+                        bottom.1 == one.data[(s - 1) * line..],
+                        "{what}: bottom band"
+                    );
+                    assert_eq!(pixels.split() as usize, s);
+                    assert!(pixels.into_bitmap().data == one.data, "{what}: the bitmap");
+                }
             }
             reuse.buffers.give(one.data);
         }
