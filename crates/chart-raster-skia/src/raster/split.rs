@@ -125,9 +125,21 @@ pub(super) fn split_row(
 /// as the least, a soak of the bar chart with borders (`xtask loadtest --soak`) got 45%
 /// fewer answers through; so the least is above that chart's and the pie's, whose gains
 /// were within noise, giving up those of the radar and polar area charts.
+///
+/// A scene of point markers and few long paths (scatter 1,000: 2.0 M, 83 k per command)
+/// pays at less work: its painters repeat almost nothing, and since each core goes on from
+/// its band to encoding it (`bands.rs`), the split saves the encoder's own hand-off too.
 fn pays(total: f64, long_commands: usize) -> bool {
-    total >= MIN_WORK && total >= WORK_PER_COMMAND * long_commands as f64
+    let per_command = |least: f64| total >= least * long_commands as f64;
+    (total >= MIN_WORK && per_command(WORK_PER_COMMAND))
+        || (total >= MIN_MARKER_WORK && per_command(MARKER_WORK_PER_COMMAND))
 }
+
+/// The least guessed work of a scene of markers and few long paths that pays.
+const MIN_MARKER_WORK: f64 = 1_500_000.0;
+
+/// The least guessed work per long-path command of such a scene.
+const MARKER_WORK_PER_COMMAND: f64 = 50_000.0;
 
 /// The least guessed work (pixels blended) that pays for a second painter.
 const MIN_WORK: f64 = 2_500_000.0;
@@ -738,7 +750,7 @@ mod tests {
     }
 
     /// A lent core is taken only where two painters save time (`pays`): a scene of many
-    /// point markers, of a few long curves swinging over the chart (a line chart) or of a
+    /// point markers (fewer with no long path), of a few long curves swinging over the chart (a line chart) or of a
     /// time series' vertical runs, not one of too few markers nor a stroke of many short
     /// segments for its work; told to split, every scene large enough is.
     #[test]
@@ -766,6 +778,9 @@ mod tests {
             super::split_row(&scene(items), base, (1600, 1200), must_pay)
         };
         assert!(row(markers(5_000), true).is_some());
+        // Fewer markers and no long path: less work pays (see `pays`), not too little.
+        assert!(row(markers(3_000), true).is_some());
+        assert_eq!(row(markers(2_000), true), None);
         assert_eq!(row(markers(50), true), None);
         assert!(row(markers(50), false).is_some());
         let stroke = |path: Path| Item::Stroke {
