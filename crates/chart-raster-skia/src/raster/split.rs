@@ -60,7 +60,8 @@ pub(super) fn split_row(
     must_pay: bool,
 ) -> Option<u32> {
     /// The top band's thread also copies the bottom band's rows in at the end: it takes a
-    /// little less of the drawing.
+    /// little less of the drawing. (Drawn for a band consumer, nothing is copied and each
+    /// thread encodes its own band; the share was not measured again for that.)
     const TOP_SHARE: f64 = 0.48;
     if !worth_splitting(width, height) {
         return None;
