@@ -329,7 +329,8 @@ impl Engine {
     /// where two painters pay (see [`Engine::with_second_core`]), the bitmap is drawn in two
     /// bands split where the scene says, and each band goes to `consumer` on the thread
     /// that drew it as soon as it is drawn, with a second thread when one is lent, else
-    /// one after the other on this thread (the same bands either way). Otherwise the bitmap
+    /// one after the other on this thread, or the bottom one on a thread lent once the
+    /// drawing is done (the same bands either way). Otherwise the bitmap
     /// is drawn and returned whole ([`Drawn::Whole`]), without calling `consumer`.
     pub fn render_bands_with<C: BandConsumer>(
         &self,

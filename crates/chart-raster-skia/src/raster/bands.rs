@@ -4,8 +4,9 @@
 //!
 //! Where the bands split depends on the scene alone, never on whether a second thread was
 //! lent: without one, the bitmap is drawn whole by one painter and its two bands handed
-//! over one after the other, on this thread. So what the consumer makes of the bands (the
-//! bytes of a PNG) is the same either way.
+//! over one after the other on this thread (or the bottom one on a thread lent once the
+//! drawing is done). So what the consumer makes of the bands (the bytes of a PNG) is the
+//! same either way.
 //!
 //! The bottom band's painter draws the row above its band too (a split one row higher
 //! draws the same pixels, see `split.rs`), and hands it over with the band: a filter that
@@ -117,20 +118,27 @@ pub(super) fn rasterize_bands_until<'a, C: BandConsumer>(
         reuse,
         stop,
     };
-    let drawn = draw_bands(&job, &reuse.buffers, &canvas, s, thread, consumer);
+    // Refused a core for the drawing, the render may find one idle for the encode (as the
+    // encoder asks for one for its second half when it encodes a bitmap drawn whole).
+    let retry = match (threads, thread) {
+        (Threads::Lent(lend), None) => Some(lend),
+        _ => None,
+    };
+    let drawn = draw_bands(&job, &reuse.buffers, &canvas, s, (thread, retry), consumer);
     drop(lent);
     drawn
 }
 
 /// Draws the bitmap in bands split at row `s` (within `1..height`), the bottom one on
 /// `thread` when there is one, else the whole bitmap here, and hands each band to
-/// `consumer` ([`Band`]).
+/// `consumer` ([`Band`]): drawn here, the bottom band on the thread that `retry` lends
+/// then, if it lends one.
 pub(super) fn draw_bands<'a, C: BandConsumer>(
     job: &Job<'_>,
     pool: &'a pool::Pool,
     canvas: &Canvas,
     s: u32,
-    thread: Option<&dyn SecondThread>,
+    (thread, retry): (Option<&dyn SecondThread>, Option<crate::SecondCore>),
     consumer: &C,
 ) -> Result<Drawn<'a, C::Part>, Error> {
     let (width, height) = (canvas.width, canvas.height);
@@ -158,7 +166,20 @@ pub(super) fn draw_bands<'a, C: BandConsumer>(
         if !canvas.opaque {
             unpremultiply(&mut data);
         }
-        let parts = [band(&data, 0..s), band(&data, s..height)];
+        let lent = retry.and_then(|lend| lend());
+        let parts = match lent.as_deref() {
+            None => [band(&data, 0..s), band(&data, s..height)],
+            Some(thread) => {
+                let (mut top, mut bottom) = (None, None);
+                thread.join(&mut || bottom = Some(band(&data, s..height)), &mut || {
+                    top = Some(band(&data, 0..s))
+                });
+                // Both have run once the join returns; here again should one not have.
+                let top = top.unwrap_or_else(|| band(&data, 0..s));
+                [top, bottom.unwrap_or_else(|| band(&data, s..height))]
+            }
+        };
+        drop(lent);
         return Ok(Drawn::Bands(
             parts,
             BandPixels {

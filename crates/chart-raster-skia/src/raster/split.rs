@@ -859,7 +859,7 @@ mod tests {
     }
 
     /// Random scenes drawn in two bands for a consumer, split at rows across the bitmap, on
-    /// one thread and on two: each band handed over, with the row above it, holds what one
+    /// one thread and on two, and handed over on two after one drew them: each band handed over, with the row above it, holds what one
     /// painter draws there (straight alpha), and the bands make the bitmap.
     #[test]
     fn bands_handed_over_hold_what_one_painter_draws() {
@@ -888,12 +888,14 @@ mod tests {
                 stop: &stop,
             };
             for s in [1, 299, 1 + next(298) as u32] {
-                for thread in [None, Some(&super::Started as &dyn crate::SecondThread)] {
+                let started = Some(&super::Started as &dyn crate::SecondThread);
+                let lend: crate::SecondCore = || Some(Box::new(super::Started));
+                for thread in [(None, None), (started, None), (None, Some(lend))] {
                     let drawn = draw_bands(&job, &reuse.buffers, &canvas, s, thread, &Copied);
                     let Ok(Drawn::Bands([top, bottom], pixels)) = drawn else {
                         panic!("scene {seed} split at row {s}: not drawn in bands");
                     };
-                    let what = format!("scene {seed} split at row {s}, {:?}", thread.is_some());
+                    let what = format!("scene {seed} split at row {s}, {:?}", thread.0.is_some());
                     assert_eq!((top.0, bottom.0), (0..s, s..300), "{what}");
                     let s = s as usize;
                     assert!(top.1 == one.data[..s * line], "{what}: top band");
