@@ -36,8 +36,10 @@ pub mod internals {
     pub use crate::controllers::treemap::{
         build_data as treemap_data, build_data_within as treemap_data_within,
     };
-    pub use crate::raster::{rasterize, rasterize_on, Reuse, Threads};
+    pub use crate::raster::{rasterize, rasterize_bands, rasterize_on, Reuse, Threads};
 }
+
+pub use raster::{BandPixels, Drawn};
 
 use chart_spec::{Bitmap, Cancel, ChartConfig, Limits, Message, RenderOptions, Rendered, Rgba};
 
@@ -109,6 +111,37 @@ pub trait SecondThread {
     /// Runs `there` on the lent thread while `here` runs on this one, and returns once both
     /// are done; a panic in `there` is this thread's again.
     fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut());
+}
+
+/// The next stage of a render that takes the bitmap's rows band by band
+/// ([`Engine::render_bands_with`]): each band on the thread that drew it, as soon as it is
+/// drawn, so that the stage's work on it runs on that thread too (the PNG encoder deflates
+/// each band there as one part of its stream).
+pub trait BandConsumer: Sync {
+    /// What the stage makes of a band.
+    type Part: Send;
+
+    /// Takes one band's rows. Called once for the top band and once for the bottom one,
+    /// on either thread and in either order; the bands are the same whichever thread drew
+    /// them.
+    fn band(&self, band: Band<'_>) -> Self::Part;
+}
+
+/// One band of a bitmap's rows, handed to a [`BandConsumer`].
+pub struct Band<'a> {
+    /// The bitmap's width in device pixels.
+    pub width: u32,
+    /// The bitmap's height in device pixels.
+    pub height: u32,
+    /// The band's rows.
+    pub rows: std::ops::Range<u32>,
+    /// Straight-alpha RGBA pixels of rows `rows.start.saturating_sub(1)..rows.end`: the
+    /// band's rows after the row above them, unless the band is the top one (the bottom
+    /// band's painter draws that row too, the same pixels as the top one's, for a filter
+    /// that reads the row above).
+    pub pixels: &'a [u8],
+    /// Whether the background is opaque: then so is every pixel (items are drawn over it).
+    pub opaque: bool,
 }
 
 impl Engine {
@@ -286,6 +319,47 @@ impl Engine {
         settings: &Settings,
         cancel: &Cancel,
     ) -> Result<Rendered, Error> {
+        let (scene, messages) = self.pixels_scene(config, settings, cancel)?;
+        let threads = self.threads();
+        let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads)?;
+        Ok(Rendered { bitmap, messages })
+    }
+
+    /// [`Engine::render_with`] for a `consumer` of the bitmap's rows: when the scene is one
+    /// where two painters pay (see [`Engine::with_second_core`]), the bitmap is drawn in two
+    /// bands split where the scene says, and each band goes to `consumer` on the thread
+    /// that drew it as soon as it is drawn, with a second thread when one is lent, else
+    /// one after the other on this thread, or the bottom one on a thread lent once the
+    /// drawing is done (the same bands either way). Otherwise the bitmap
+    /// is drawn and returned whole ([`Drawn::Whole`]), without calling `consumer`.
+    pub fn render_bands_with<C: BandConsumer>(
+        &self,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+        consumer: &C,
+    ) -> Result<(Drawn<'_, C::Part>, Vec<Message>), Error> {
+        let (settings, mut messages) = Self::settings(opts);
+        let (scene, mut drawn) = self.pixels_scene(&opts.chart, &settings, cancel)?;
+        messages.append(&mut drawn);
+        let bitmap = raster::rasterize_bands(
+            &scene,
+            &self.text,
+            &self.reuse,
+            cancel,
+            self.threads(),
+            consumer,
+        )?;
+        Ok((bitmap, messages))
+    }
+
+    /// The scene of a chart to draw pixels of: [`Engine::checked_scene`], refused when it
+    /// paints its bitmap too many times over.
+    fn pixels_scene(
+        &self,
+        config: &ChartConfig,
+        settings: &Settings,
+        cancel: &Cancel,
+    ) -> Result<(scene::Scene, Vec<Message>), Error> {
         let (scene, messages) = self.checked_scene(config, settings, cancel)?;
         // A scene that paints its bitmap hundreds of times over (thousands of overlapping
         // bands and nodes) would keep a slot busy until the render limit: refused at once.
@@ -296,12 +370,15 @@ impl Engine {
                 variable: "MAX_OVERDRAW",
             });
         }
-        let threads = match self.split_always {
+        Ok((scene, messages))
+    }
+
+    /// How many threads draw a bitmap (see [`Engine::with_split_always`]).
+    fn threads(&self) -> raster::Threads {
+        match self.split_always {
             true => raster::Threads::Two(self.second_core),
             false => raster::Threads::Lent(self.second_core),
-        };
-        let bitmap = raster::rasterize_on(&scene, &self.text, &self.reuse, cancel, threads)?;
-        Ok(Rendered { bitmap, messages })
+        }
     }
 
     /// The scene of a chart, unless the render was cancelled or the chart went over

@@ -1,5 +1,10 @@
 //! Bitmap → PNG, JPEG or WebP bytes.
 
+#[allow(
+    dead_code,
+    reason = "wired to the skia engine's bands in the next step"
+)]
+mod bands;
 mod block;
 mod deflate;
 mod png;
@@ -92,6 +97,47 @@ pub fn encode_with(
             reason: "a vector format is written from the scene, not from a bitmap".into(),
         }),
     }
+}
+
+/// The PNG encoder as a consumer of the skia engine's bands
+/// (`chart_raster_skia::Engine::render_bands_with`): each band filtered and deflated as one
+/// half of the file on the thread that drew it (`encode/bands.rs`). `None` for a mode that
+/// deflates the whole image on one thread (`Small`).
+pub(crate) struct PngBands(deflate::Effort);
+
+impl PngBands {
+    pub(crate) fn new(compression: PngCompression) -> Option<Self> {
+        bands::effort(compression).map(PngBands)
+    }
+}
+
+impl chart_raster_skia::BandConsumer for PngBands {
+    type Part = bands::Half;
+
+    fn band(&self, band: chart_raster_skia::Band<'_>) -> bands::Half {
+        let size = (band.width, band.height);
+        bands::half(size, band.rows, band.pixels, band.opaque, self.0)
+    }
+}
+
+/// The PNG file of a bitmap drawn for [`PngBands`]: its two halves joined, or, drawn whole
+/// (or with a translucent pixel where it was written as RGB), the bitmap encoded whole,
+/// which then goes to `done`.
+pub(crate) fn png_of_drawn(
+    drawn: chart_raster_skia::Drawn<'_, bands::Half>,
+    compression: PngCompression,
+    done: impl FnOnce(Bitmap),
+) -> Result<Vec<u8>, EncodeError> {
+    let bitmap = match drawn {
+        chart_raster_skia::Drawn::Whole(bitmap) => bitmap,
+        chart_raster_skia::Drawn::Bands([top, bottom], pixels) => match bands::join(top, bottom) {
+            Some(file) => return Ok(file),
+            None => pixels.into_bitmap(),
+        },
+    };
+    let file = encode_png(&bitmap, compression);
+    done(bitmap);
+    file
 }
 
 /// Encodes a straight-alpha bitmap as PNG with the given compression.

@@ -43,6 +43,7 @@ use chart_spec::Bitmap;
 use std::ops::Range;
 
 mod band;
+mod bands;
 mod clip;
 mod convert;
 mod coverage;
@@ -64,6 +65,7 @@ mod split;
 mod supersample;
 mod text_items;
 
+pub use bands::{BandPixels, Drawn};
 use clip::ClipStack;
 use glyphs::GlyphCache;
 pub(crate) use overdraw::painted_bitmaps;
@@ -128,6 +130,22 @@ pub fn rasterize_on(
     rasterize_until(scene, text, reuse, &|| cancel.is_cancelled(), split)
 }
 
+/// [`rasterize_on`] for a `consumer` of the bitmap's rows: when the scene says two painters
+/// pay, each band goes to it on the thread that drew it, as soon as it is drawn (with a
+/// second thread when `threads` lends one, else both on this one); otherwise the bitmap
+/// is drawn whole, as [`rasterize_on`] draws it.
+pub fn rasterize_bands<'a, C: crate::BandConsumer>(
+    scene: &Scene,
+    text: &TextEngine,
+    reuse: &'a Reuse,
+    cancel: &chart_spec::Cancel,
+    threads: Threads,
+    consumer: &C,
+) -> Result<Drawn<'a, C::Part>, Error> {
+    let stop = || cancel.is_cancelled();
+    bands::rasterize_bands_until(scene, text, reuse, &stop, threads, consumer)
+}
+
 /// Where the bitmap's rows are split between two threads.
 #[derive(Debug, Clone, Copy)]
 enum Split {
@@ -147,6 +165,70 @@ enum Split {
 /// The stop signal, polled by every painter (on either thread).
 type Stop<'a> = &'a (dyn Fn() -> bool + Sync);
 
+/// A scene's bitmap: its size, its background, the device transform.
+struct Canvas {
+    width: u32,
+    height: u32,
+    size: tiny_skia::IntSize,
+    /// Bytes of the bitmap.
+    len: usize,
+    /// The background as the bitmap stores it (premultiplied).
+    fill: [u8; 4],
+    /// The device transform: `scale(dpr)`.
+    base: Transform,
+    /// Whether the background is opaque: every pixel drawn over it stays so.
+    opaque: bool,
+}
+
+impl Canvas {
+    fn of(scene: &Scene) -> Result<Canvas, Error> {
+        let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
+            scene.device_pixel_ratio
+        } else {
+            1.0
+        };
+        // Mirrors `retinaScale` in Chart.js helpers.dom: the device size is floored.
+        let width = (scene.width * dpr).floor().max(0.0) as u32;
+        let height = (scene.height * dpr).floor().max(0.0) as u32;
+        let size_error = || Error::BitmapSize { width, height };
+        let size = tiny_skia::IntSize::from_wh(width, height).ok_or_else(size_error)?;
+        let len = (width as usize)
+            .checked_mul(height as usize)
+            .and_then(|n| n.checked_mul(4))
+            .ok_or_else(size_error)?;
+        // The background is written with the buffer, in one pass (what `Pixmap::fill` would
+        // store: the colour premultiplied).
+        let bg = scene.background;
+        let fill = tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a)
+            .premultiply()
+            .to_color_u8();
+        Ok(Canvas {
+            width,
+            height,
+            size,
+            len,
+            fill: [fill.red(), fill.green(), fill.blue(), fill.alpha()],
+            base: Transform {
+                a: dpr,
+                b: 0.0,
+                c: 0.0,
+                d: dpr,
+                e: 0.0,
+                f: 0.0,
+            },
+            opaque: bg.a == 255,
+        })
+    }
+
+    /// A pixmap of `data` (this canvas's size).
+    fn pixmap(&self, data: Vec<u8>) -> Result<tiny_skia::Pixmap, Error> {
+        tiny_skia::Pixmap::from_vec(data, self.size).ok_or(Error::BitmapSize {
+            width: self.width,
+            height: self.height,
+        })
+    }
+}
+
 /// [`rasterize_on`] with the stop signal as a function (tests count its polls).
 fn rasterize_until(
     scene: &Scene,
@@ -156,35 +238,15 @@ fn rasterize_until(
     split: Split,
 ) -> Result<Bitmap, Error> {
     let pool = &reuse.buffers;
-    let dpr = if scene.device_pixel_ratio.is_finite() && scene.device_pixel_ratio > 0.0 {
-        scene.device_pixel_ratio
-    } else {
-        1.0
-    };
-    // Mirrors `retinaScale` in Chart.js helpers.dom: the device size is floored.
-    let width = (scene.width * dpr).floor().max(0.0) as u32;
-    let height = (scene.height * dpr).floor().max(0.0) as u32;
-    let size_error = || Error::BitmapSize { width, height };
-    let size = tiny_skia::IntSize::from_wh(width, height).ok_or_else(size_error)?;
-    let len = (width as usize)
-        .checked_mul(height as usize)
-        .and_then(|n| n.checked_mul(4))
-        .ok_or_else(size_error)?;
-    // The background is written with the buffer, in one pass (what `Pixmap::fill` would
-    // store: the colour premultiplied).
-    let bg = scene.background;
-    let fill = tiny_skia::Color::from_rgba8(bg.r, bg.g, bg.b, bg.a)
-        .premultiply()
-        .to_color_u8();
-    let fill = [fill.red(), fill.green(), fill.blue(), fill.alpha()];
-    let base = Transform {
-        a: dpr,
-        b: 0.0,
-        c: 0.0,
-        d: dpr,
-        e: 0.0,
-        f: 0.0,
-    };
+    let canvas = Canvas::of(scene)?;
+    let Canvas {
+        width,
+        height,
+        len,
+        fill,
+        base,
+        ..
+    } = canvas;
     let job = Job {
         scene,
         base,
@@ -215,10 +277,10 @@ fn rasterize_until(
     // A second bitmap for the bottom band, its rows above scratch (its band is filled on
     // its own thread). The first one's rows from `s` on are copied in from it at the end:
     // the background only above.
-    let second = split.and_then(|s| {
-        let data = pool.take_unfilled(len);
-        Some((s, tiny_skia::Pixmap::from_vec(data, size)?))
-    });
+    let second = match split {
+        Some(s) => Some((s, canvas.pixmap(pool.take_unfilled(len))?)),
+        None => None,
+    };
     let data = match &second {
         Some((s, _)) => {
             let mut data = pool.take_unfilled(len);
@@ -227,7 +289,7 @@ fn rasterize_until(
         }
         None => pool.take_pixels(len, fill),
     };
-    let mut pixmap = tiny_skia::Pixmap::from_vec(data, size).ok_or_else(size_error)?;
+    let mut pixmap = canvas.pixmap(data)?;
     let drawn = match second {
         None => job.draw(&mut pixmap, 0..height),
         Some((s, second)) => {
@@ -241,7 +303,7 @@ fn rasterize_until(
         return Err(Error::Cancelled);
     }
     // Over an opaque background every pixel stays opaque: nothing to unpremultiply.
-    Ok(to_bitmap(pixmap, bg.a == 255))
+    Ok(to_bitmap(pixmap, canvas.opaque))
 }
 
 /// What every painter of one render draws from.
@@ -326,13 +388,18 @@ impl Job<'_> {
 fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
     let (width, height) = (pixmap.width(), pixmap.height());
     let mut data = pixmap.take();
-    if opaque {
-        return Bitmap {
-            width,
-            height,
-            data,
-        };
+    if !opaque {
+        unpremultiply(&mut data);
     }
+    Bitmap {
+        width,
+        height,
+        data,
+    }
+}
+
+/// Premultiplied RGBA pixels to straight alpha, in place.
+fn unpremultiply(data: &mut [u8]) {
     for px in data.chunks_exact_mut(4) {
         let a = px[3];
         if a != 0 && a != 255 {
@@ -340,11 +407,6 @@ fn to_bitmap(pixmap: tiny_skia::Pixmap, opaque: bool) -> Bitmap {
                 *c = ((*c as u32 * 255 + a as u32 / 2) / a as u32).min(255) as u8;
             }
         }
-    }
-    Bitmap {
-        width,
-        height,
-        data,
     }
 }
 

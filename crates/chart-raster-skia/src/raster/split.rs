@@ -11,6 +11,10 @@
 //! whatever the other does: the image never depends on whether a second thread drew it.
 //! An item whose device bounds miss a painter's band is skipped by that painter; a mask
 //! that is composited later (a shadow's shape) is still drawn whole.
+//!
+//! Drawn for a consumer of its bands (`bands.rs`: the PNG encoder), the bottom painter
+//! answers for the row above its band too, and each band goes to the consumer on its own
+//! thread; no rows are copied.
 
 use super::overdraw::is_cheap;
 use super::shadow::item_bounds;
@@ -56,7 +60,8 @@ pub(super) fn split_row(
     must_pay: bool,
 ) -> Option<u32> {
     /// The top band's thread also copies the bottom band's rows in at the end: it takes a
-    /// little less of the drawing.
+    /// little less of the drawing. (Drawn for a band consumer, nothing is copied and each
+    /// thread encodes its own band; the share was not measured again for that.)
     const TOP_SHARE: f64 = 0.48;
     if !worth_splitting(width, height) {
         return None;
@@ -121,9 +126,21 @@ pub(super) fn split_row(
 /// as the least, a soak of the bar chart with borders (`xtask loadtest --soak`) got 45%
 /// fewer answers through; so the least is above that chart's and the pie's, whose gains
 /// were within noise, giving up those of the radar and polar area charts.
+///
+/// A scene of point markers and few long paths (scatter 1,000: 2.0 M, 83 k per command)
+/// pays at less work: its painters repeat almost nothing, and since each core goes on from
+/// its band to encoding it (`bands.rs`), the split saves the encoder's own hand-off too.
 fn pays(total: f64, long_commands: usize) -> bool {
-    total >= MIN_WORK && total >= WORK_PER_COMMAND * long_commands as f64
+    let per_command = |least: f64| total >= least * long_commands as f64;
+    (total >= MIN_WORK && per_command(WORK_PER_COMMAND))
+        || (total >= MIN_MARKER_WORK && per_command(MARKER_WORK_PER_COMMAND))
 }
+
+/// The least guessed work of a scene of markers and few long paths that pays.
+const MIN_MARKER_WORK: f64 = 1_500_000.0;
+
+/// The least guessed work per long-path command of such a scene.
+const MARKER_WORK_PER_COMMAND: f64 = 50_000.0;
 
 /// The least guessed work (pixels blended) that pays for a second painter.
 const MIN_WORK: f64 = 2_500_000.0;
@@ -447,7 +464,8 @@ pub(super) fn misses(item: &Item, base: Transform, rows: &std::ops::Range<u32>) 
 
 #[cfg(test)]
 mod tests {
-    use super::super::{rasterize_until, Reuse, Split};
+    use super::super::bands::{draw_bands, Drawn};
+    use super::super::{rasterize_until, Canvas, Job, Reuse, Split};
     use crate::raster::painter::tests::xorshift;
     use crate::scene::{
         Item, LineCap, LineJoin, Paint, Path, Scene, Shadow, Stroke, TextAlign, TextBaseline,
@@ -733,7 +751,7 @@ mod tests {
     }
 
     /// A lent core is taken only where two painters save time (`pays`): a scene of many
-    /// point markers, of a few long curves swinging over the chart (a line chart) or of a
+    /// point markers (fewer with no long path), of a few long curves swinging over the chart (a line chart) or of a
     /// time series' vertical runs, not one of too few markers nor a stroke of many short
     /// segments for its work; told to split, every scene large enough is.
     #[test]
@@ -761,6 +779,9 @@ mod tests {
             super::split_row(&scene(items), base, (1600, 1200), must_pay)
         };
         assert!(row(markers(5_000), true).is_some());
+        // Fewer markers and no long path: less work pays (see `pays`), not too little.
+        assert!(row(markers(3_000), true).is_some());
+        assert_eq!(row(markers(2_000), true), None);
         assert_eq!(row(markers(50), true), None);
         assert!(row(markers(50), false).is_some());
         let stroke = |path: Path| Item::Stroke {
@@ -832,6 +853,59 @@ mod tests {
                     );
                 }
                 reuse.buffers.give(two.data);
+            }
+            reuse.buffers.give(one.data);
+        }
+    }
+
+    /// Random scenes drawn in two bands for a consumer, split at rows across the bitmap, on
+    /// one thread and on two, and handed over on two after one drew them: each band handed over, with the row above it, holds what one
+    /// painter draws there (straight alpha), and the bands make the bitmap.
+    #[test]
+    fn bands_handed_over_hold_what_one_painter_draws() {
+        struct Copied;
+        impl crate::BandConsumer for Copied {
+            type Part = (std::ops::Range<u32>, Vec<u8>);
+            fn band(&self, band: crate::Band<'_>) -> Self::Part {
+                assert_eq!((band.width, band.height), (400, 300));
+                (band.rows, band.pixels.to_vec())
+            }
+        }
+        let text = TextEngine::system();
+        let reuse = Reuse::default();
+        let stop = || false;
+        let mut next = xorshift(0x5851_f42d_4c95_7f2d);
+        let line = 400 * 4;
+        for seed in 1..=8u64 {
+            let scene = random_scene(seed * 0x9e37_79b9);
+            let one = rasterize_until(&scene, &text, &reuse, &stop, Split::None).unwrap();
+            let canvas = Canvas::of(&scene).unwrap();
+            let job = Job {
+                scene: &scene,
+                base: canvas.base,
+                text: &text,
+                reuse: &reuse,
+                stop: &stop,
+            };
+            for s in [1, 299, 1 + next(298) as u32] {
+                let started = Some(&super::Started as &dyn crate::SecondThread);
+                let lend: crate::SecondCore = || Some(Box::new(super::Started));
+                for thread in [(None, None), (started, None), (None, Some(lend))] {
+                    let drawn = draw_bands(&job, &reuse.buffers, &canvas, s, thread, &Copied);
+                    let Ok(Drawn::Bands([top, bottom], pixels)) = drawn else {
+                        panic!("scene {seed} split at row {s}: not drawn in bands");
+                    };
+                    let what = format!("scene {seed} split at row {s}, {:?}", thread.0.is_some());
+                    assert_eq!((top.0, bottom.0), (0..s, s..300), "{what}");
+                    let s = s as usize;
+                    assert!(top.1 == one.data[..s * line], "{what}: top band");
+                    assert!(
+                        bottom.1 == one.data[(s - 1) * line..],
+                        "{what}: bottom band"
+                    );
+                    assert_eq!(pixels.split() as usize, s);
+                    assert!(pixels.into_bitmap().data == one.data, "{what}: the bitmap");
+                }
             }
             reuse.buffers.give(one.data);
         }

@@ -11,7 +11,7 @@ use std::sync::atomic::{AtomicBool, Ordering};
 
 /// Whether every pixel of `data` (whole RGBA pixels) is opaque: by spans of 16 pixels
 /// ([`opaque_span`]), then pixel by pixel.
-fn opaque(data: &[u8]) -> bool {
+pub(super) fn opaque(data: &[u8]) -> bool {
     let (spans, rest) = data.as_chunks::<SPAN>();
     spans.iter().all(opaque_span) && rest.chunks_exact(4).all(|px| px[3] == 0xFF)
 }
@@ -92,7 +92,7 @@ pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec
         };
         // The stream is written after the file's first chunks, in the buffer that becomes
         // the file: no copy of the stream into another.
-        let start = png_start(bitmap, bpp, capacity);
+        let start = png_start((bitmap.width, bitmap.height), bpp, capacity);
         let file = match compression {
             PngCompression::Fast => {
                 own_deflate(&rows, deflate::Effort::Fast, start, second.as_ref())?
@@ -115,7 +115,11 @@ pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec
         }
         bpp = 4;
     };
-    let file = png_end(file);
+    Ok(fitted(png_end(file)))
+}
+
+/// `file` in a buffer of about its size.
+pub(super) fn fitted(file: Vec<u8>) -> Vec<u8> {
     // The buffer had room for a stream up to a thirty-second of the bitmap (240 KB for a
     // default chart whose PNG is 50 KB), and the file is kept as it is returned: a cache of
     // such files held several times the bytes it counts (a soak of the bar chart peaked at
@@ -123,24 +127,24 @@ pub(super) fn encode(bitmap: &Bitmap, compression: PngCompression) -> Result<Vec
     // buffer is copied into one of its size (a copy of the file, little beside encoding
     // it), and the buffer goes back to the allocator for the next encode.
     if file.capacity() - file.len() > file.len() / 4 {
-        return Ok(file.as_slice().to_vec());
+        return file.as_slice().to_vec();
     }
-    Ok(file)
+    file
 }
 
 /// Bytes of a PNG file before its image data: the signature, the IHDR chunk, and the
 /// IDAT chunk's length (filled in by [`png_end`]) and type.
 const PNG_START: usize = 8 + (12 + 13) + 8;
 
-/// The start of the PNG file of `bitmap` written with `bpp` bytes per pixel (3: RGB, 4:
-/// RGBA, 8 bits each, not interlaced), up to the IDAT chunk's data, in a buffer with room
-/// for `capacity` bytes of it.
-fn png_start(bitmap: &Bitmap, bpp: usize, capacity: usize) -> Vec<u8> {
+/// The start of the PNG file of a `width × height` image written with `bpp` bytes per
+/// pixel (3: RGB, 4: RGBA, 8 bits each, not interlaced), up to the IDAT chunk's data, in a
+/// buffer with room for `capacity` bytes of it.
+pub(super) fn png_start((width, height): (u32, u32), bpp: usize, capacity: usize) -> Vec<u8> {
     let mut out = Vec::with_capacity(PNG_START + capacity + 16);
     out.extend_from_slice(b"\x89PNG\r\n\x1a\n");
     let mut ihdr = [0u8; 13];
-    ihdr[..4].copy_from_slice(&bitmap.width.to_be_bytes());
-    ihdr[4..8].copy_from_slice(&bitmap.height.to_be_bytes());
+    ihdr[..4].copy_from_slice(&width.to_be_bytes());
+    ihdr[4..8].copy_from_slice(&height.to_be_bytes());
     // Bit depth 8; colour type 2 (RGB) or 6 (RGBA); compression, filter and interlace
     // methods 0.
     ihdr[8] = 8;
@@ -155,7 +159,7 @@ fn png_start(bitmap: &Bitmap, bpp: usize, capacity: usize) -> Vec<u8> {
 /// The PNG file from [`png_start`]'s bytes followed by the zlib stream: the IDAT chunk's
 /// length and checksum, then IEND. A chunk holds at most 2^31 − 1 bytes: a longer stream
 /// (only from a bitmap over `MAX_PIXELS`) is cut into chunks of 2^30.
-fn png_end(file: Vec<u8>) -> Vec<u8> {
+pub(super) fn png_end(file: Vec<u8>) -> Vec<u8> {
     png_end_in_chunks(file, (1 << 31) - 1, 1 << 30)
 }
 
@@ -194,17 +198,17 @@ fn chunk(out: &mut Vec<u8>, kind: &[u8; 4], data: &[u8]) {
 }
 
 /// The rows of a bitmap as PNG writes them.
-struct Rows<'a> {
+pub(super) struct Rows<'a> {
     /// RGBA pixels, straight alpha.
-    data: &'a [u8],
-    width: usize,
-    height: usize,
+    pub(super) data: &'a [u8],
+    pub(super) width: usize,
+    pub(super) height: usize,
     /// Bytes per pixel written: 3 (RGB: the first row is opaque, and so far every pixel
     /// that differs from the pixel above) or 4 (RGBA).
-    bpp: usize,
+    pub(super) bpp: usize,
     /// Set when a translucent pixel was found while writing RGB: the rows written are
     /// wrong, and the filtering stops (on both halves' threads).
-    translucent: AtomicBool,
+    pub(super) translucent: AtomicBool,
 }
 
 impl Rows<'_> {
@@ -220,7 +224,7 @@ impl Rows<'_> {
     /// difference is the difference of the RGBs. The first row's "row above" is zeros, as
     /// the PNG spec defines it. A row equal to the row above is handed over as the zeros
     /// it is ([`Sink::write_with`]).
-    fn filter(&self, range: Range<usize>, sink: &mut impl Sink) -> std::io::Result<()> {
+    pub(super) fn filter(&self, range: Range<usize>, sink: &mut impl Sink) -> std::io::Result<()> {
         let line_bytes = self.width * 4;
         let stride = self.width * self.bpp;
         let zeros;
@@ -279,7 +283,7 @@ impl Rows<'_> {
 }
 
 /// Where the filtered rows go: our deflate encoder, or zlib-rs at level 6 (`Small`).
-trait Sink {
+pub(super) trait Sink {
     /// `n` bytes that `fill` writes; `fill` returns how many of them, from the first, may
     /// be other than zero (the rest are zeros).
     fn write_with(
@@ -523,7 +527,7 @@ pub(super) mod tests {
     }
 
     /// Decoded size and pixels, RGB expanded to RGBA with alpha 255 (what PNG's RGB means).
-    fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+    pub(in crate::encode) fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
         let (w, h, color, data) = decode_png_raw(bytes);
         let data = match color {
             png::ColorType::Rgba => data,
@@ -536,7 +540,7 @@ pub(super) mod tests {
         (w, h, data)
     }
 
-    fn decode_png_raw(bytes: Vec<u8>) -> (u32, u32, png::ColorType, Vec<u8>) {
+    pub(in crate::encode) fn decode_png_raw(bytes: Vec<u8>) -> (u32, u32, png::ColorType, Vec<u8>) {
         let dec = png::Decoder::new(std::io::Cursor::new(bytes));
         let mut reader = dec.read_info().unwrap();
         let mut buf = vec![0; reader.output_buffer_size()];
@@ -793,7 +797,7 @@ pub(super) mod tests {
             translucent: AtomicBool::new(false),
         };
         let file = |limit: usize, piece: usize| {
-            let start = png_start(&bmp, 3, 0);
+            let start = png_start((bmp.width, bmp.height), 3, 0);
             let file = in_one(&rows, deflate::Effort::Default, start);
             png_end_in_chunks(file, limit, piece)
         };

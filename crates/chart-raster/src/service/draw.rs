@@ -2,13 +2,34 @@
 //! (bitmaps, and SVG/PDF from its scene), and the step from a render to the bytes cached.
 
 use super::{BlockingRenderer, CachedImage, RenderFailure, RenderResult, ServiceError};
-use crate::encode::{encode_with, PngCompression};
+use crate::encode::{encode_with, png_of_drawn, EncodeError, PngBands, PngCompression};
 use bytes::Bytes;
-use chart_spec::{Bitmap, Cancel, Message, RenderOptions, Rendered};
+use chart_spec::{Bitmap, Cancel, ImageFormat, Message, RenderOptions, Rendered};
+use std::cell::RefCell;
 
 impl BlockingRenderer for chart_raster_skia::Engine {
+    /// Draws the bitmap; asked by [`draw_encoded`] for a PNG ([`PngOrder`]), draws it for
+    /// the PNG encoder's bands and leaves the file there, with the whole bitmap returned
+    /// only when it was drawn whole (else an empty one: nothing reads it).
     fn render(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
-        self.render_with(opts, cancel).map_err(RenderFailure::from)
+        let Some((compression, bands)) = PngOrder::asked() else {
+            return self.render_with(opts, cancel).map_err(RenderFailure::from);
+        };
+        let (drawn, messages) = self
+            .render_bands_with(opts, cancel, &bands)
+            .map_err(RenderFailure::from)?;
+        let bitmap = match drawn {
+            chart_raster_skia::Drawn::Whole(bitmap) => bitmap,
+            bands => {
+                PngOrder::deliver(png_of_drawn(bands, compression, |b| self.recycle(b)));
+                Bitmap {
+                    width: 0,
+                    height: 0,
+                    data: Vec::new(),
+                }
+            }
+        };
+        Ok(Rendered { bitmap, messages })
     }
 
     fn recycle(&self, bitmap: Bitmap) {
@@ -61,8 +82,80 @@ pub(crate) fn draw_encoded(
             messages: messages.into(),
         });
     }
+    let order = PngOrder::place(opts, png);
     let rendered = renderer.render(opts, cancel).map_err(failure)?;
+    if let Some(file) = order.and_then(PngOrder::file) {
+        return Ok(CachedImage {
+            bytes: Bytes::from(file?),
+            format: opts.format,
+            messages: rendered.messages.into(),
+        });
+    }
     encoded(rendered, opts, png, |bitmap| renderer.recycle(bitmap))
+}
+
+thread_local! {
+    /// The PNG order of the render on this thread ([`PngOrder`]).
+    static PNG_ORDER: RefCell<Option<Order>> = const { RefCell::new(None) };
+}
+
+/// What [`PNG_ORDER`] holds: the compression asked for, until the renderer takes it, then
+/// the file it made.
+enum Order {
+    Asked(PngCompression),
+    Taken,
+    Delivered(Result<Vec<u8>, EncodeError>),
+}
+
+/// A PNG that [`draw_encoded`] asks the skia engine for, to be encoded band by band where
+/// each band is drawn (`encode/bands.rs`: each core goes on from drawing its band to
+/// deflating it) rather than after the drawing. [`BlockingRenderer::render`] returns a
+/// bitmap, so the order and the file pass through this thread's [`PNG_ORDER`], from
+/// [`draw_encoded`] to the renderer it calls on the same thread and back; a renderer that
+/// does not take the order (the tests' own) is encoded after it as before. Cleared when
+/// dropped, a panic included.
+pub(crate) struct PngOrder(());
+
+impl PngOrder {
+    /// An order for `opts`' PNG, when it is one and `compression` is encoded in bands.
+    fn place(opts: &RenderOptions, compression: PngCompression) -> Option<PngOrder> {
+        if opts.format != ImageFormat::Png || PngBands::new(compression).is_none() {
+            return None;
+        }
+        PNG_ORDER.with(|o| *o.borrow_mut() = Some(Order::Asked(compression)));
+        Some(PngOrder(()))
+    }
+
+    /// The order placed on this thread, taken (a render inside this one sees none).
+    fn asked() -> Option<(PngCompression, PngBands)> {
+        PNG_ORDER.with(|o| {
+            let mut o = o.borrow_mut();
+            let Some(Order::Asked(compression)) = *o else {
+                return None;
+            };
+            *o = Some(Order::Taken);
+            Some((compression, PngBands::new(compression)?))
+        })
+    }
+
+    /// The file for the order taken on this thread.
+    fn deliver(file: Result<Vec<u8>, EncodeError>) {
+        PNG_ORDER.with(|o| *o.borrow_mut() = Some(Order::Delivered(file)));
+    }
+
+    /// The file delivered, if the renderer made one.
+    fn file(self) -> Option<Result<Vec<u8>, EncodeError>> {
+        match PNG_ORDER.with(|o| o.borrow_mut().take()) {
+            Some(Order::Delivered(file)) => Some(file),
+            _ => None,
+        }
+    }
+}
+
+impl Drop for PngOrder {
+    fn drop(&mut self) {
+        PNG_ORDER.with(|o| o.borrow_mut().take());
+    }
 }
 
 /// The encoded image; the bitmap goes to `done` once encoded (see
@@ -113,5 +206,83 @@ pub(crate) fn result(img: CachedImage, hash: String, cached: bool) -> RenderResu
         hash,
         cached,
         messages: img.messages.to_vec(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use chart_raster_skia::{Drawn, Engine};
+
+    /// The pixels of a PNG file, RGB expanded to RGBA.
+    fn decoded(file: &[u8]) -> Vec<u8> {
+        let mut reader = png::Decoder::new(std::io::Cursor::new(file))
+            .read_info()
+            .unwrap();
+        let mut buf = vec![0; reader.output_buffer_size()];
+        let info = reader.next_frame(&mut buf).unwrap();
+        buf.truncate(info.buffer_size());
+        match info.color_type {
+            png::ColorType::Rgba => buf,
+            png::ColorType::Rgb => buf
+                .chunks(3)
+                .flat_map(|p| [p[0], p[1], p[2], 255])
+                .collect(),
+            other => panic!("colour type {other:?}"),
+        }
+    }
+
+    /// The benchmark's line chart (two painters pay: drawn and encoded in two bands)
+    /// and its bar chart with borders (drawn whole, encoded as before), through
+    /// [`draw_encoded`] as the service draws them: the PNG decodes to the pixels the engine
+    /// draws, and is the same file whether the bands were drawn on one thread (no core
+    /// lent) or two (a thread started for the render), in every mode.
+    #[test]
+    fn a_png_drawn_in_bands_is_the_same_file_on_one_thread_or_two() {
+        let one = Engine::new();
+        let two = Engine::new().with_split_always();
+        let charts = crate::benchmark::charts();
+        for (name, bands) in [
+            ("line 3×50, curved", true),
+            ("bar 12×2, borders, title, legend", false),
+        ] {
+            let chart = charts.iter().find(|c| c.name == name).unwrap();
+            let mut opts = RenderOptions::from_json(&chart.request()).unwrap();
+            let cancel = Cancel::new();
+            let consumer = PngBands::new(PngCompression::Default).unwrap();
+            let (drawn, _) = one.render_bands_with(&opts, &cancel, &consumer).unwrap();
+            assert_eq!(matches!(drawn, Drawn::Bands(..)), bands, "{name}");
+            drop(drawn);
+            let pixels = one.render(&opts).unwrap().bitmap.data;
+            for compression in [
+                PngCompression::Fast,
+                PngCompression::Default,
+                PngCompression::Small,
+            ] {
+                let file = |engine: &Engine| {
+                    let failed = ServiceError::Internal("cancelled".into());
+                    draw_encoded(engine, &opts, &cancel, failed, compression)
+                        .unwrap()
+                        .bytes
+                };
+                let (a, b) = (file(&one), file(&two));
+                assert!(a == b, "{name} {compression:?}: the files differ");
+                assert!(
+                    decoded(&a) == pixels,
+                    "{name} {compression:?}: pixels differ"
+                );
+            }
+            // JPEG keeps the whole bitmap's path.
+            opts.format = ImageFormat::Jpeg;
+            let jpeg = draw_encoded(
+                &one,
+                &opts,
+                &cancel,
+                ServiceError::Timeout(Default::default()),
+                PngCompression::Default,
+            )
+            .unwrap();
+            assert_eq!(&jpeg.bytes[..3], &[0xFF, 0xD8, 0xFF]);
+        }
     }
 }
