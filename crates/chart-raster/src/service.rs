@@ -228,6 +228,22 @@ pub trait BlockingRenderer: Send + Sync + 'static {
         drop(bitmap);
     }
 
+    /// Draws one validated PNG request and encodes it with `png`: the file (or why it could
+    /// not be encoded) and the render's messages. By default [`render`](Self::render), then
+    /// the encoder; the skia engine does better, encoding each band of rows on the core
+    /// that drew it (`encode/bands.rs`).
+    fn render_png(
+        &self,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+        png: PngCompression,
+    ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
+        let rendered = self.render(opts, cancel)?;
+        Ok(draw::encoded_whole(rendered, opts, png, |b| {
+            self.recycle(b)
+        }))
+    }
+
     /// Writes one validated request whose format is a vector one (SVG, PDF): the file and
     /// the render's messages. A renderer that only makes bitmaps keeps this default.
     fn render_vector(

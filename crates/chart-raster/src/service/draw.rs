@@ -5,31 +5,36 @@ use super::{BlockingRenderer, CachedImage, RenderFailure, RenderResult, ServiceE
 use crate::encode::{encode_with, png_of_drawn, EncodeError, PngBands, PngCompression};
 use bytes::Bytes;
 use chart_spec::{Bitmap, Cancel, ImageFormat, Message, RenderOptions, Rendered};
-use std::cell::RefCell;
 
 impl BlockingRenderer for chart_raster_skia::Engine {
-    /// Draws the bitmap; asked by [`draw_encoded`] for a PNG ([`PngOrder`]), draws it for
-    /// the PNG encoder's bands and leaves the file there, with the whole bitmap returned
-    /// only when it was drawn whole (else an empty one: nothing reads it).
     fn render(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Rendered, RenderFailure> {
-        let Some((compression, bands)) = PngOrder::asked() else {
-            return self.render_with(opts, cancel).map_err(RenderFailure::from);
+        self.render_with(opts, cancel).map_err(RenderFailure::from)
+    }
+
+    /// Where the scene says two painters pay, draws for the PNG encoder's bands: each core
+    /// goes on from drawing its band to deflating it as one part of the file. Otherwise
+    /// the bitmap is drawn whole and encoded after it, as the default does.
+    fn render_png(
+        &self,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+        png: PngCompression,
+    ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
+        let Some(bands) = PngBands::new(png) else {
+            let rendered = BlockingRenderer::render(self, opts, cancel)?;
+            return Ok(encoded_whole(rendered, opts, png, |b| self.recycle(b)));
         };
         let (drawn, messages) = self
             .render_bands_with(opts, cancel, &bands)
             .map_err(RenderFailure::from)?;
-        let bitmap = match drawn {
-            chart_raster_skia::Drawn::Whole(bitmap) => bitmap,
-            bands => {
-                PngOrder::deliver(png_of_drawn(bands, compression, |b| self.recycle(b)));
-                Bitmap {
-                    width: 0,
-                    height: 0,
-                    data: Vec::new(),
-                }
+        Ok(match drawn {
+            chart_raster_skia::Drawn::Whole(bitmap) => {
+                encoded_whole(Rendered { bitmap, messages }, opts, png, |b| {
+                    self.recycle(b)
+                })
             }
-        };
-        Ok(Rendered { bitmap, messages })
+            bands => (png_of_drawn(bands, png, |b| self.recycle(b)), messages),
+        })
     }
 
     fn recycle(&self, bitmap: Bitmap) {
@@ -82,80 +87,25 @@ pub(crate) fn draw_encoded(
             messages: messages.into(),
         });
     }
-    let order = PngOrder::place(opts, png);
-    let rendered = renderer.render(opts, cancel).map_err(failure)?;
-    if let Some(file) = order.and_then(PngOrder::file) {
-        return Ok(CachedImage {
-            bytes: Bytes::from(file?),
-            format: opts.format,
-            messages: rendered.messages.into(),
-        });
+    if opts.format == ImageFormat::Png {
+        let (file, messages) = renderer.render_png(opts, cancel, png).map_err(failure)?;
+        return cached(file, opts.format, messages);
     }
+    let rendered = renderer.render(opts, cancel).map_err(failure)?;
     encoded(rendered, opts, png, |bitmap| renderer.recycle(bitmap))
 }
 
-thread_local! {
-    /// The PNG order of the render on this thread ([`PngOrder`]).
-    static PNG_ORDER: RefCell<Option<Order>> = const { RefCell::new(None) };
-}
-
-/// What [`PNG_ORDER`] holds: the compression asked for, until the renderer takes it, then
-/// the file it made.
-enum Order {
-    Asked(PngCompression),
-    Taken,
-    Delivered(Result<Vec<u8>, EncodeError>),
-}
-
-/// A PNG that [`draw_encoded`] asks the skia engine for, to be encoded band by band where
-/// each band is drawn (`encode/bands.rs`: each core goes on from drawing its band to
-/// deflating it) rather than after the drawing. [`BlockingRenderer::render`] returns a
-/// bitmap, so the order and the file pass through this thread's [`PNG_ORDER`], from
-/// [`draw_encoded`] to the renderer it calls on the same thread and back; a renderer that
-/// does not take the order (the tests' own) is encoded after it as before. Cleared when
-/// dropped, a panic included.
-pub(crate) struct PngOrder(());
-
-impl PngOrder {
-    /// An order for `opts`' PNG, when it is one and `compression` is encoded in bands.
-    fn place(opts: &RenderOptions, compression: PngCompression) -> Option<PngOrder> {
-        if opts.format != ImageFormat::Png || PngBands::new(compression).is_none() {
-            return None;
-        }
-        PNG_ORDER.with(|o| *o.borrow_mut() = Some(Order::Asked(compression)));
-        Some(PngOrder(()))
-    }
-
-    /// The order placed on this thread, taken (a render inside this one sees none).
-    fn asked() -> Option<(PngCompression, PngBands)> {
-        PNG_ORDER.with(|o| {
-            let mut o = o.borrow_mut();
-            let Some(Order::Asked(compression)) = *o else {
-                return None;
-            };
-            *o = Some(Order::Taken);
-            Some((compression, PngBands::new(compression)?))
-        })
-    }
-
-    /// The file for the order taken on this thread.
-    fn deliver(file: Result<Vec<u8>, EncodeError>) {
-        PNG_ORDER.with(|o| *o.borrow_mut() = Some(Order::Delivered(file)));
-    }
-
-    /// The file delivered, if the renderer made one.
-    fn file(self) -> Option<Result<Vec<u8>, EncodeError>> {
-        match PNG_ORDER.with(|o| o.borrow_mut().take()) {
-            Some(Order::Delivered(file)) => Some(file),
-            _ => None,
-        }
-    }
-}
-
-impl Drop for PngOrder {
-    fn drop(&mut self) {
-        PNG_ORDER.with(|o| o.borrow_mut().take());
-    }
+/// The file of a bitmap drawn whole, with its render's messages; the bitmap goes to `done`
+/// once encoded (see [`BlockingRenderer::recycle`]).
+pub(super) fn encoded_whole(
+    rendered: Rendered,
+    opts: &RenderOptions,
+    png: PngCompression,
+    done: impl FnOnce(Bitmap),
+) -> (Result<Vec<u8>, EncodeError>, Vec<Message>) {
+    let file = encode_with(&rendered.bitmap, opts.format, opts.quality, png);
+    done(rendered.bitmap);
+    (file, rendered.messages)
 }
 
 /// The encoded image; the bitmap goes to `done` once encoded (see
@@ -166,12 +116,20 @@ pub(super) fn encoded(
     png: PngCompression,
     done: impl FnOnce(Bitmap),
 ) -> Result<CachedImage, ServiceError> {
-    let bytes = encode_with(&rendered.bitmap, opts.format, opts.quality, png);
-    done(rendered.bitmap);
+    let (file, messages) = encoded_whole(rendered, opts, png, done);
+    cached(file, opts.format, messages)
+}
+
+/// What the cache keeps of an encoded image.
+fn cached(
+    file: Result<Vec<u8>, EncodeError>,
+    format: ImageFormat,
+    messages: Vec<Message>,
+) -> Result<CachedImage, ServiceError> {
     Ok(CachedImage {
-        bytes: Bytes::from(bytes?),
-        format: opts.format,
-        messages: rendered.messages.into(),
+        bytes: Bytes::from(file?),
+        format,
+        messages: messages.into(),
     })
 }
 
