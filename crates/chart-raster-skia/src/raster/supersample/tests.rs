@@ -1,7 +1,7 @@
 //! The supersampler's tests: byte for byte tiny-skia's masks, every walk against the others.
 
-use super::*;
-use tiny_skia::{FillRule, Mask, PathBuilder};
+use super::{cover, cover_handing_over, jump, linked_edges, Route, SHIFT};
+use tiny_skia::{FillRule, Mask, Path, PathBuilder};
 
 /// A small deterministic generator: `next(n)` is below `n`.
 pub(super) fn xorshift(mut seed: u64) -> impl FnMut(u64) -> u64 {
