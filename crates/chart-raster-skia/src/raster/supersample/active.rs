@@ -390,8 +390,8 @@ fn relink(edges: &mut [Edge], live: &Lives, pending: usize) {
 
 #[cfg(test)]
 mod tests {
-    use super::super::cover_handing_over;
     use super::super::tests::xorshift;
+    use super::super::{cover_handing_over, Route};
     use tiny_skia::{LineCap, LineJoin, Path, PathBuilder, Stroke};
 
     /// The rows `window` of `path`'s coverage, the list taking over at `hand_over`.
@@ -406,7 +406,7 @@ mod tests {
                 let a = y * w as usize + x;
                 out[a..a + cov.len()].copy_from_slice(cov);
             },
-            hand_over,
+            Route::Array(hand_over),
         );
         assert_eq!(done, Some(true));
         out
