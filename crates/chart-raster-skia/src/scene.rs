@@ -484,6 +484,15 @@ impl Transform {
         }
     }
 
+    /// A scale by `s` on both axes (a device pixel ratio).
+    pub fn scale(s: f32) -> Self {
+        Transform {
+            a: s,
+            d: s,
+            ..Self::IDENTITY
+        }
+    }
+
     /// A rotation by `angle` radians (clockwise on screen, as `ctx.rotate`).
     pub fn rotate(angle: f32) -> Self {
         let (s, c) = (libm::sinf(angle), libm::cosf(angle));

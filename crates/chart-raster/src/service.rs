@@ -238,10 +238,7 @@ pub trait BlockingRenderer: Send + Sync + 'static {
         cancel: &Cancel,
         png: PngCompression,
     ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
-        let rendered = self.render(opts, cancel)?;
-        Ok(draw::encoded_whole(rendered, opts, png, |b| {
-            self.recycle(b)
-        }))
+        draw::render_then_encode(self, opts, cancel, png)
     }
 
     /// Writes one validated request whose format is a vector one (SVG, PDF): the file and

@@ -208,14 +208,7 @@ impl Canvas {
             size,
             len,
             fill: [fill.red(), fill.green(), fill.blue(), fill.alpha()],
-            base: Transform {
-                a: dpr,
-                b: 0.0,
-                c: 0.0,
-                d: dpr,
-                e: 0.0,
-                f: 0.0,
-            },
+            base: Transform::scale(dpr),
             opaque: bg.a == 255,
         })
     }

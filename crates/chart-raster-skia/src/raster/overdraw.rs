@@ -26,14 +26,7 @@ pub fn painted_bitmaps(scene: &Scene) -> f64 {
         f64::from((scene.width * dpr).floor().max(1.0)),
         f64::from((scene.height * dpr).floor().max(1.0)),
     );
-    let base = Transform {
-        a: dpr,
-        b: 0.0,
-        c: 0.0,
-        d: dpr,
-        e: 0.0,
-        f: 0.0,
-    };
+    let base = Transform::scale(dpr);
     let mut area = 0.0;
     for item in &scene.items {
         if let Some([x0, y0, x1, y1]) = painted_box(item, base, w, h) {

@@ -643,11 +643,7 @@ mod tests {
 
     /// The device transform of a chart drawn at dpr 2.
     fn at_dpr_2() -> Transform {
-        Transform {
-            a: 2.0,
-            d: 2.0,
-            ..Transform::IDENTITY
-        }
+        Transform::scale(2.0)
     }
 
     /// A chart of `width × height` CSS pixels at dpr 2 on white.
@@ -837,11 +833,7 @@ mod tests {
             let scene = random_scene(seed * 0x9e37_79b9);
             let one = rasterize_until(&scene, &text, &reuse, &stop, Split::None).unwrap();
             let mut splits = vec![0, 1, 299, 300, 1 + next(298) as u32, 1 + next(298) as u32];
-            let base = Transform {
-                a: 2.0,
-                d: 2.0,
-                ..Transform::IDENTITY
-            };
+            let base = Transform::scale(2.0);
             splits.extend(super::split_row(&scene, base, (400, 300), false));
             for s in splits {
                 let two = rasterize_until(&scene, &text, &reuse, &stop, Split::At(s)).unwrap();

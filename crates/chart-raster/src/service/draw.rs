@@ -21,8 +21,7 @@ impl BlockingRenderer for chart_raster_skia::Engine {
         png: PngCompression,
     ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
         let Some(bands) = PngBands::new(png) else {
-            let rendered = BlockingRenderer::render(self, opts, cancel)?;
-            return Ok(encoded_whole(rendered, opts, png, |b| self.recycle(b)));
+            return render_then_encode(self, opts, cancel, png);
         };
         let (drawn, messages) = self
             .render_bands_with(opts, cancel, &bands)
@@ -93,6 +92,18 @@ pub(crate) fn draw_encoded(
     }
     let rendered = renderer.render(opts, cancel).map_err(failure)?;
     encoded(rendered, opts, png, |bitmap| renderer.recycle(bitmap))
+}
+
+/// [`BlockingRenderer::render`], then the encoder: the file (or why it could not be
+/// encoded) and the render's messages.
+pub(super) fn render_then_encode<R: BlockingRenderer + ?Sized>(
+    renderer: &R,
+    opts: &RenderOptions,
+    cancel: &Cancel,
+    png: PngCompression,
+) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
+    let rendered = renderer.render(opts, cancel)?;
+    Ok(encoded_whole(rendered, opts, png, |b| renderer.recycle(b)))
 }
 
 /// The file of a bitmap drawn whole, with its render's messages; the bitmap goes to `done`
