@@ -452,7 +452,7 @@ impl chart_spec::split::SecondThread for Prefix {
 /// The [`chart_spec::split::SecondCore`] of a request's prefix, its JSON parse
 /// ([`RenderOptions::from_json_bytes_with_core`](chart_spec::RenderOptions::from_json_bytes_with_core))
 /// and its cache key ([`RenderOptions::hash_with_core`](chart_spec::RenderOptions::hash_with_core)),
-/// asked only for a large body or array: the worker when [`second_core`] lends it, by the
+/// asked only for a large body or array: the worker when `second_core` lends it, by the
 /// rule of the drawing and the PNG encoder (and counted with them in
 /// `chart_raster_second_core_total`), or as `RASTER_THREADS` fixes it (`1`: never, `2`:
 /// always). The results are the one thread's either way.

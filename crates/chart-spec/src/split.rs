@@ -10,7 +10,7 @@
 //! a second core is free ([`SecondCore`]); this crate has no threads of its own.
 //!
 //! How the parse is split: the text's middle is most likely inside that array, so the first
-//! `,` after it that looks like one between two elements (a bounded look, [`element_boundary`])
+//! `,` after it that looks like one between two elements (a bounded look, `element_boundary`)
 //! is taken for one. The lent thread reads the elements from there to the array's `]`, while
 //! this thread reads the text from its start and pauses there. A guess proves itself: only
 //! this thread knows what the text is at that `,` (a string's quote can only be told from
