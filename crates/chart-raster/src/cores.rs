@@ -298,11 +298,20 @@ fn forced_core() -> Option<Box<dyn chart_raster_skia::SecondThread>> {
 /// (for measuring one against the other; the pixels are the same).
 pub(crate) fn skia_engine() -> chart_raster_skia::Engine {
     let engine = chart_raster_skia::Engine::new();
-    match std::env::var("RASTER_THREADS").as_deref() {
-        Ok("1") => engine,
-        Ok("2") => engine.with_split_always().with_second_core(forced_core),
+    match fixed_threads() {
+        Some("1") => engine,
+        Some("2") => engine.with_split_always().with_second_core(forced_core),
         _ => engine.with_second_core(drawing_core),
     }
+}
+
+/// `RASTER_THREADS` as the process started with it (`1` or `2` fix the threads of every
+/// stage that may split, for measuring; anything else leaves it to the idle-core rule).
+fn fixed_threads() -> Option<&'static str> {
+    static THREADS: OnceLock<Option<String>> = OnceLock::new();
+    THREADS
+        .get_or_init(|| std::env::var("RASTER_THREADS").ok())
+        .as_deref()
 }
 
 /// Threads runnable right now that compete with this one for a core, this one included:
@@ -457,11 +466,9 @@ impl chart_spec::split::SecondThread for Prefix {
 /// `chart_raster_second_core_total`), or as `RASTER_THREADS` fixes it (`1`: never, `2`:
 /// always). The results are the one thread's either way.
 pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
-    static THREADS: OnceLock<Option<String>> = OnceLock::new();
-    let threads = THREADS.get_or_init(|| std::env::var("RASTER_THREADS").ok());
     let request = Request::enter();
     let own = Busy::enter().0;
-    let second = match threads.as_deref() {
+    let second = match fixed_threads() {
         Some("1") => return None,
         Some("2") => Lent::forced()?,
         _ => {

@@ -9,6 +9,10 @@ mod block;
 mod deflate;
 mod png;
 
+/// The encoder tests' PNG decoder, for the service's tests of what it encodes.
+#[cfg(test)]
+pub(crate) use png::tests::decode_png;
+
 use chart_spec::{Bitmap, ImageFormat};
 
 /// Why an image could not be encoded.

@@ -508,7 +508,7 @@ fn pack_rgb(rgba: &[u8], rgb: &mut [u8]) {
 }
 
 #[cfg(test)]
-pub(super) mod tests {
+pub(crate) mod tests {
     use super::super::deflate::tests::{inflate, Noise};
     use super::*;
     use crate::encode::encode_png;
@@ -527,7 +527,7 @@ pub(super) mod tests {
     }
 
     /// Decoded size and pixels, RGB expanded to RGBA with alpha 255 (what PNG's RGB means).
-    pub(in crate::encode) fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
+    pub(crate) fn decode_png(bytes: Vec<u8>) -> (u32, u32, Vec<u8>) {
         let (w, h, color, data) = decode_png_raw(bytes);
         let data = match color {
             png::ColorType::Rgba => data,
