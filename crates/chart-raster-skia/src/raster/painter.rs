@@ -66,6 +66,8 @@ pub(super) struct Painter<'a> {
     /// of a fill (a path of a quarter million curves takes seconds to stroke and fill).
     pub(super) stop: &'a dyn Fn() -> bool,
     pub(super) buffers: ItemBuffers,
+    /// Masks of the shapes the scene draws many times (`stamps.rs`).
+    pub(super) stamps: super::stamps::Stamps,
 }
 
 impl Painter<'_> {
@@ -419,6 +421,7 @@ pub(super) mod tests {
             sprite: None,
             stop: &|| false,
             buffers: ItemBuffers::default(),
+            stamps: Default::default(),
         }
     }
 

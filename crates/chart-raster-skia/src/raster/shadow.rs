@@ -93,6 +93,7 @@ impl Painter<'_> {
                 sprite: None,
                 stop: self.stop,
                 buffers: Default::default(),
+                stamps: Default::default(),
             };
             sub.item(item);
             let Painter { clips, scratch, .. } = sub;

@@ -1,0 +1,652 @@
+//! Stamps: the coverage mask of a small shape that a scene draws many times, covered once
+//! per sub-pixel phase and blended wherever the shape stands.
+//!
+//! Chart.js draws every point of a scatter or bubble chart on its own (`drawPoint` in
+//! helpers.canvas: `ctx.beginPath()`, `ctx.arc` or the point style's path, `fill()`,
+//! `stroke()`), so 10,000 points are 20,000 paths, each outlined, turned into edges and
+//! supersampled from scratch: most of such a chart's drawing. As Skia's glyph cache keeps a
+//! glyph's mask per quarter-pixel position, a shape that recurs at least [`MIN_REPEATS`]
+//! times in one scene is covered once per phase (where its first point falls within its
+//! pixel, quantised to 1/16 px) by the exact fillers, and each occurrence blends that mask
+//! in its own colour, as the exact fill blends its coverage (`rect::blend_coverage`, the
+//! same formulas and clip mask). A stamped shape moves by at most 1/32 px and its outline
+//! by at most 1/512 px (the key rounds it to 1/256 px), so its pixels differ from the exact
+//! ones by a few levels at the edges; a shape drawn fewer times is drawn exactly, which
+//! leaves every chart of a few hundred points as it was.
+//!
+//! Which shapes are stamped is decided once per scene from the whole display list
+//! ([`Plan::of`]), before any painter draws, and a mask depends only on its shape and
+//! phase: the pixels are the same whichever painter draws which band, on one thread or two.
+
+use super::clip::ClipStack;
+use super::convert::is_hairline;
+use super::painter::Painter;
+use super::{guard, rect};
+use crate::scene::{Item, LineCap, LineJoin, Paint, Path, PathCmd, Stroke, Transform};
+use std::collections::HashMap;
+
+/// A shape is stamped when the scene draws it at least this often: as many occurrences
+/// as there are phases, so that covering a mask for each phase costs no more than drawing
+/// the shape exactly each time.
+pub(super) const MIN_REPEATS: u32 = (PHASES * PHASES) as u32;
+/// Phases per pixel in x and in y (positions quantised to 1/16 px: a stamp moves a shape
+/// at most 1/32 px).
+const PHASES: i64 = 16;
+/// Key units per device pixel: the shape's geometry relative to its first point, rounded
+/// to 1/256 px, so that markers at different positions (whose offsets differ by float
+/// noise) share a key.
+const UNITS: f32 = 256.0;
+/// The largest shape stamped, device pixels wide and high (a point marker is a few).
+const MAX_SIDE: f32 = 64.0;
+/// How far at most a stamped stroke's ink reaches from its path, device pixels.
+const MAX_REACH: f32 = 32.0;
+/// Path commands of a stamped shape at most (a circle has 6, a star marker 8).
+const MAX_CMDS: usize = 32;
+/// Distinct shapes counted per scene at most: later new shapes are drawn exactly (a
+/// hostile list of a million different markers would otherwise hold a million keys).
+const MAX_KEYS: usize = 1024;
+/// Bytes of masks (and their tables) kept per painter at most; past it, shapes whose
+/// phase has no mask yet are drawn exactly.
+const BUDGET: usize = 4 << 20;
+/// No shape, or no mask yet.
+const NONE: u32 = u32::MAX;
+/// Words of a key at most: the stroke's header and the linear map, then a verb and up to
+/// three points per command.
+const KEY_WORDS: usize = 9 + MAX_CMDS * 7;
+
+/// Which items of a scene are stamped, and the shapes they stamp.
+#[derive(Default)]
+pub(super) struct Plan {
+    /// The shape of each item (an index in `shapes`), [`NONE`] when drawn exactly; empty
+    /// when nothing is stamped.
+    of_item: Vec<u32>,
+    shapes: Vec<Shape>,
+}
+
+/// A shape as it is stamped: its path in a user space that its linear map takes to device
+/// space, with its first point at the origin.
+struct Shape {
+    /// The path: the keyed device geometry mapped back by the inverse of `linear`.
+    user: Path,
+    /// `None` for a fill.
+    stroke: Option<Stroke>,
+    /// The linear part of the device transform, `[a, b, c, d]`.
+    linear: [f32; 4],
+    /// The mask's frame around the pixel of the shape's first point: left and top offsets,
+    /// width and height (room for the ink, its anti-aliasing and any phase).
+    frame: [i64; 4],
+}
+
+impl Plan {
+    /// Counts the shapes of the eligible items of `items` (drawn under `base`): those
+    /// drawn at least [`MIN_REPEATS`] times are stamped.
+    pub(super) fn of(items: &[Item], base: Transform) -> Plan {
+        if items.len() < MIN_REPEATS as usize {
+            return Plan::default();
+        }
+        let mut ids: HashMap<Box<[i32]>, u32> = HashMap::new();
+        let mut counts: Vec<u32> = Vec::new();
+        let mut of_item = vec![NONE; items.len()];
+        let mut key = Vec::with_capacity(KEY_WORDS);
+        // The last key of each kind and its shape: a chart draws a point's fill and stroke
+        // one after the other, point after point, so most keys are the one before but one
+        // (compared, not hashed).
+        let mut last: [(Vec<i32>, u32); 2] = Default::default();
+        for (slot, item) in of_item.iter_mut().zip(items) {
+            if !key_of(item, base, &mut key) {
+                continue;
+            }
+            let kind = usize::from(key[0] != 0);
+            let (last_key, last_id) = &mut last[kind];
+            let id = if !last_key.is_empty() && *last_key == key {
+                *last_id
+            } else {
+                let id = match ids.get(&key[..]) {
+                    Some(&id) => id,
+                    None if ids.len() < MAX_KEYS => {
+                        let id = ids.len() as u32;
+                        ids.insert(key.clone().into_boxed_slice(), id);
+                        counts.push(0);
+                        id
+                    }
+                    None => continue,
+                };
+                last_key.clone_from(&key);
+                *last_id = id;
+                id
+            };
+            counts[id as usize] += 1;
+            *slot = id;
+        }
+        // Shapes numbered in the order of their first item (the map's order is random).
+        let mut keys: Vec<Option<&[i32]>> = vec![None; counts.len()];
+        for (k, &id) in &ids {
+            keys[id as usize] = Some(k);
+        }
+        let mut shapes = Vec::new();
+        let mut stamped = vec![NONE; counts.len()];
+        for (id, k) in keys.iter().enumerate() {
+            if counts[id] < MIN_REPEATS {
+                continue;
+            }
+            if let Some(shape) = k.and_then(Shape::decode) {
+                stamped[id] = shapes.len() as u32;
+                shapes.push(shape);
+            }
+        }
+        if shapes.is_empty() {
+            return Plan::default();
+        }
+        for s in &mut of_item {
+            if *s != NONE {
+                *s = stamped[*s as usize];
+            }
+        }
+        Plan { of_item, shapes }
+    }
+
+    /// How many shapes are stamped.
+    #[cfg(test)]
+    pub(super) fn shapes(&self) -> usize {
+        self.shapes.len()
+    }
+}
+
+/// The key of an eligible item into `key`: its kind (fill, or stroke and its parameters),
+/// the linear part of its device transform, and its commands with their points in device
+/// space relative to the first, in 1/256 px. `false` when the item is drawn exactly: not a
+/// fill or a stroke of a solid colour (shadowed items never are), a dashed or hairline
+/// stroke, a path not starting with a move, too long or too large, anything not finite.
+fn key_of(item: &Item, base: Transform, key: &mut Vec<i32>) -> bool {
+    let (path, paint, stroke, transform) = match item {
+        Item::Fill {
+            path,
+            paint,
+            transform,
+        } => (path, paint, None, transform),
+        Item::Stroke {
+            path,
+            paint,
+            stroke,
+            transform,
+        } => (path, paint, Some(stroke), transform),
+        _ => return false,
+    };
+    if !matches!(paint, Paint::Solid(_)) {
+        return false;
+    }
+    let t = base.then(*transform);
+    if invert([t.a, t.b, t.c, t.d]).is_none() || !(t.e.is_finite() && t.f.is_finite()) {
+        return false;
+    }
+    let cmds = &path.cmds;
+    if cmds.len() < 2 || cmds.len() > MAX_CMDS {
+        return false;
+    }
+    let PathCmd::MoveTo(x0, y0) = cmds[0] else {
+        return false;
+    };
+    let (ox, oy) = t.apply(x0, y0);
+    if !(ox.abs() < guard::UNTOUCHED && oy.abs() < guard::UNTOUCHED) {
+        return false;
+    }
+    key.clear();
+    match stroke {
+        None => key.push(0),
+        Some(s) => {
+            let plain = s.width.is_finite()
+                && s.width > 0.0
+                && s.dash.is_empty()
+                && (0.0..=100.0).contains(&s.miter_limit)
+                && !is_hairline(s.width, t);
+            // Not NaN, and not so far that the mask grows past a marker's size.
+            let reach = guard::stroke_reach(s, t);
+            if !plain || !reach.is_finite() || reach > MAX_REACH {
+                return false;
+            }
+            key.extend([
+                1,
+                s.width.to_bits() as i32,
+                cap_code(s.cap),
+                join_code(s.join),
+                s.miter_limit.to_bits() as i32,
+            ]);
+        }
+    }
+    key.extend([t.a, t.b, t.c, t.d].map(|v| v.to_bits() as i32));
+    // The offsets from the first point, mapped by the linear part (the same numbers as
+    // the mapped points' differences, but for float noise, which the rounding takes
+    // out), written into a fixed buffer and appended at once: pushed word by word, the
+    // key cost more than a scatter point's blend.
+    let [a, b, c, d] = [t.a, t.b, t.c, t.d];
+    let (mut lo, mut hi) = ([i32::MAX; 2], [i32::MIN; 2]);
+    let mut words = [0i32; MAX_CMDS * 7];
+    let mut n = 0;
+    for cmd in cmds {
+        let (verb, points): (i32, &[f32]) = match cmd {
+            PathCmd::MoveTo(x, y) => (-1, &[*x, *y]),
+            PathCmd::LineTo(x, y) => (-2, &[*x, *y]),
+            PathCmd::QuadTo(x1, y1, x, y) => (-3, &[*x1, *y1, *x, *y]),
+            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => (-4, &[*x1, *y1, *x2, *y2, *x, *y]),
+            PathCmd::Close => (-5, &[]),
+        };
+        words[n] = verb;
+        n += 1;
+        for p in points.chunks_exact(2) {
+            let (ux, uy) = (p[0] - x0, p[1] - y0);
+            let (rx, ry) = (a * ux + c * uy, b * ux + d * uy);
+            // Also false for NaN.
+            if !(rx.abs() <= MAX_SIDE && ry.abs() <= MAX_SIDE) {
+                return false;
+            }
+            let q = [units(rx), units(ry)];
+            for k in 0..2 {
+                lo[k] = lo[k].min(q[k]);
+                hi[k] = hi[k].max(q[k]);
+            }
+            words[n] = q[0];
+            words[n + 1] = q[1];
+            n += 2;
+        }
+    }
+    key.extend_from_slice(&words[..n]);
+    let side = (MAX_SIDE * UNITS) as i32;
+    hi[0] - lo[0] <= side && hi[1] - lo[1] <= side
+}
+
+/// A device offset (at most [`MAX_SIDE`] in size) in key units, rounded to the nearest
+/// (without the libm call of `round`).
+fn units(v: f32) -> i32 {
+    // Exact in f32: below 2^16, a multiple of 1/256 is represented as it is.
+    const BIAS: f32 = 32_768.0;
+    (v * UNITS + (0.5 + BIAS)) as i32 - BIAS as i32
+}
+
+/// `v.floor()` for `v` above -2^23 (a position within the guard's bounds in 1/16 px),
+/// without the libm call of `floor`: truncation is the floor of a positive number.
+fn floor_bounded(v: f64) -> i64 {
+    const BIAS: f64 = (1u64 << 23) as f64;
+    (v + BIAS) as i64 - BIAS as i64
+}
+
+fn cap_code(c: LineCap) -> i32 {
+    match c {
+        LineCap::Butt => 0,
+        LineCap::Round => 1,
+        LineCap::Square => 2,
+    }
+}
+
+fn join_code(j: LineJoin) -> i32 {
+    match j {
+        LineJoin::Miter => 0,
+        LineJoin::Round => 1,
+        LineJoin::Bevel => 2,
+    }
+}
+
+/// The inverse of the linear map `[a, b, c, d]`, `None` when it has none worth the name
+/// (not finite, or flattening a pixel to nothing).
+fn invert(m: [f32; 4]) -> Option<[f64; 4]> {
+    let [a, b, c, d] = m.map(f64::from);
+    let det = a * d - b * c;
+    if !(det.is_finite() && det.abs() > 1e-12) {
+        return None;
+    }
+    let inv = [d / det, -b / det, -c / det, a / det];
+    inv.iter().all(|v| v.is_finite()).then_some(inv)
+}
+
+impl Shape {
+    /// The shape a key (made by [`key_of`]) stands for.
+    fn decode(key: &[i32]) -> Option<Shape> {
+        let f = |v: i32| f32::from_bits(v as u32);
+        let (stroke, rest) = match *key.first()? {
+            0 => (None, key.get(1..)?),
+            _ => {
+                let h = key.get(1..5)?;
+                let cap = [LineCap::Butt, LineCap::Round, LineCap::Square][h[1] as usize];
+                let join = [LineJoin::Miter, LineJoin::Round, LineJoin::Bevel][h[2] as usize];
+                let s = Stroke {
+                    width: f(h[0]),
+                    cap,
+                    join,
+                    miter_limit: f(h[3]),
+                    ..Stroke::default()
+                };
+                (Some(s), key.get(5..)?)
+            }
+        };
+        let linear = [f(rest[0]), f(rest[1]), f(rest[2]), f(rest[3])];
+        let inv = invert(linear)?;
+        let mut words = rest.get(4..)?.iter().copied();
+        let (mut lo, mut hi) = ([f32::INFINITY; 2], [f32::NEG_INFINITY; 2]);
+        // A keyed device offset mapped back to user space.
+        let mut point = |words: &mut dyn Iterator<Item = i32>| -> Option<(f32, f32)> {
+            let (x, y) = (words.next()? as f32 / UNITS, words.next()? as f32 / UNITS);
+            lo = [lo[0].min(x), lo[1].min(y)];
+            hi = [hi[0].max(x), hi[1].max(y)];
+            let (x, y) = (f64::from(x), f64::from(y));
+            Some((
+                (inv[0] * x + inv[2] * y) as f32,
+                (inv[1] * x + inv[3] * y) as f32,
+            ))
+        };
+        let mut user = Path::new();
+        while let Some(verb) = words.next() {
+            let cmd = match verb {
+                -1 => {
+                    let (x, y) = point(&mut words)?;
+                    PathCmd::MoveTo(x, y)
+                }
+                -2 => {
+                    let (x, y) = point(&mut words)?;
+                    PathCmd::LineTo(x, y)
+                }
+                -3 => {
+                    let (x1, y1) = point(&mut words)?;
+                    let (x, y) = point(&mut words)?;
+                    PathCmd::QuadTo(x1, y1, x, y)
+                }
+                -4 => {
+                    let (x1, y1) = point(&mut words)?;
+                    let (x2, y2) = point(&mut words)?;
+                    let (x, y) = point(&mut words)?;
+                    PathCmd::CubicTo(x1, y1, x2, y2, x, y)
+                }
+                -5 => PathCmd::Close,
+                _ => return None,
+            };
+            user.cmds.push(cmd);
+        }
+        // Room for the ink (a stroke's reach has a pixel of anti-aliasing in it), the
+        // supersampler's rounding out, and a phase of up to 15/16 px.
+        let reach = match &stroke {
+            Some(s) => {
+                let [a, b, c, d] = linear;
+                let t = Transform {
+                    a,
+                    b,
+                    c,
+                    d,
+                    e: 0.0,
+                    f: 0.0,
+                };
+                guard::stroke_reach(s, t)
+            }
+            None => 1.0,
+        };
+        if !(lo[0].is_finite() && lo[1].is_finite() && reach.is_finite()) {
+            return None;
+        }
+        let left = (lo[0] - reach).floor() as i64 - 2;
+        let top = (lo[1] - reach).floor() as i64 - 2;
+        let right = (hi[0] + reach).ceil() as i64 + 3;
+        let bottom = (hi[1] + reach).ceil() as i64 + 3;
+        Some(Shape {
+            user,
+            stroke,
+            linear,
+            frame: [left, top, right - left, bottom - top],
+        })
+    }
+}
+
+/// One painter's stamps: the scene's plan and the masks covered so far.
+#[derive(Default)]
+pub(super) struct Stamps {
+    plan: Plan,
+    /// Per shape, its masks by phase (an index in `masks`, [`NONE`] when not covered yet),
+    /// made on the shape's first use.
+    tables: Vec<Option<Box<[u32; 256]>>>,
+    masks: Vec<Mask>,
+    /// The masks' coverage, one after the other.
+    alpha: Vec<u8>,
+    /// Bytes held by the tables, masks and coverage.
+    bytes: usize,
+}
+
+/// A shape's coverage at one phase, 0..=255 per pixel, placed relative to the pixel of
+/// the shape's first point.
+#[derive(Clone, Copy)]
+struct Mask {
+    left: i64,
+    top: i64,
+    width: usize,
+    height: usize,
+    /// Where its rows start in [`Stamps::alpha`].
+    start: usize,
+}
+
+impl Stamps {
+    pub(super) fn new(plan: Plan) -> Stamps {
+        let tables = (0..plan.shapes.len()).map(|_| None).collect();
+        Stamps {
+            plan,
+            tables,
+            ..Stamps::default()
+        }
+    }
+
+    /// The shape item `index` stamps, if any.
+    fn shape_of(&self, index: usize) -> Option<usize> {
+        match self.plan.of_item.get(index) {
+            Some(&s) if s != NONE => Some(s as usize),
+            _ => None,
+        }
+    }
+
+    /// The mask of `shape` at `phase`, if covered.
+    fn mask(&self, shape: usize, phase: usize) -> Option<Mask> {
+        let table = self.tables.get(shape)?.as_ref()?;
+        let i = *table.get(phase)?;
+        self.masks.get(i as usize).copied()
+    }
+
+    /// Whether another mask of `len` bytes fits the budget.
+    fn has_room(&self, len: usize) -> bool {
+        self.bytes + len + std::mem::size_of::<[u32; 256]>() <= BUDGET
+    }
+
+    /// Keeps `mask`'s coverage `alpha` as `shape`'s at `phase`.
+    fn keep(&mut self, shape: usize, phase: usize, mut mask: Mask, alpha: &[u8]) -> Option<Mask> {
+        let slot = self.tables.get_mut(shape)?;
+        let table = match slot {
+            Some(t) => t,
+            None => {
+                self.bytes += std::mem::size_of::<[u32; 256]>();
+                slot.insert(Box::new([NONE; 256]))
+            }
+        };
+        mask.start = self.alpha.len();
+        self.alpha.extend_from_slice(alpha);
+        *table.get_mut(phase)? = self.masks.len() as u32;
+        self.masks.push(mask);
+        self.bytes += alpha.len() + std::mem::size_of::<Mask>();
+        Some(mask)
+    }
+}
+
+impl Painter<'_> {
+    /// Draws item `index` of the scene: stamped when the plan says so and it can be,
+    /// otherwise exactly.
+    pub(super) fn draw(&mut self, index: usize, item: &Item) {
+        if let Some(shape) = self.stamps.shape_of(index) {
+            if self.stamp(item, shape) {
+                return;
+            }
+        }
+        self.item(item);
+    }
+
+    /// Blends `shape`'s mask at the item's phase in the item's colour; `false` when the
+    /// item is to be drawn exactly (no room for another mask, or the covering stopped).
+    fn stamp(&mut self, item: &Item, shape: usize) -> bool {
+        let (path, paint, transform) = match item {
+            Item::Fill {
+                path,
+                paint,
+                transform,
+            }
+            | Item::Stroke {
+                path,
+                paint,
+                transform,
+                ..
+            } => (path, paint, transform),
+            _ => return false,
+        };
+        let (Paint::Solid(c), Some(&PathCmd::MoveTo(x0, y0))) = (paint, path.cmds.first()) else {
+            return false;
+        };
+        let color = rect::SolidColor::new(*c);
+        if color.is_transparent() {
+            return true; // as the exact fill, nothing to draw
+        }
+        // The first point's position in 1/16 px (the plan made it finite and bounded).
+        let (ox, oy) = self.base.then(*transform).apply(x0, y0);
+        let q = |v: f32| floor_bounded(f64::from(v) * PHASES as f64 + 0.5);
+        let (qx, qy) = (q(ox), q(oy));
+        let (ix, iy) = (qx.div_euclid(PHASES), qy.div_euclid(PHASES));
+        let phase = (qy.rem_euclid(PHASES) * PHASES + qx.rem_euclid(PHASES)) as usize;
+        let Some(s) = self.stamps.plan.shapes.get(shape) else {
+            return false;
+        };
+        let [left, top, fw, fh] = s.frame;
+        let (pw, ph) = (
+            i64::from(self.pixmap.width()),
+            i64::from(self.pixmap.height()),
+        );
+        // Rows and columns of the bitmap this painter may write that the frame meets.
+        let (r0, r1) = (i64::from(self.rows.start), i64::from(self.rows.end).min(ph));
+        let (fx0, fy0) = (ix + left, iy + top);
+        if fx0 >= pw || fx0 + fw <= 0 || fy0 >= r1 || fy0 + fh <= r0 {
+            return true; // nothing of it on this painter's rows
+        }
+        let mask = match self.stamps.mask(shape, phase) {
+            Some(m) => m,
+            None => match self.cover_stamp(shape, phase) {
+                Some(m) => m,
+                None => return false,
+            },
+        };
+        let (mx0, my0) = (ix + mask.left, iy + mask.top);
+        let (mx1, my1) = (mx0 + mask.width as i64, my0 + mask.height as i64);
+        let (x0, x1) = (mx0.max(0), mx1.min(pw));
+        let (y0, y1) = (my0.max(r0), my1.min(r1));
+        if x0 >= x1 || y0 >= y1 {
+            return true;
+        }
+        let bounds = [mx0 as f32, my0 as f32, mx1 as f32, my1 as f32];
+        let Ok(clip) = self.clips.mask_for(Some(bounds), self.pool) else {
+            return true; // hidden by the clip
+        };
+        let clip = clip.map(|m| m.data());
+        let stride = pw as usize;
+        let pixels = self.pixmap.data_mut();
+        let alpha = &self.stamps.alpha[mask.start..mask.start + mask.width * mask.height];
+        for y in y0..y1 {
+            let row = (y - my0) as usize * mask.width;
+            let cov = &alpha[row + (x0 - mx0) as usize..row + (x1 - mx0) as usize];
+            let y = y as usize;
+            let (a, z) = (y * stride + x0 as usize, y * stride + x1 as usize);
+            let clip_row = clip.map(|m| &m[a..z]);
+            // As `fill_covered`: up to seven pixels more within the row for the last
+            // group of eight.
+            let room = (z + 7).min((y + 1) * stride).max(z);
+            rect::blend_coverage(&mut pixels[a * 4..room * 4], cov, clip_row, color);
+        }
+        true
+    }
+
+    /// Covers `shape` at `phase` with the exact fillers, as the painter fills or strokes
+    /// it in opaque white on a transparent layer of the shape's frame (where the stored
+    /// alpha is the coverage itself: `div255(255·c) = c`), and keeps the mask trimmed to
+    /// its ink. `None` when the budget is spent or the render was stopped.
+    fn cover_stamp(&mut self, shape: usize, phase: usize) -> Option<Mask> {
+        let s = self.stamps.plan.shapes.get(shape)?;
+        let [left, top, fw, fh] = s.frame;
+        let (w, h) = (fw as usize, fh as usize);
+        if !self.stamps.has_room(w * h) {
+            return None;
+        }
+        let size = tiny_skia::IntSize::from_wh(w as u32, h as u32)?;
+        let mut layer = tiny_skia::Pixmap::from_vec(self.pool.take_filled(w * h * 4, 0), size)?;
+        let (fx, fy) = (phase as i64 % PHASES, phase as i64 / PHASES);
+        let [a, b, c, d] = s.linear;
+        // The first point at its phase within the pixel (-left, -top) of the layer.
+        let t = Transform {
+            a,
+            b,
+            c,
+            d,
+            e: -left as f32 + fx as f32 / PHASES as f32,
+            f: -top as f32 + fy as f32 / PHASES as f32,
+        };
+        let white = Paint::Solid(chart_spec::Rgba::rgb(255, 255, 255));
+        {
+            let mut sub = Painter {
+                pixmap: &mut layer,
+                rows: 0..h as u32,
+                clips: ClipStack::new(w as u32, h as u32),
+                scratch: None,
+                pool: self.pool,
+                glyphs: self.glyphs,
+                base: Transform::IDENTITY,
+                text: self.text,
+                sprite: None,
+                stop: self.stop,
+                buffers: std::mem::take(&mut self.buffers),
+                stamps: Stamps::default(),
+            };
+            match &s.stroke {
+                Some(st) => sub.stroke(&s.user, &white, st, t),
+                None => sub.fill(&s.user, &white, t),
+            }
+            let Painter {
+                clips,
+                scratch,
+                buffers,
+                ..
+            } = sub;
+            self.buffers = buffers;
+            clips.recycle(self.pool);
+            if let Some(m) = scratch {
+                self.pool.give_mask(m);
+            }
+        }
+        if self.cancelled() {
+            self.pool.give(layer.take());
+            return None;
+        }
+        // Trimmed to the rows and columns with ink.
+        let data = layer.data();
+        let at = |x: usize, y: usize| data[(y * w + x) * 4 + 3];
+        let (mut x0, mut y0, mut x1, mut y1) = (w, h, 0, 0);
+        for y in 0..h {
+            for x in 0..w {
+                if at(x, y) != 0 {
+                    (x0, x1) = (x0.min(x), x1.max(x + 1));
+                    (y0, y1) = (y0.min(y), y1.max(y + 1));
+                }
+            }
+        }
+        let (x0, y0) = (x0.min(x1), y0.min(y1));
+        let mut alpha = Vec::with_capacity((x1 - x0) * (y1 - y0));
+        for y in y0..y1 {
+            alpha.extend((x0..x1).map(|x| at(x, y)));
+        }
+        self.pool.give(layer.take());
+        let mask = Mask {
+            left: left + x0 as i64,
+            top: top + y0 as i64,
+            width: x1 - x0,
+            height: y1 - y0,
+            start: 0,
+        };
+        self.stamps.keep(shape, phase, mask, &alpha)
+    }
+}
+
+#[cfg(test)]
+mod tests;
