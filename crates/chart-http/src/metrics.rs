@@ -158,8 +158,8 @@ pub fn render(s: &ServiceMetrics, http: &HttpMetrics) -> String {
         &mut out,
         "chart_raster_second_core_total",
         "counter",
-        "Second cores asked for by the drawing, the PNG encoder and a large request's parse \
-         and cache key, by decision: lent, other_render (another render was splitting), \
+        "Second cores asked for by the drawing, the PNG encoder and a large request's parse, \
+         cache key and scene built ahead, by decision: lent, other_render (another render was splitting), \
          no_idle_core.",
     );
     let c = s.second_core;

@@ -113,6 +113,13 @@ pub trait SecondThread {
     fn join(&self, there: &mut (dyn FnMut() + Send), here: &mut dyn FnMut());
 }
 
+/// A request's scene, built by [`Engine::prepare`] for [`Engine::render_bands_prepared`]:
+/// the part of a render that comes before its pixels, with the render's messages so far.
+pub struct Prepared {
+    scene: scene::Scene,
+    messages: Vec<Message>,
+}
+
 /// The next stage of a render that takes the bitmap's rows band by band
 /// ([`Engine::render_bands_with`]): each band on the thread that drew it, as soon as it is
 /// drawn, so that the stage's work on it runs on that thread too (the PNG encoder deflates
@@ -338,18 +345,38 @@ impl Engine {
         cancel: &Cancel,
         consumer: &C,
     ) -> Result<(Drawn<'_, C::Part>, Vec<Message>), Error> {
+        let prepared = self.prepare(opts, cancel)?;
+        self.render_bands_prepared(prepared, cancel, consumer)
+    }
+
+    /// The first stage of [`Engine::render_bands_with`] on its own: the request's scene,
+    /// refused as that render refuses it (cancelled, over a budget), for
+    /// [`Engine::render_bands_prepared`] to draw. A caller may build it on another thread
+    /// while it does something else (the service, a request's cache key).
+    pub fn prepare(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Prepared, Error> {
         let (settings, mut messages) = Self::settings(opts);
         let (scene, mut drawn) = self.pixels_scene(&opts.chart, &settings, cancel)?;
         messages.append(&mut drawn);
+        Ok(Prepared { scene, messages })
+    }
+
+    /// The rest of [`Engine::render_bands_with`] for a scene [`Engine::prepare`] built:
+    /// the same bands, bitmap and messages as that render's.
+    pub fn render_bands_prepared<C: BandConsumer>(
+        &self,
+        prepared: Prepared,
+        cancel: &Cancel,
+        consumer: &C,
+    ) -> Result<(Drawn<'_, C::Part>, Vec<Message>), Error> {
         let bitmap = raster::rasterize_bands(
-            &scene,
+            &prepared.scene,
             &self.text,
             &self.reuse,
             cancel,
             self.threads(),
             consumer,
         )?;
-        Ok((bitmap, messages))
+        Ok((bitmap, prepared.messages))
     }
 
     /// The scene of a chart to draw pixels of: [`Engine::checked_scene`], refused when it

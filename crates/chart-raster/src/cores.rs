@@ -490,11 +490,73 @@ pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
     }))
 }
 
+/// The core that builds a large request's scene ahead of its render (`service/ahead.rs`),
+/// while the request's own thread writes its cache key: counted, with the request, until
+/// the job given to [`AheadCore::spawn`] drops it.
+pub(crate) struct AheadCore {
+    second: Lent,
+    _request: Request,
+}
+
+/// A core for a request's scene built ahead ([`AheadCore`]): the worker when `second_core`
+/// lends it, by the rule of the drawing and the prefix (a refusal of either answers for the
+/// other within [`PREFIX_REFUSAL_HOLDS`]: the ask comes where the key's did), or as
+/// `RASTER_THREADS` fixes it (`1`: never, `2`: always).
+pub(crate) fn ahead_core() -> Option<AheadCore> {
+    let request = Request::enter();
+    let second = match fixed_threads() {
+        Some("1") => return None,
+        Some("2") => Lent::forced()?,
+        _ => {
+            if PREFIX_REFUSED.lately() {
+                DECISIONS.no_idle_core.fetch_add(1, Ordering::Relaxed);
+                return None;
+            }
+            let second = second_core();
+            if second.is_none() {
+                PREFIX_REFUSED.now();
+            }
+            second?
+        }
+    };
+    Some(AheadCore {
+        second,
+        _request: request,
+    })
+}
+
+impl AheadCore {
+    /// The worker whatever the machine is doing, for tests.
+    #[cfg(test)]
+    pub(crate) fn forced() -> Option<AheadCore> {
+        Some(AheadCore {
+            second: Lent::forced()?,
+            _request: Request::enter(),
+        })
+    }
+
+    /// Runs `job` on the lent worker without waiting for it; the job is handed the core,
+    /// to drop (and with it its counts) as soon as it is done with it.
+    pub(crate) fn spawn(self, job: impl FnOnce(AheadCore) + Send + 'static) {
+        // Woken off this CPU, as for a join: this thread goes on with the key meanwhile.
+        placement::keep_off_this_cpu();
+        let worker = self.second.worker;
+        worker.spawn(move || {
+            // Running on another CPU by now: it may go anywhere for the later joins.
+            placement::let_run_anywhere();
+            job(self);
+        });
+    }
+}
+
+/// The lent thread is one per process: the tests that borrow it take turns, or one would
+/// move it while the other checks where it runs.
+#[cfg(test)]
+pub(crate) static LENT_IN_TESTS: std::sync::Mutex<()> = std::sync::Mutex::new(());
+
 #[cfg(test)]
 mod tests {
-    /// The lent thread is one per process: the tests that borrow it take turns, or one
-    /// would move it while the other checks where it runs.
-    static LENT: std::sync::Mutex<()> = std::sync::Mutex::new(());
+    use super::LENT_IN_TESTS as LENT;
 
     /// The lent worker runs its part on a thread of its own while the caller runs the
     /// other, both results come back, and a panic there comes back as an error with the

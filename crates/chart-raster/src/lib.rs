@@ -185,6 +185,7 @@ fn render_by(
             &cancel,
             cancelled,
             encode::PngCompression::Default,
+            None,
         )
     }))
     .map_err(|panic| service::panicked(panic.as_ref()))?;

@@ -224,7 +224,8 @@ pub struct RenderSeconds {
 }
 
 /// How often a render's splitting stages (the skia engine's drawing, the PNG encoder, and
-/// for a large request its JSON parse and cache key, `crate::prefix_core`) asked for a
+/// for a large request its JSON parse and cache key, `crate::prefix_core`, or its scene
+/// built ahead while the key is written) asked for a
 /// second core and got it, since the process started (`chart_raster_second_core_total`).
 /// A service whose renders are seldom lent one while it is not loaded is losing half of its
 /// speed on a two-core machine.

@@ -15,30 +15,36 @@
 //! replicas (a short lock in Redis) before taking a slot, so the same request arriving at two
 //! replicas at once is drawn once; Redis being away only makes the cache local.
 
+mod ahead;
 mod browser;
 mod cache;
 mod draw;
 mod flight;
 mod freeing;
+mod health;
 mod queue;
 
+use ahead::Ahead;
+pub use ahead::Prepared;
 use cache::shared_cache;
 pub use cache::CachedImage;
 pub(crate) use draw::{draw_encoded, panicked, result};
 use draw::{encoded, run_blocking};
 use flight::{Flight, FlightControl, Waiter};
 use freeing::free_off_the_answer;
+pub use health::{
+    CacheHealth, CacheMetrics, ConcurrencyHealth, Health, RendererHealth, ServiceMetrics,
+};
 pub use queue::parsed_size;
 use queue::{Gauge, QueuedBytes};
 
 use crate::encode::{EncodeError, PngCompression};
-use crate::metrics::{OutcomeGuard, RenderMetrics, RenderMetricsSnapshot, RenderOutcome};
+use crate::metrics::{OutcomeGuard, RenderMetrics, RenderOutcome};
 use bytes::Bytes;
-use chart_cache::{CacheConfig, Claim, Clock, SharedConfig, SharedStats, SystemClock, TieredCache};
+use chart_cache::{CacheConfig, Claim, Clock, SharedConfig, SystemClock, TieredCache};
 use chart_spec::{
     Bitmap, Cancel, EngineKind, Limits, Message, RenderOptions, Rendered, RequestError,
 };
-use serde::Serialize;
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
@@ -239,6 +245,38 @@ pub trait BlockingRenderer: Send + Sync + 'static {
         png: PngCompression,
     ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
         draw::render_then_encode(self, opts, cancel, png)
+    }
+
+    /// Whether [`prepare`](Self::prepare) builds anything for PNG requests encoded with
+    /// `png`: the service then starts a large request's first stage on an idle core while
+    /// it writes the request's cache key. Default: no.
+    fn prepares(&self, png: PngCompression) -> bool {
+        let _ = png;
+        false
+    }
+
+    /// The first stage of [`render_png`](Self::render_png) (the skia engine's scene), for
+    /// [`render_png_prepared`](Self::render_png_prepared) to go on with; run before the
+    /// render has its slot, on an idle core, polling `cancel`. Refuses what that render
+    /// would refuse at that stage.
+    fn prepare(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Prepared, RenderFailure> {
+        let _ = (opts, cancel);
+        Err(RenderFailure::Failed(
+            "this renderer prepares nothing".into(),
+        ))
+    }
+
+    /// [`render_png`](Self::render_png) going on from what [`prepare`](Self::prepare)
+    /// made of the same request: the same result. By default, `render_png` afresh.
+    fn render_png_prepared(
+        &self,
+        prepared: Prepared,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+        png: PngCompression,
+    ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
+        drop(prepared);
+        self.render_png(opts, cancel, png)
     }
 
     /// Writes one validated request whose format is a vector one (SVG, PDF): the file and
@@ -451,99 +489,6 @@ pub struct RenderResult {
     pub messages: Vec<Message>,
 }
 
-/// `/health`'s `renderer.concurrency`.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct ConcurrencyHealth {
-    /// `CONCURRENCY`.
-    pub max: usize,
-    /// Renders running now (until their thread really stops).
-    pub active: usize,
-    /// Renders waiting for a slot.
-    pub pending: usize,
-    /// `MAX_PENDING`.
-    pub max_pending: usize,
-}
-
-/// `/health`'s `renderer`.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct RendererHealth {
-    /// The browser engine has a live WebDriver session.
-    pub browser_connected: bool,
-    /// Render slots.
-    pub concurrency: ConcurrencyHealth,
-    /// Browser tabs open for renders.
-    pub active_pages: usize,
-    /// The browser's page timeout.
-    pub page_timeout_seconds: u64,
-}
-
-/// `/health`'s `cache`.
-#[derive(Debug, Clone, Copy, Serialize, PartialEq, Eq)]
-#[serde(rename_all = "camelCase")]
-pub struct CacheHealth {
-    /// Entries held.
-    pub size: usize,
-    /// `CACHE_MAX_ENTRIES`.
-    pub max_entries: usize,
-    /// `CACHE_TTL_SECONDS`.
-    pub ttl_seconds: u64,
-    /// `memory` (this process only), or `redis` (`CACHE_URL`: shared by every replica).
-    pub backend: &'static str,
-    /// The backend answers: always for `memory`; for `redis`, a connection is up (while it
-    /// is not, the cache is this process' memory and renders go on).
-    pub connected: bool,
-}
-
-/// The body of `GET /health`.
-#[derive(Debug, Clone, Serialize, PartialEq, Eq)]
-pub struct Health {
-    /// Always `ok` while the process answers.
-    pub status: &'static str,
-    /// [`VERSION`].
-    pub version: &'static str,
-    /// Engines and render slots.
-    pub renderer: RendererHealth,
-    /// The cache.
-    pub cache: CacheHealth,
-}
-
-/// The cache's figures for `/metrics`.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
-pub struct CacheMetrics {
-    /// Lookups that found a live image.
-    pub hits: u64,
-    /// Lookups that found none (or an expired one).
-    pub misses: u64,
-    /// Images held.
-    pub entries: u64,
-    /// Bytes of the images held.
-    pub bytes: u64,
-    /// The shared level (`CACHE_URL`), when there is one: its counters and whether it is
-    /// connected. The figures above are this process' memory level.
-    pub redis: Option<SharedStats>,
-}
-
-/// What `GET /metrics` reports about the service, at one moment.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ServiceMetrics {
-    /// Requests by engine, format and outcome; render times by engine.
-    pub renders: RenderMetricsSnapshot,
-    /// The cache.
-    pub cache: CacheMetrics,
-    /// Renders running now (until their thread really stops).
-    pub in_flight: u64,
-    /// Renders waiting for a slot.
-    pub pending: u64,
-    /// Their parsed input, estimated (see `MAX_PENDING_BYTES`).
-    pub pending_bytes: u64,
-    /// Browser sessions and chromedriver restarted after a failure.
-    pub browser_restarts: u64,
-    /// Second cores asked for by the splitting stages, lent or refused.
-    pub second_core: crate::metrics::SecondCoreCounts,
-}
-
 fn lock<T>(m: &Mutex<T>) -> std::sync::MutexGuard<'_, T> {
     m.lock().unwrap_or_else(|e| e.into_inner())
 }
@@ -659,12 +604,21 @@ impl Service {
         received: Option<Instant>,
     ) -> Result<RenderResult, ServiceError> {
         let deadline = received.and_then(|r| r.checked_add(self.inner.config.max_render_time));
-        // The key of a large config is written on two threads when a core is idle.
-        let hash = opts.hash_with_core(crate::cores::prefix_core);
+        // Shared with the blocking render, not copied (a copy costs a parse).
+        let opts = Arc::new(opts);
+        // A large request's scene is built on an idle core meanwhile (dropped unused on a
+        // hit or a joined flight); the key is then written here alone, else on two threads
+        // when a core is idle.
+        let png = self.inner.config.png_compression;
+        let ahead = ahead::start(&self.inner.renderer, &opts, png, deadline);
+        let hash = match ahead {
+            Some(_) => opts.hash(),
+            None => opts.hash_with_core(crate::cores::prefix_core),
+        };
         if let Some((img, _level)) = self.inner.cache.get(&hash).await {
             return Ok(result(img, hash, true));
         }
-        let waiter = self.join(opts, &hash, deadline);
+        let waiter = self.join(opts, &hash, deadline, ahead);
         let mut rx = waiter.flight.result.clone();
         let outcome = match rx.wait_for(Option::is_some).await {
             Ok(r) => r.clone().unwrap_or_else(|| {
@@ -681,8 +635,15 @@ impl Service {
         outcome.map(|img| result(img, hash, false))
     }
 
-    /// Joins the flight of `hash`, starting it (with `deadline`, if given) when there is none.
-    fn join(&self, opts: RenderOptions, hash: &str, deadline: Option<Instant>) -> Waiter {
+    /// Joins the flight of `hash`, starting it (with `deadline`, if given, and what was
+    /// started `ahead`) when there is none.
+    fn join(
+        &self,
+        opts: Arc<RenderOptions>,
+        hash: &str,
+        deadline: Option<Instant>,
+        ahead: Option<Ahead>,
+    ) -> Waiter {
         let mut map = lock(&self.inner.flights);
         let flight = match map.get(hash) {
             Some(f) => f.clone(),
@@ -697,10 +658,9 @@ impl Service {
                     let service = self.clone();
                     let flight = flight.clone();
                     let hash = hash.to_string();
-                    // Shared with the blocking render, not copied (a copy costs a parse).
-                    let opts = Arc::new(opts);
                     tokio::spawn(async move {
-                        let outcome = service.produce(&opts, &hash, &flight, deadline).await;
+                        let outcome =
+                            (service.produce(&opts, &hash, &flight, deadline, ahead)).await;
                         service.land(&hash, &flight);
                         let _ = tx.send(Some(outcome));
                         free_off_the_answer(opts);
@@ -815,8 +775,13 @@ impl Service {
         self.inner.browser.shutdown().await;
     }
 
-    /// A render slot: at once when one is free, else after a wait in the bounded queue.
-    async fn slot(&self, opts: &RenderOptions) -> Result<OwnedSemaphorePermit, ServiceError> {
+    /// A render slot: at once when one is free, else after a wait in the bounded queue
+    /// (dropping what was started `ahead`: a queued request holds its parsed body only).
+    async fn slot(
+        &self,
+        opts: &RenderOptions,
+        ahead: &mut Option<Ahead>,
+    ) -> Result<OwnedSemaphorePermit, ServiceError> {
         let mut closing = self.inner.closing.subscribe();
         if *closing.borrow() {
             return Err(ServiceError::ShuttingDown);
@@ -826,7 +791,7 @@ impl Service {
             Err(TryAcquireError::Closed) => {
                 return Err(ServiceError::Internal("the render slots are closed".into()))
             }
-            Err(TryAcquireError::NoPermits) => {}
+            Err(TryAcquireError::NoPermits) => drop(ahead.take()),
         }
         let max_pending = self.inner.config.max_pending();
         let _queued = Gauge::below(&self.inner.pending, max_pending)
@@ -858,6 +823,7 @@ impl Service {
         hash: &str,
         flight: &Flight,
         deadline: Option<Instant>,
+        mut ahead: Option<Ahead>,
     ) -> Result<CachedImage, ServiceError> {
         let _counted = crate::cores::Request::enter();
         // A flight that just landed may have stored the image between our lookup and now.
@@ -875,7 +841,7 @@ impl Service {
             Claim::Ready(img) => return Ok(img),
             Claim::Render(lock) => lock,
         };
-        let permit = self.slot(opts).await?;
+        let permit = self.slot(opts, &mut ahead).await?;
         // The slot (permit + active count) moves into the blocking task and is released when
         // the work really ends: after a timeout the thread may still be drawing until it sees
         // the Cancel, and it must keep counting against CONCURRENCY until it stops.
@@ -905,7 +871,8 @@ impl Service {
                         // Deadline or shutdown; a render whose waiters all left has no reader
                         // for its error.
                         let cancelled = ServiceError::Timeout(limit);
-                        draw_encoded(renderer.as_ref(), &opts, &cancel, cancelled, png)
+                        let r = renderer.as_ref();
+                        draw_encoded(r, &opts, &cancel, cancelled, png, ahead)
                     })
                     .await
                 }

@@ -1,9 +1,11 @@
 //! Drawing one request on the current thread: the skia engine as a [`BlockingRenderer`]
 //! (bitmaps, and SVG/PDF from its scene), and the step from a render to the bytes cached.
 
-use super::{BlockingRenderer, CachedImage, RenderFailure, RenderResult, ServiceError};
+use super::ServiceError;
+use super::{Ahead, BlockingRenderer, CachedImage, Prepared, RenderFailure, RenderResult};
 use crate::encode::{encode_with, png_of_drawn, EncodeError, PngBands, PngCompression};
 use bytes::Bytes;
+use chart_raster_skia::Drawn;
 use chart_spec::{Bitmap, Cancel, ImageFormat, Message, RenderOptions, Rendered};
 
 impl BlockingRenderer for chart_raster_skia::Engine {
@@ -23,17 +25,33 @@ impl BlockingRenderer for chart_raster_skia::Engine {
         let Some(bands) = PngBands::new(png) else {
             return render_then_encode(self, opts, cancel, png);
         };
-        let (drawn, messages) = self
-            .render_bands_with(opts, cancel, &bands)
-            .map_err(RenderFailure::from)?;
-        Ok(match drawn {
-            chart_raster_skia::Drawn::Whole(bitmap) => {
-                encoded_whole(Rendered { bitmap, messages }, opts, png, |b| {
-                    self.recycle(b)
-                })
-            }
-            bands => (png_of_drawn(bands, png, |b| self.recycle(b)), messages),
-        })
+        let drawn = self.render_bands_with(opts, cancel, &bands);
+        Ok(png_of(self, drawn.map_err(RenderFailure::from)?, opts, png))
+    }
+
+    /// Drawn for the PNG encoder's bands, its scene is what there is to build ahead.
+    fn prepares(&self, png: PngCompression) -> bool {
+        PngBands::new(png).is_some()
+    }
+
+    fn prepare(&self, opts: &RenderOptions, cancel: &Cancel) -> Result<Prepared, RenderFailure> {
+        let scene = chart_raster_skia::Engine::prepare(self, opts, cancel);
+        Ok(Prepared::new(scene.map_err(RenderFailure::from)?))
+    }
+
+    fn render_png_prepared(
+        &self,
+        prepared: Prepared,
+        opts: &RenderOptions,
+        cancel: &Cancel,
+        png: PngCompression,
+    ) -> Result<(Result<Vec<u8>, EncodeError>, Vec<Message>), RenderFailure> {
+        let scene = prepared.downcast::<chart_raster_skia::Prepared>();
+        let (Some(bands), Ok(scene)) = (PngBands::new(png), scene) else {
+            return self.render_png(opts, cancel, png);
+        };
+        let drawn = self.render_bands_prepared(scene, cancel, &bands);
+        Ok(png_of(self, drawn.map_err(RenderFailure::from)?, opts, png))
     }
 
     fn recycle(&self, bitmap: Bitmap) {
@@ -63,14 +81,34 @@ impl BlockingRenderer for chart_raster_skia::Engine {
     }
 }
 
+/// The skia engine's PNG of a bitmap drawn for [`PngBands`], and the render's messages.
+fn png_of(
+    engine: &chart_raster_skia::Engine,
+    (drawn, messages): (
+        Drawn<'_, <PngBands as chart_raster_skia::BandConsumer>::Part>,
+        Vec<Message>,
+    ),
+    opts: &RenderOptions,
+    png: PngCompression,
+) -> (Result<Vec<u8>, EncodeError>, Vec<Message>) {
+    match drawn {
+        Drawn::Whole(bitmap) => encoded_whole(Rendered { bitmap, messages }, opts, png, |b| {
+            engine.recycle(b)
+        }),
+        bands => (png_of_drawn(bands, png, |b| engine.recycle(b)), messages),
+    }
+}
+
 /// Draws and encodes one request on this thread: the service's skia path, and the whole of
-/// the blocking [`crate::render`]. A render stopped by `cancel` fails with `cancelled`.
+/// the blocking [`crate::render`]. A render stopped by `cancel` fails with `cancelled`. A
+/// PNG goes on from what was started `ahead` of it, if anything.
 pub(crate) fn draw_encoded(
     renderer: &dyn BlockingRenderer,
     opts: &RenderOptions,
     cancel: &Cancel,
     cancelled: ServiceError,
     png: PngCompression,
+    ahead: Option<Ahead>,
 ) -> Result<CachedImage, ServiceError> {
     let failure = |e| match e {
         RenderFailure::Cancelled => cancelled,
@@ -87,7 +125,12 @@ pub(crate) fn draw_encoded(
         });
     }
     if opts.format == ImageFormat::Png {
-        let (file, messages) = renderer.render_png(opts, cancel, png).map_err(failure)?;
+        let drawn = match ahead.and_then(|ahead| ahead.take(cancel)) {
+            Some(Ok(prepared)) => renderer.render_png_prepared(prepared, opts, cancel, png),
+            Some(Err(refused)) => Err(refused),
+            None => renderer.render_png(opts, cancel, png),
+        };
+        let (file, messages) = drawn.map_err(failure)?;
         return cached(file, opts.format, messages);
     }
     let rendered = renderer.render(opts, cancel).map_err(failure)?;
@@ -181,7 +224,7 @@ pub(crate) fn result(img: CachedImage, hash: String, cached: bool) -> RenderResu
 #[cfg(test)]
 mod tests {
     use super::*;
-    use chart_raster_skia::{Drawn, Engine};
+    use chart_raster_skia::Engine;
 
     /// The benchmark's line chart (two painters pay: drawn and encoded in two bands)
     /// and its bar chart with borders (drawn whole, encoded as before), through
@@ -212,7 +255,7 @@ mod tests {
             ] {
                 let file = |engine: &Engine| {
                     let failed = ServiceError::Internal("cancelled".into());
-                    draw_encoded(engine, &opts, &cancel, failed, compression)
+                    draw_encoded(engine, &opts, &cancel, failed, compression, None)
                         .unwrap()
                         .bytes
                 };
@@ -231,6 +274,7 @@ mod tests {
                 &cancel,
                 ServiceError::Timeout(Default::default()),
                 PngCompression::Default,
+                None,
             )
             .unwrap();
             assert_eq!(&jpeg.bytes[..3], &[0xFF, 0xD8, 0xFF]);

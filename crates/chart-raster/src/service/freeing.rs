@@ -23,7 +23,7 @@ const MANY_POINTS: usize = 500;
 
 /// The labels and the data points of a config's datasets: where nearly all of a large
 /// config's values are. Bounded by the datasets' count, which the request's limits bound.
-fn data_points(opts: &RenderOptions) -> usize {
+pub(super) fn data_points(opts: &RenderOptions) -> usize {
     let Some(data) = opts.chart.get("data") else {
         return 0;
     };
