@@ -409,17 +409,23 @@ impl ChartData {
         let stack = can_stack && meta.visible && meta.stacked.is_some();
         let is_v = meta.id_for(axis) == Some(scale_id) && meta.v_axis() == axis;
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        // Without user bounds on the other scale (±∞) no value is outside them: the test
+        // is left out of the loop over every point (a NaN compares false either way).
+        let bounded = other_bounds != (f64::NEG_INFINITY, f64::INFINITY);
+        let stack_v = stack && meta.v_axis() == axis;
         for p in &meta.parsed {
             let Some(v) = p.get(axis).filter(|v| v.is_finite()) else {
                 continue;
             };
-            // `otherMin > otherValue`: null compares as 0 in JavaScript.
-            let ov = p.get(other_axis).unwrap_or(0.0);
-            if other_bounds.0 > ov || other_bounds.1 < ov {
-                continue;
+            if bounded {
+                // `otherMin > otherValue`: null compares as 0 in JavaScript.
+                let ov = p.get(other_axis).unwrap_or(0.0);
+                if other_bounds.0 > ov || other_bounds.1 < ov {
+                    continue;
+                }
             }
             let mut value = v;
-            if stack && meta.v_axis() == axis {
+            if stack_v {
                 // updateRangeFromParsed calls applyStack without a mode: ranges always use
                 // sign-matching stacking, even for `stacked: 'single'`.
                 value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
