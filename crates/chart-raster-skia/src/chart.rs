@@ -220,6 +220,13 @@ fn draw(
         }
     }
     annotate(&mut ctx, AnnDrawTime::BeforeDatasetsDraw, &laid_out_scales);
+    // The points' items, and room for what is drawn after them (annotations, labels,
+    // scales above the datasets), in the display list at once.
+    let points: usize = draw_order.iter().map(|&i| elements[i].items_hint()).sum();
+    if points >= ItemList::RESERVE_FROM {
+        ctx.items
+            .reserve(points.saturating_add(ItemList::RESERVE_FROM));
+    }
     for &i in draw_order.iter().rev() {
         if ctx.stopped() {
             return;

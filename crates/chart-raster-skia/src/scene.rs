@@ -65,6 +65,10 @@ impl ItemList {
     /// `MAX_POINTS` need 155 MB with the list's buffer, and a radar of 100,000 labels and
     /// points with its point labels 191 MB: 128 MB would refuse them.
     pub const BYTES_PER_ITEM: usize = 128;
+    /// Lists expecting fewer items than this many more grow as they go
+    /// ([`ItemList::reserve`] is for the tens of thousands); also the room reserved beyond
+    /// the expected items.
+    pub const RESERVE_FROM: usize = 256;
 
     /// A list of at most `max` items' worth of memory ([`Self::BYTES_PER_ITEM`] each),
     /// stopping when `cancel` fires.
@@ -108,6 +112,25 @@ impl ItemList {
         }
         self.heap = heap;
         self.items.push(item);
+    }
+
+    /// Makes room for `additional` more items at once, so that a list of tens of thousands
+    /// of items (a scatter's points) is not moved to a buffer twice as large again and again
+    /// while it grows. A hint only: nothing is reserved unless the old and the new buffer,
+    /// and as many bytes again for what the new items hold, fit in half the budget, so that
+    /// where the budget refuses a scene stays a matter of the items themselves; past the
+    /// reserved room the list grows as before.
+    pub fn reserve(&mut self, additional: usize) {
+        let (len, capacity) = (self.items.len(), self.items.capacity());
+        let want = len.saturating_add(additional);
+        if want <= capacity || self.over || self.cancelled {
+            return;
+        }
+        let slots = capacity.saturating_add(want).saturating_add(additional);
+        if self.heap.saturating_add(slots.saturating_mul(ITEM_SLOT)) > self.max_bytes / 2 {
+            return;
+        }
+        self.items.reserve_exact(want - len);
     }
 
     /// The bytes the list holds: its buffer and what its items hold beyond it.

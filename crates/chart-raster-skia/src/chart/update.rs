@@ -408,7 +408,13 @@ pub fn update<'a>(
         }
     }
     // The filler's `beforeDraw`: each line's fill source and what it fills to.
-    let fill_sources = if chart.filler.is_some() {
+    // A line that does not fill is no source, and a line only fills to another when it
+    // fills itself (`_resolveTarget` starts from the source's own `fill`): when no line
+    // fills, nothing is filled, and the sources (each a copy of its line, 10,000 points of
+    // a time series) are not made.
+    let fills = (elements.iter().filter_map(DatasetElements::line))
+        .any(|l| l.options.fill.target != chart_spec::model::Fill::None);
+    let fill_sources = if chart.filler.is_some() && fills {
         let clips: Vec<_> = layout.datasets.iter().map(|d| d.clip).collect();
         let mut sources = filler::sources(chart, &data, &elements, &scales, &clips);
         filler::targets(&mut sources, &scales, &data, cancel);

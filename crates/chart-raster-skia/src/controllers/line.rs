@@ -79,10 +79,13 @@ impl LineController {
     fn overflow(&self, ds: &Dataset, meta: &Meta, border: f64) -> Option<f64> {
         let n = meta.parsed.len();
         if self.scatter && !ds.show_line {
-            // ScatterController.getMaxOverflow without a line.
+            // ScatterController.getMaxOverflow without a line: the largest half size of the
+            // points' options. Indices past the last resolved entry read that entry, so the
+            // entries of the first `n` indices are all there is to compare (one for options
+            // shared by every point, Chart.js's `sharedOptions`): not one lookup per point.
             let mut max: f64 = 0.0;
-            for i in (0..n).rev() {
-                if let Some(o) = point_options(ds, i) {
+            if let chart_spec::model::Elements::Point(opts) = ds.kind.elements() {
+                for o in opts.iter().take(n) {
                     max = max.max(point_size(o) / 2.0);
                 }
             }

@@ -409,17 +409,23 @@ impl ChartData {
         let stack = can_stack && meta.visible && meta.stacked.is_some();
         let is_v = meta.id_for(axis) == Some(scale_id) && meta.v_axis() == axis;
         let (mut min, mut max) = (f64::INFINITY, f64::NEG_INFINITY);
+        // Without user bounds on the other scale (±∞) no value is outside them: the test
+        // is left out of the loop over every point (a NaN compares false either way).
+        let bounded = other_bounds != (f64::NEG_INFINITY, f64::INFINITY);
+        let stack_v = stack && meta.v_axis() == axis;
         for p in &meta.parsed {
             let Some(v) = p.get(axis).filter(|v| v.is_finite()) else {
                 continue;
             };
-            // `otherMin > otherValue`: null compares as 0 in JavaScript.
-            let ov = p.get(other_axis).unwrap_or(0.0);
-            if other_bounds.0 > ov || other_bounds.1 < ov {
-                continue;
+            if bounded {
+                // `otherMin > otherValue`: null compares as 0 in JavaScript.
+                let ov = p.get(other_axis).unwrap_or(0.0);
+                if other_bounds.0 > ov || other_bounds.1 < ov {
+                    continue;
+                }
             }
             let mut value = v;
-            if stack && meta.v_axis() == axis {
+            if stack_v {
                 // updateRangeFromParsed calls applyStack without a mode: ranges always use
                 // sign-matching stacking, even for `stacked: 'single'`.
                 value = self.apply_stack(meta, p, false, false).unwrap_or(f64::NAN);
@@ -646,6 +652,21 @@ fn scale_mut<'a>(scales: &'a mut [Scale], id: Option<&str>) -> Option<&'a mut Sc
     scales.iter_mut().find(|s| s.core.id() == id)
 }
 
+/// The position in `scales` of the scale of id `id`, once for a dataset's values rather
+/// than per value ([`parse_at`]).
+fn scale_index(scales: &[Scale], id: Option<&str>) -> Option<usize> {
+    let id = id?;
+    scales.iter().position(|s| s.core.id() == id)
+}
+
+/// [`parse_on`] with the scale found by [`scale_index`].
+fn parse_at(scales: &mut [Scale], at: Option<usize>, raw: &Raw, index: usize) -> Option<f64> {
+    match at.and_then(|k| scales.get_mut(k)) {
+        Some(s) => s.kind.parse(&s.core, raw, Some(index)),
+        None => crate::scales::linear::parse_linear(raw),
+    }
+}
+
 /// `scale.parse(raw, index)`, or `+raw`-like parsing when the scale is missing.
 pub fn parse_on(
     scales: &mut [Scale],
@@ -697,7 +718,19 @@ pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_
     let (xid, yid) = (meta.x_id.clone(), meta.y_id.clone());
     let labels = scale_labels(scales, iid.as_deref(), chart_labels, ds.data.len());
     let single = iid == vid;
+    // Each scale is found once for the dataset, not once per value, and values are parsed
+    // where they are, not copied.
+    let (xs, ys) = (
+        scale_index(scales, xid.as_deref()),
+        scale_index(scales, yid.as_deref()),
+    );
+    let (is, vs) = (
+        scale_index(scales, iid.as_deref()),
+        scale_index(scales, vid.as_deref()),
+    );
+    let (object, undefined) = (Raw::Object, Raw::Undefined);
     meta.parsed.clear();
+    meta.parsed.reserve_exact(ds.data.len());
     // The shape of the first entry decides the parser, as in Chart.js.
     let first = ds.data.first();
     for (i, d) in ds.data.iter().enumerate() {
@@ -714,12 +747,12 @@ pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_
             (Some(Datum::Array(_)), Datum::Array(a)) => {
                 let a0 = a.first().cloned().unwrap_or(Raw::Undefined);
                 let a1 = a.get(1).cloned().unwrap_or(Raw::Undefined);
-                p.x = parse_on(scales, xid.as_deref(), &a0, Some(i));
-                p.y = parse_on(scales, yid.as_deref(), &a1, Some(i));
+                p.x = parse_at(scales, xs, &a0, i);
+                p.y = parse_at(scales, ys, &a1, i);
             }
             (Some(Datum::Object { .. }), Datum::Object { x, y, .. }) => {
-                p.x = parse_on(scales, xid.as_deref(), x, Some(i));
-                p.y = parse_on(scales, yid.as_deref(), y, Some(i));
+                p.x = parse_at(scales, xs, x, i);
+                p.y = parse_at(scales, ys, y, i);
             }
             (Some(Datum::Array(_)), _) | (Some(Datum::Object { .. }), _) => {
                 // A different shape than the first entry: Chart.js reads missing keys.
@@ -728,17 +761,17 @@ pub fn parse_default(ds: &Dataset, meta: &mut Meta, scales: &mut [Scale], chart_
             }
             (_, d) => {
                 let raw = match d {
-                    Datum::Primitive(r) => r.clone(),
-                    _ => Raw::Object,
+                    Datum::Primitive(r) => r,
+                    _ => &object,
                 };
-                let label = labels.get(i).cloned().unwrap_or(Raw::Undefined);
+                let label = labels.get(i).unwrap_or(&undefined);
                 let iv = if single {
                     Some(1.0)
                 } else {
-                    parse_on(scales, iid.as_deref(), &label, Some(i))
+                    parse_at(scales, is, label, i)
                 };
                 p.set(iaxis, iv);
-                p.set(vaxis, parse_on(scales, vid.as_deref(), &raw, Some(i)));
+                p.set(vaxis, parse_at(scales, vs, raw, i));
             }
         }
         meta.parsed.push(p);

@@ -112,6 +112,20 @@ impl DatasetElements<'_> {
         }
     }
 
+    /// At most how many display-list items [`DatasetElements::draw`] adds for the points
+    /// (a fill, and a stroke with a border, for each point drawn: `radius` of 0.1 or more),
+    /// to size the list once before drawing; 0 for other elements, which are few or draw
+    /// an unknown number of items each.
+    pub fn items_hint(&self) -> usize {
+        match self {
+            Self::Line { points, .. } | Self::Points(points) => (points.iter().flatten())
+                .filter(|p| p.options.radius >= 0.1)
+                .map(|p| 1 + usize::from(p.options.border_width > 0.0))
+                .sum(),
+            _ => 0,
+        }
+    }
+
     /// Each element's geometry by data index (`None`: no element or not drawn): what the
     /// plugins (datalabels, annotation) and the layout read.
     pub fn geometry(&self) -> Vec<Option<ElementGeometry>> {

@@ -90,6 +90,16 @@ impl P {
     pub fn into_path(self) -> Path {
         self.path
     }
+    /// The scene path holding no more room than its commands, as a copy of it would: what
+    /// an item holds counts against the scene budget ([`Item::footprint`]), which must not
+    /// depend on whether the path was moved or copied into it.
+    fn into_exact_path(self) -> Path {
+        let mut path = self.path;
+        if path.cmds.capacity() != path.cmds.len() {
+            path.cmds.shrink_to_fit();
+        }
+        path
+    }
 }
 
 impl From<Path> for P {
@@ -282,17 +292,46 @@ impl<'a> Ctx<'a> {
         });
     }
 
-    /// `ctx.stroke()`.
-    pub fn stroke(&mut self, p: &P, style: &StrokeStyle) {
-        if p.is_empty()
-            || style.color.is_transparent()
-            || style.width.is_nan()
-            || style.width <= 0.0
-        {
+    /// `ctx.fill()` with a colour of a path not used afterwards: the path moves into the
+    /// item rather than being copied (a point marker's, once per point of a scatter chart).
+    pub fn fill_owned(&mut self, p: P, color: Rgba) {
+        let paint = Paint::Solid(color);
+        if p.is_empty() || paint.is_invisible() {
             return;
         }
+        self.push_shadowed(Item::Fill {
+            path: p.into_exact_path(),
+            paint,
+            transform: self.transform,
+        });
+    }
+
+    /// `ctx.stroke()`.
+    pub fn stroke(&mut self, p: &P, style: &StrokeStyle) {
+        if Self::strokes(p, style) {
+            self.push_stroke(p.path.clone(), style);
+        }
+    }
+
+    /// `ctx.stroke()` of a path not used afterwards: it moves into the item (see
+    /// [`Ctx::fill_owned`]).
+    pub fn stroke_owned(&mut self, p: P, style: &StrokeStyle) {
+        if Self::strokes(&p, style) {
+            self.push_stroke(p.into_exact_path(), style);
+        }
+    }
+
+    /// A stroke of `style` along `p` paints something.
+    fn strokes(p: &P, style: &StrokeStyle) -> bool {
+        !(p.is_empty()
+            || style.color.is_transparent()
+            || style.width.is_nan()
+            || style.width <= 0.0)
+    }
+
+    fn push_stroke(&mut self, path: Path, style: &StrokeStyle) {
         self.push_shadowed(Item::Stroke {
-            path: p.path.clone(),
+            path,
             paint: Paint::Solid(style.color),
             stroke: style.to_scene(),
             transform: self.transform,

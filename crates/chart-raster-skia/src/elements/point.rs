@@ -166,14 +166,18 @@ pub fn draw_point(ctx: &mut Ctx<'_>, o: &PointDraw, x: f64, y: f64, w: Option<f6
             p.close();
         }
     }
-    ctx.fill(&p, o.fill);
+    // `ctx.fill()` then, with a border, `ctx.stroke()` of the same path: the last use takes
+    // the path, so a scatter point costs one copy of it rather than two.
     if o.border_width > 0.0 {
+        ctx.fill(&p, o.fill);
         let mut s = StrokeStyle::new(o.border_width, o.stroke);
         s.dash = o.dash.clone();
         s.dash_offset = o.dash_offset;
         s.cap = o.cap;
         s.join = o.join;
-        ctx.stroke(&p, &s);
+        ctx.stroke_owned(p, &s);
+    } else {
+        ctx.fill_owned(p, o.fill);
     }
 }
 
