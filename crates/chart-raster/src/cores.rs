@@ -468,9 +468,21 @@ impl chart_spec::split::SecondThread for Prefix {
 pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
     let request = Request::enter();
     let own = Busy::enter().0;
-    let second = match fixed_threads() {
-        Some("1") => return None,
-        Some("2") => Lent::forced()?,
+    let second = lent_by_prefix_rule()?;
+    Some(Box::new(Prefix {
+        second,
+        _own: own,
+        _request: request,
+    }))
+}
+
+/// The worker for a request's prefix or its scene built ahead: as `RASTER_THREADS` fixes
+/// it (`1`: never, `2`: always), else when `second_core` lends it, a refusal remembered for
+/// [`PREFIX_REFUSAL_HOLDS`] so that the next large request does not ask again at once.
+fn lent_by_prefix_rule() -> Option<Lent> {
+    match fixed_threads() {
+        Some("1") => None,
+        Some("2") => Lent::forced(),
         _ => {
             if PREFIX_REFUSED.lately() {
                 DECISIONS.no_idle_core.fetch_add(1, Ordering::Relaxed);
@@ -480,14 +492,9 @@ pub fn prefix_core() -> Option<Box<dyn chart_spec::split::SecondThread>> {
             if second.is_none() {
                 PREFIX_REFUSED.now();
             }
-            second?
+            second
         }
-    };
-    Some(Box::new(Prefix {
-        second,
-        _own: own,
-        _request: request,
-    }))
+    }
 }
 
 /// The core that builds a large request's scene ahead of its render (`service/ahead.rs`),
@@ -504,21 +511,7 @@ pub(crate) struct AheadCore {
 /// `RASTER_THREADS` fixes it (`1`: never, `2`: always).
 pub(crate) fn ahead_core() -> Option<AheadCore> {
     let request = Request::enter();
-    let second = match fixed_threads() {
-        Some("1") => return None,
-        Some("2") => Lent::forced()?,
-        _ => {
-            if PREFIX_REFUSED.lately() {
-                DECISIONS.no_idle_core.fetch_add(1, Ordering::Relaxed);
-                return None;
-            }
-            let second = second_core();
-            if second.is_none() {
-                PREFIX_REFUSED.now();
-            }
-            second?
-        }
-    };
+    let second = lent_by_prefix_rule()?;
     Some(AheadCore {
         second,
         _request: request,
