@@ -24,6 +24,7 @@ use super::painter::Painter;
 use super::{guard, rect};
 use crate::scene::{Item, LineCap, LineJoin, Paint, Path, PathCmd, Stroke, Transform};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A shape is stamped when the scene draws it at least this often: as many occurrences
 /// as there are phases, so that covering a mask for each phase costs no more than drawing
@@ -220,7 +221,7 @@ impl<'a> Keyer<'a> {
                 ok
             }
         };
-        if !invertible || !(t.e.is_finite() && t.f.is_finite()) {
+        if !(invertible && t.e.is_finite() && t.f.is_finite()) {
             return None;
         }
         let cmds = &path.cmds[..];
@@ -505,7 +506,7 @@ impl Shape {
 /// One painter's stamps: the scene's plan and the masks covered so far.
 #[derive(Default)]
 pub(super) struct Stamps {
-    plan: Plan,
+    plan: Arc<Plan>,
     /// Per shape, its masks by phase (an index in `masks`, [`NONE`] when not covered yet),
     /// made on the shape's first use.
     tables: Vec<Option<Box<[u32; 256]>>>,
@@ -529,7 +530,7 @@ struct Mask {
 }
 
 impl Stamps {
-    pub(super) fn new(plan: Plan) -> Stamps {
+    pub(super) fn new(plan: Arc<Plan>) -> Stamps {
         let tables = (0..plan.shapes.len()).map(|_| None).collect();
         Stamps {
             plan,

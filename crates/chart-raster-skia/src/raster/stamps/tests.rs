@@ -104,7 +104,7 @@ fn draw(items: &[Item], stamped: bool) -> tiny_skia::Pixmap {
         sprite: None,
         stop: &|| false,
         buffers: Default::default(),
-        stamps: Stamps::new(plan),
+        stamps: Stamps::new(plan.into()),
     };
     for (i, item) in items.iter().enumerate() {
         painter.draw(i, item);
@@ -167,8 +167,8 @@ fn fewer_repeats_draw_exactly() {
     );
 }
 
-/// The same bytes whichever row two painters split the bitmap at (each painter makes its
-/// own plan and masks), and with one painter.
+/// The same bytes whichever row two painters split the bitmap at (each painter covers its
+/// own masks from the render's plan), and with one painter.
 #[test]
 fn stamps_do_not_depend_on_bands() {
     let mut items = markers(0, 400, true, 11);
