@@ -18,6 +18,7 @@ use crate::text::TextEngine;
 use crate::{Band, BandConsumer, Error, SecondThread};
 use chart_spec::Bitmap;
 use std::ops::Range;
+use std::sync::Arc;
 
 /// A bitmap drawn for a [`BandConsumer`] ([`super::rasterize_bands`]).
 pub enum Drawn<'a, P> {
@@ -117,6 +118,7 @@ pub(super) fn rasterize_bands_until<'a, C: BandConsumer>(
         text,
         reuse,
         stop,
+        plan: Arc::new(super::stamps::Plan::of(&scene.items, canvas.base)),
     };
     // Refused a core for the drawing, the render may find one idle for the encode (as the
     // encoder asks for one for its second half when it encodes a bitmap drawn whole).

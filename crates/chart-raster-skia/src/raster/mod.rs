@@ -44,6 +44,7 @@ use crate::text::TextEngine;
 use crate::Error;
 use chart_spec::Bitmap;
 use std::ops::Range;
+use std::sync::Arc;
 
 mod band;
 mod bands;
@@ -250,6 +251,7 @@ fn rasterize_until(
         text,
         reuse,
         stop,
+        plan: Arc::new(stamps::Plan::of(&scene.items, base)),
     };
     // The lent second thread: asked for before the split row is worked out, which a render
     // under load does not need.
@@ -310,6 +312,9 @@ struct Job<'a> {
     text: &'a TextEngine,
     reuse: &'a Reuse,
     stop: Stop<'a>,
+    /// Which items are stamped: made once from the whole scene, before any painter draws,
+    /// and shared by the painters (so the same shapes are stamped on one thread or two).
+    plan: Arc<stamps::Plan>,
 }
 
 impl Job<'_> {
@@ -331,9 +336,7 @@ impl Job<'_> {
             sprite: None,
             stop: self.stop,
             buffers: Default::default(),
-            // Each painter counts the scene's shapes itself: the same count whatever its
-            // band, so the same shapes are stamped on one thread or two.
-            stamps: stamps::Stamps::new(stamps::Plan::of(&self.scene.items, self.base)),
+            stamps: stamps::Stamps::new(Arc::clone(&self.plan)),
         };
         // Polled between items, and within an item between its stages and the bands of a
         // huge fill (`band.rs`): a cancelled render stops within a fraction of one item.

@@ -878,6 +878,10 @@ mod tests {
                 text: &text,
                 reuse: &reuse,
                 stop: &stop,
+                plan: std::sync::Arc::new(crate::raster::stamps::Plan::of(
+                    &scene.items,
+                    canvas.base,
+                )),
             };
             for s in [1, 299, 1 + next(298) as u32] {
                 let started = Some(&super::Started as &dyn crate::SecondThread);

@@ -24,6 +24,7 @@ use super::painter::Painter;
 use super::{guard, rect};
 use crate::scene::{Item, LineCap, LineJoin, Paint, Path, PathCmd, Stroke, Transform};
 use std::collections::HashMap;
+use std::sync::Arc;
 
 /// A shape is stamped when the scene draws it at least this often: as many occurrences
 /// as there are phases, so that covering a mask for each phase costs no more than drawing
@@ -87,31 +88,32 @@ impl Plan {
         let mut ids: HashMap<Box<[i32]>, u32> = HashMap::new();
         let mut counts: Vec<u32> = Vec::new();
         let mut of_item = vec![NONE; items.len()];
-        let mut key = Vec::with_capacity(KEY_WORDS);
+        let mut keyer = Keyer::new();
         // The last key of each kind and its shape: a chart draws a point's fill and stroke
         // one after the other, point after point, so most keys are the one before but one
         // (compared, not hashed).
         let mut last: [(Vec<i32>, u32); 2] = Default::default();
         for (slot, item) in of_item.iter_mut().zip(items) {
-            if !key_of(item, base, &mut key) {
+            let Some(key) = keyer.key(item, base) else {
                 continue;
-            }
+            };
             let kind = usize::from(key[0] != 0);
             let (last_key, last_id) = &mut last[kind];
-            let id = if !last_key.is_empty() && *last_key == key {
+            let id = if !last_key.is_empty() && last_key[..] == *key {
                 *last_id
             } else {
-                let id = match ids.get(&key[..]) {
+                let id = match ids.get(key) {
                     Some(&id) => id,
                     None if ids.len() < MAX_KEYS => {
                         let id = ids.len() as u32;
-                        ids.insert(key.clone().into_boxed_slice(), id);
+                        ids.insert(key.into(), id);
                         counts.push(0);
                         id
                     }
                     None => continue,
                 };
-                last_key.clone_from(&key);
+                last_key.clear();
+                last_key.extend_from_slice(key);
                 *last_id = id;
                 id
             };
@@ -152,106 +154,215 @@ impl Plan {
     }
 }
 
-/// The key of an eligible item into `key`: its kind (fill, or stroke and its parameters),
-/// the linear part of its device transform, and its commands with their points in device
-/// space relative to the first, in 1/256 px. `false` when the item is drawn exactly: not a
-/// fill or a stroke of a solid colour (shadowed items never are), a dashed or hairline
-/// stroke, a path not starting with a move, too long or too large, anything not finite.
-fn key_of(item: &Item, base: Transform, key: &mut Vec<i32>) -> bool {
-    let (path, paint, stroke, transform) = match item {
-        Item::Fill {
-            path,
-            paint,
-            transform,
-        } => (path, paint, None, transform),
-        Item::Stroke {
-            path,
-            paint,
-            stroke,
-            transform,
-        } => (path, paint, Some(stroke), transform),
-        _ => return false,
-    };
-    if !matches!(paint, Paint::Solid(_)) {
-        return false;
-    }
-    let t = base.then(*transform);
-    if invert([t.a, t.b, t.c, t.d]).is_none() || !(t.e.is_finite() && t.f.is_finite()) {
-        return false;
-    }
-    let cmds = &path.cmds;
-    if cmds.len() < 2 || cmds.len() > MAX_CMDS {
-        return false;
-    }
-    let PathCmd::MoveTo(x0, y0) = cmds[0] else {
-        return false;
-    };
-    let (ox, oy) = t.apply(x0, y0);
-    if !(ox.abs() < guard::UNTOUCHED && oy.abs() < guard::UNTOUCHED) {
-        return false;
-    }
-    key.clear();
-    match stroke {
-        None => key.push(0),
-        Some(s) => {
-            let plain = s.width.is_finite()
-                && s.width > 0.0
-                && s.dash.is_empty()
-                && (0.0..=100.0).contains(&s.miter_limit)
-                && !is_hairline(s.width, t);
-            // Not NaN, and not so far that the mask grows past a marker's size.
-            let reach = guard::stroke_reach(s, t);
-            if !plain || !reach.is_finite() || reach > MAX_REACH {
-                return false;
-            }
-            key.extend([
-                1,
-                s.width.to_bits() as i32,
-                cap_code(s.cap),
-                join_code(s.join),
-                s.miter_limit.to_bits() as i32,
-            ]);
+/// Where a key's path words start in [`Keyer::buf`]: after the longest header (a stroke's
+/// five words) and the linear map's four.
+const PATH_AT: usize = 9;
+
+/// Makes the keys of a scene's items one after the other. A scatter chart's items share
+/// their transform and stroke, and a point's border has its fill's path: what depends only
+/// on those is worked out when they change, not per item (the plan's counting was once as
+/// costly as a third of the stamped drawing).
+struct Keyer<'a> {
+    /// The key being made: its header ends at [`PATH_AT`], where its path words start
+    /// (kept from item to item while the path and linear map stay the same).
+    buf: [i32; KEY_WORDS],
+    /// The last linear map's bits, and whether it is invertible.
+    linear: Option<([u32; 4], bool)>,
+    /// The last stroke's width and miter limit and the linear map's bits, and whether such
+    /// a stroke is stamped (not a hairline, within reach).
+    stroke: Option<([u32; 6], bool)>,
+    /// The last path's commands and linear map's bits, how many words they make (in `buf`
+    /// from [`PATH_AT`]), and whether within a stamp's size.
+    path: Option<(&'a [PathCmd], [u32; 4], usize, bool)>,
+}
+
+impl<'a> Keyer<'a> {
+    fn new() -> Keyer<'a> {
+        Keyer {
+            buf: [0; KEY_WORDS],
+            linear: None,
+            stroke: None,
+            path: None,
         }
     }
-    key.extend([t.a, t.b, t.c, t.d].map(|v| v.to_bits() as i32));
-    // The offsets from the first point, mapped by the linear part (the same numbers as
-    // the mapped points' differences, but for float noise, which the rounding takes
-    // out), written into a fixed buffer and appended at once: pushed word by word, the
-    // key cost more than a scatter point's blend.
-    let [a, b, c, d] = [t.a, t.b, t.c, t.d];
-    let (mut lo, mut hi) = ([i32::MAX; 2], [i32::MIN; 2]);
-    let mut words = [0i32; MAX_CMDS * 7];
-    let mut n = 0;
-    for cmd in cmds {
-        let (verb, points): (i32, &[f32]) = match cmd {
-            PathCmd::MoveTo(x, y) => (-1, &[*x, *y]),
-            PathCmd::LineTo(x, y) => (-2, &[*x, *y]),
-            PathCmd::QuadTo(x1, y1, x, y) => (-3, &[*x1, *y1, *x, *y]),
-            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => (-4, &[*x1, *y1, *x2, *y2, *x, *y]),
-            PathCmd::Close => (-5, &[]),
+
+    /// The key of an eligible item: its kind (fill, or stroke and its parameters), the
+    /// linear part of its device transform, and its commands with their points in device
+    /// space relative to the first, in 1/256 px. `None` when the item is drawn exactly:
+    /// not a fill or a stroke of a solid colour (shadowed items never are), a dashed or
+    /// hairline stroke, a path not starting with a move, too long or too large, anything
+    /// not finite.
+    fn key(&mut self, item: &'a Item, base: Transform) -> Option<&[i32]> {
+        let (path, paint, stroke, transform) = match item {
+            Item::Fill {
+                path,
+                paint,
+                transform,
+            } => (path, paint, None, transform),
+            Item::Stroke {
+                path,
+                paint,
+                stroke,
+                transform,
+            } => (path, paint, Some(stroke), transform),
+            _ => return None,
         };
-        words[n] = verb;
+        if !matches!(paint, Paint::Solid(_)) {
+            return None;
+        }
+        let t = base.then(*transform);
+        let linear = [t.a, t.b, t.c, t.d];
+        let bits = linear.map(f32::to_bits);
+        let invertible = match self.linear {
+            Some((b, ok)) if b == bits => ok,
+            _ => {
+                let ok = invert(linear).is_some();
+                self.linear = Some((bits, ok));
+                ok
+            }
+        };
+        if !(invertible && t.e.is_finite() && t.f.is_finite()) {
+            return None;
+        }
+        let cmds = &path.cmds[..];
+        if cmds.len() < 2 || cmds.len() > MAX_CMDS {
+            return None;
+        }
+        let PathCmd::MoveTo(x0, y0) = cmds[0] else {
+            return None;
+        };
+        let (ox, oy) = t.apply(x0, y0);
+        if !(ox.abs() < guard::UNTOUCHED && oy.abs() < guard::UNTOUCHED) {
+            return None;
+        }
+        let start = match stroke {
+            None => {
+                self.buf[PATH_AT - 5] = 0;
+                PATH_AT - 5
+            }
+            Some(s) => {
+                if !s.dash.is_empty() {
+                    return None;
+                }
+                let (w, m) = (s.width.to_bits(), s.miter_limit.to_bits());
+                let sb = [w, m, bits[0], bits[1], bits[2], bits[3]];
+                let stamped = match self.stroke {
+                    Some((b, ok)) if b == sb => ok,
+                    _ => {
+                        let ok = stroke_stamped(s, t);
+                        self.stroke = Some((sb, ok));
+                        ok
+                    }
+                };
+                if !stamped {
+                    return None;
+                }
+                self.buf[..PATH_AT - 4].copy_from_slice(&[
+                    1,
+                    w as i32,
+                    cap_code(s.cap),
+                    join_code(s.join),
+                    m as i32,
+                ]);
+                0
+            }
+        };
+        self.buf[PATH_AT - 4..PATH_AT].copy_from_slice(&bits.map(|b| b as i32));
+        let n = match self.path {
+            Some((p, b, n, ok)) if b == bits && same_cmds(p, cmds) => ok.then_some(n)?,
+            _ => {
+                let words = path_words(&mut self.buf[PATH_AT..], cmds, linear);
+                self.path = Some((cmds, bits, words.unwrap_or(0), words.is_some()));
+                words?
+            }
+        };
+        self.buf.get(start..PATH_AT + n)
+    }
+}
+
+/// Whether a stroke under `t` is stamped: solid (checked by the caller), of a finite
+/// positive width, not a hairline, its miter limit and reach within bounds.
+fn stroke_stamped(s: &Stroke, t: Transform) -> bool {
+    let plain = s.width.is_finite()
+        && s.width > 0.0
+        && (0.0..=100.0).contains(&s.miter_limit)
+        && !is_hairline(s.width, t);
+    // Not NaN, and not so far that the mask grows past a marker's size.
+    let reach = guard::stroke_reach(s, t);
+    plain && reach.is_finite() && reach <= MAX_REACH
+}
+
+/// Whether two commands are the same, bit for bit.
+fn same_cmds(a: &[PathCmd], b: &[PathCmd]) -> bool {
+    use PathCmd::*;
+    let same = |x: &[f32], y: &[f32]| x.iter().zip(y).all(|(p, q)| p.to_bits() == q.to_bits());
+    a.len() == b.len()
+        && a.iter().zip(b).all(|pair| match pair {
+            (MoveTo(x, y), MoveTo(u, v)) | (LineTo(x, y), LineTo(u, v)) => {
+                x.to_bits() == u.to_bits() && y.to_bits() == v.to_bits()
+            }
+            (QuadTo(x1, y1, x, y), QuadTo(u1, v1, u, v)) => {
+                same(&[*x1, *y1, *x, *y], &[*u1, *v1, *u, *v])
+            }
+            (CubicTo(x1, y1, x2, y2, x, y), CubicTo(u1, v1, u2, v2, u, v)) => {
+                same(&[*x1, *y1, *x2, *y2, *x, *y], &[*u1, *v1, *u2, *v2, *u, *v])
+            }
+            (Close, Close) => true,
+            _ => false,
+        })
+}
+
+/// The path words of a key into `words`: each command's verb and its points' offsets from
+/// the first point, mapped by the linear part `m` (the same numbers as the mapped points'
+/// differences, but for float noise, which the rounding takes out), in 1/256 px. How many,
+/// or `None` when a point is not finite or the shape is larger than a stamp.
+fn path_words(words: &mut [i32], cmds: &[PathCmd], m: [f32; 4]) -> Option<usize> {
+    let Some(&PathCmd::MoveTo(x0, y0)) = cmds.first() else {
+        return None;
+    };
+    let [a, b, c, d] = m;
+    let (mut lo, mut hi) = ([i32::MAX; 2], [i32::MIN; 2]);
+    let mut n = 0;
+    let mut put = |words: &mut [i32], n: &mut usize, x: f32, y: f32| -> Option<()> {
+        let (ux, uy) = (x - x0, y - y0);
+        let (rx, ry) = (a * ux + c * uy, b * ux + d * uy);
+        // Also false for NaN.
+        if !(rx.abs() <= MAX_SIDE && ry.abs() <= MAX_SIDE) {
+            return None;
+        }
+        let (qx, qy) = (units(rx), units(ry));
+        lo = [lo[0].min(qx), lo[1].min(qy)];
+        hi = [hi[0].max(qx), hi[1].max(qy)];
+        words.get_mut(*n..*n + 2)?.copy_from_slice(&[qx, qy]);
+        *n += 2;
+        Some(())
+    };
+    for cmd in cmds {
+        let verb = match cmd {
+            PathCmd::MoveTo(..) => -1,
+            PathCmd::LineTo(..) => -2,
+            PathCmd::QuadTo(..) => -3,
+            PathCmd::CubicTo(..) => -4,
+            PathCmd::Close => -5,
+        };
+        *words.get_mut(n)? = verb;
         n += 1;
-        for p in points.chunks_exact(2) {
-            let (ux, uy) = (p[0] - x0, p[1] - y0);
-            let (rx, ry) = (a * ux + c * uy, b * ux + d * uy);
-            // Also false for NaN.
-            if !(rx.abs() <= MAX_SIDE && ry.abs() <= MAX_SIDE) {
-                return false;
+        match *cmd {
+            PathCmd::MoveTo(x, y) | PathCmd::LineTo(x, y) => put(words, &mut n, x, y)?,
+            PathCmd::QuadTo(x1, y1, x, y) => {
+                put(words, &mut n, x1, y1)?;
+                put(words, &mut n, x, y)?;
             }
-            let q = [units(rx), units(ry)];
-            for k in 0..2 {
-                lo[k] = lo[k].min(q[k]);
-                hi[k] = hi[k].max(q[k]);
+            PathCmd::CubicTo(x1, y1, x2, y2, x, y) => {
+                put(words, &mut n, x1, y1)?;
+                put(words, &mut n, x2, y2)?;
+                put(words, &mut n, x, y)?;
             }
-            words[n] = q[0];
-            words[n + 1] = q[1];
-            n += 2;
+            PathCmd::Close => {}
         }
     }
-    key.extend_from_slice(&words[..n]);
     let side = (MAX_SIDE * UNITS) as i32;
-    hi[0] - lo[0] <= side && hi[1] - lo[1] <= side
+    (hi[0] - lo[0] <= side && hi[1] - lo[1] <= side).then_some(n)
 }
 
 /// A device offset (at most [`MAX_SIDE`] in size) in key units, rounded to the nearest
@@ -298,7 +409,7 @@ fn invert(m: [f32; 4]) -> Option<[f64; 4]> {
 }
 
 impl Shape {
-    /// The shape a key (made by [`key_of`]) stands for.
+    /// The shape a key (made by [`Keyer::key`]) stands for.
     fn decode(key: &[i32]) -> Option<Shape> {
         let f = |v: i32| f32::from_bits(v as u32);
         let (stroke, rest) = match *key.first()? {
@@ -395,7 +506,7 @@ impl Shape {
 /// One painter's stamps: the scene's plan and the masks covered so far.
 #[derive(Default)]
 pub(super) struct Stamps {
-    plan: Plan,
+    plan: Arc<Plan>,
     /// Per shape, its masks by phase (an index in `masks`, [`NONE`] when not covered yet),
     /// made on the shape's first use.
     tables: Vec<Option<Box<[u32; 256]>>>,
@@ -419,7 +530,7 @@ struct Mask {
 }
 
 impl Stamps {
-    pub(super) fn new(plan: Plan) -> Stamps {
+    pub(super) fn new(plan: Arc<Plan>) -> Stamps {
         let tables = (0..plan.shapes.len()).map(|_| None).collect();
         Stamps {
             plan,
